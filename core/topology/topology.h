@@ -1,0 +1,115 @@
+#pragma once
+// The machine as hwloc models it: a tree of objects, PUs at the leaves, NUMA
+// nodes attached as memory children beside the CPU side. Everything else in
+// schedscope (engine, policies, profiler, views) asks its questions here.
+//
+// Indices: every object lives in Topology::objects() and is referred to by its
+// position there (ObjId). PUs are additionally numbered by logical index
+// 0..pu_count()-1, which is what CpuSet members and the engine use.
+
+#include "topology/cpuset.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+enum class ObjType { Machine, Package, Group, NUMANode, L3, L2, L1, Core, PU };
+
+const char *obj_type_name(ObjType t); // "Machine", "Package", "Group", "NUMANode", "L3", ...
+bool is_cache(ObjType t);
+int cache_level(ObjType t); // 1, 2, 3 for caches, 0 otherwise
+
+using ObjId = int;
+inline constexpr ObjId kNoObj = -1;
+
+struct TopoObject {
+    ObjType type = ObjType::Machine;
+    ObjId id = kNoObj;          // position in Topology::objects()
+    int logical_index = 0;      // among objects of the same type, in tree order
+    int os_index = -1;          // PU: OS CPU number; NUMANode: OS node number; -1 if none
+    CpuSet cpuset;              // PUs (logical indices) below or served by this object
+    ObjId parent = kNoObj;
+    std::vector<ObjId> children;        // CPU-side children, in order
+    std::vector<ObjId> memory_children; // NUMA nodes attached here
+    std::uint64_t cache_size_bytes = 0; // caches only; 0 = unknown
+    int cache_line_bytes = 0;           // caches only; 0 = unknown
+    std::uint64_t memory_bytes = 0;     // NUMANode only; 0 = unknown
+    std::string subtype;                // e.g. "Die" for a Group made from an hwloc Die
+};
+
+// How far apart two PUs are, from closest to farthest. Used for migration
+// accounting, the profiler's classes and the views' colours.
+enum class DistanceClass { Self, SameCore, SharedL2, SharedL3, SamePackage, SameNode, RemoteNode };
+const char *distance_class_name(DistanceClass c); // "self", "smt", "shared-l2", ...
+
+struct PuDistance {
+    DistanceClass cls = DistanceClass::Self;
+    int numa_distance = 10; // SLIT distance between the PUs' nodes (10 = local)
+    friend bool operator==(const PuDistance &, const PuDistance &) = default;
+};
+
+class Topology {
+public:
+    // Building (used by the importers). add() returns the new object's id;
+    // finalize() numbers logical indices, computes cpusets upwards and checks
+    // the tree. Importers call it once, last.
+    ObjId add(TopoObject obj, ObjId parent, bool as_memory_child = false);
+    void set_distances(std::vector<std::vector<int>> node_distances); // NUMA logical order
+    void set_name(std::string name) { name_ = std::move(name); }
+    void set_source(std::string source) { source_ = std::move(source); }
+    void set_caches_known(bool known) { caches_known_ = known; }
+    void add_note(std::string note) { notes_.push_back(std::move(note)); }
+    void finalize();
+
+    // Whole-tree facts
+    const std::string &name() const { return name_; }
+    const std::string &source() const { return source_; } // where it came from, for messages
+    const std::vector<std::string> &notes() const { return notes_; } // assumptions, omissions
+    bool caches_known() const { return caches_known_; }
+    bool has_distances() const { return !distances_.empty(); }
+    const std::vector<TopoObject> &objects() const { return objects_; }
+    const TopoObject &obj(ObjId id) const { return objects_.at(id); }
+    ObjId root() const { return objects_.empty() ? kNoObj : 0; }
+    std::vector<ObjId> objects_of(ObjType t) const; // in logical order
+    int count(ObjType t) const;
+    std::uint64_t total_memory_bytes() const;
+
+    // PUs and nodes
+    int pu_count() const { return static_cast<int>(pus_.size()); }
+    ObjId pu(int logical) const { return pus_.at(logical); }
+    int pu_os_index(int logical) const { return obj(pu(logical)).os_index; }
+    int numa_count() const { return static_cast<int>(numa_.size()); }
+    ObjId numa_node(int logical) const { return numa_.at(logical); }
+    int node_of_pu(int pu_logical) const; // NUMA logical index; 0 if the machine has none
+    CpuSet pus_of_node(int numa_logical) const;
+    // SLIT distance; when no matrix is known: 10 on the diagonal, 20 elsewhere.
+    int node_distance(int a, int b) const;
+    const std::vector<std::vector<int>> &distances() const { return distances_; }
+
+    // Queries
+    // The closest ancestor of the PU of the given type (e.g. L2, Core, Package), or kNoObj.
+    ObjId ancestor_of_pu(int pu_logical, ObjType type) const;
+    // PUs sharing the PU's cache of that level (including itself); empty if it has none.
+    CpuSet pus_sharing_cache(int pu_logical, int level) const;
+    ObjId lowest_common_ancestor(int pu_a, int pu_b) const;
+    PuDistance distance(int pu_a, int pu_b) const;
+    // Caches above a PU from L1 outwards.
+    std::vector<ObjId> caches_of_pu(int pu_logical) const;
+    // The last level of cache on the machine (3, 2, 1) or 0 if none is known.
+    int last_cache_level() const;
+
+private:
+    std::string name_, source_;
+    std::vector<std::string> notes_;
+    bool caches_known_ = true;
+    std::vector<TopoObject> objects_;
+    std::vector<ObjId> pus_;
+    std::vector<ObjId> numa_;
+    std::vector<int> pu_node_;
+    std::vector<std::vector<int>> distances_;
+};
+
+} // namespace schedscope
