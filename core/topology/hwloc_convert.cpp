@@ -1,0 +1,159 @@
+#include "topology/hwloc_convert.h"
+
+#include "util/input_error.h"
+
+#include <hwloc/distances.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <new>
+#include <optional>
+
+namespace schedscope {
+
+HwlocHandle::HwlocHandle()
+{
+    if (hwloc_topology_init(&topo_) != 0)
+        throw std::bad_alloc();
+}
+
+HwlocHandle::~HwlocHandle()
+{
+    if (topo_)
+        hwloc_topology_destroy(topo_);
+}
+
+namespace {
+
+// hwloc marks an unknown OS index with all bits set.
+constexpr unsigned kHwlocUnknownIndex = static_cast<unsigned>(-1);
+
+std::optional<ObjType> map_cpu_side_type(hwloc_obj_t o, bool is_root)
+{
+    switch (o->type) {
+    case HWLOC_OBJ_MACHINE: return is_root ? ObjType::Machine : ObjType::Group;
+    case HWLOC_OBJ_PACKAGE: return ObjType::Package;
+    case HWLOC_OBJ_DIE:
+    case HWLOC_OBJ_GROUP: return ObjType::Group;
+    // L1CACHE..L3CACHE hold data and unified caches; instruction caches
+    // are separate hwloc types and fall through to "skipped".
+    case HWLOC_OBJ_L1CACHE: return ObjType::L1;
+    case HWLOC_OBJ_L2CACHE: return ObjType::L2;
+    case HWLOC_OBJ_L3CACHE: return ObjType::L3;
+    case HWLOC_OBJ_CORE: return ObjType::Core;
+    case HWLOC_OBJ_PU: return ObjType::PU;
+    default: return std::nullopt; // L4/L5, instruction caches: children kept
+    }
+}
+
+class Converter {
+public:
+    Converter(hwloc_topology_t topo, const std::string &source) : topo_(topo) { out_.set_source(source); }
+
+    Topology run()
+    {
+        hwloc_obj_t root = hwloc_get_root_obj(topo_);
+        walk(root, kNoObj);
+        out_.finalize();
+        read_numa_latencies();
+        return std::move(out_);
+    }
+
+private:
+    void walk(hwloc_obj_t o, ObjId parent)
+    {
+        ObjId here = parent;
+        if (auto t = map_cpu_side_type(o, parent == kNoObj)) {
+            TopoObject obj;
+            obj.type = *t;
+            obj.os_index = o->os_index == kHwlocUnknownIndex ? -1 : static_cast<int>(o->os_index);
+            if (o->type == HWLOC_OBJ_DIE)
+                obj.subtype = "Die";
+            else if (o->subtype)
+                obj.subtype = o->subtype;
+            if (is_cache(*t) && o->attr) {
+                obj.cache_size_bytes = o->attr->cache.size;
+                obj.cache_line_bytes = static_cast<int>(o->attr->cache.linesize);
+            }
+            here = out_.add(std::move(obj), parent);
+        } else if (parent == kNoObj) {
+            throw InputError(out_.source(), "hwloc topology root is not a Machine");
+        }
+        for (hwloc_obj_t m = o->memory_first_child; m; m = m->next_sibling)
+            walk_memory(m, here);
+        for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling)
+            walk(c, here);
+        // io_first_child and misc_first_child are deliberately not visited.
+    }
+
+    // Memory side: NUMA nodes, possibly behind memory-side caches which we skip.
+    void walk_memory(hwloc_obj_t m, ObjId parent)
+    {
+        if (m->type == HWLOC_OBJ_NUMANODE) {
+            TopoObject node;
+            node.type = ObjType::NUMANode;
+            node.os_index = m->os_index == kHwlocUnknownIndex ? -1 : static_cast<int>(m->os_index);
+            if (m->attr)
+                node.memory_bytes = m->attr->numanode.local_memory;
+            node_ids_[m] = out_.add(std::move(node), parent, true);
+            return;
+        }
+        for (hwloc_obj_t c = m->memory_first_child; c; c = c->next_sibling)
+            walk_memory(c, parent);
+    }
+
+    void read_numa_latencies()
+    {
+        const int n = out_.numa_count();
+        if (n < 2)
+            return;
+        unsigned nr = 1;
+        hwloc_distances_s *dist = nullptr;
+        if (hwloc_distances_get_by_type(topo_, HWLOC_OBJ_NUMANODE, &nr, &dist,
+                                        HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0 ||
+            nr == 0 || !dist) {
+            out_.add_note("no NUMA latency matrix in the source: remote distance assumed 20");
+            return;
+        }
+        // Start from the default so nodes the matrix does not cover stay sane.
+        std::vector<std::vector<int>> m(n, std::vector<int>(n));
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b)
+                m[a][b] = out_.node_distance(a, b);
+        std::vector<int> idx(dist->nbobjs, -1);
+        for (unsigned i = 0; i < dist->nbobjs; ++i) {
+            auto it = node_ids_.find(dist->objs[i]);
+            if (it != node_ids_.end())
+                idx[i] = out_.obj(it->second).logical_index;
+        }
+        bool complete = true;
+        for (unsigned i = 0; i < dist->nbobjs; ++i)
+            for (unsigned j = 0; j < dist->nbobjs; ++j) {
+                if (idx[i] < 0 || idx[j] < 0) {
+                    complete = false;
+                    continue;
+                }
+                auto v = dist->values[i * dist->nbobjs + j];
+                m[idx[i]][idx[j]] = static_cast<int>(std::min<hwloc_uint64_t>(v, std::numeric_limits<int>::max()));
+            }
+        if (!complete || static_cast<int>(dist->nbobjs) < n)
+            out_.add_note("NUMA latency matrix covers only some nodes: the rest assumed 10/20");
+        hwloc_distances_release(topo_, dist);
+        out_.set_distances(std::move(m));
+        out_.finalize(); // re-checks the matrix shape against the nodes
+    }
+
+    hwloc_topology_t topo_;
+    Topology out_;
+    std::map<hwloc_obj_t, ObjId> node_ids_;
+};
+
+} // namespace
+
+Topology convert_hwloc(hwloc_topology_t topo, const std::string &source)
+{
+    return Converter(topo, source).run();
+}
+
+} // namespace schedscope

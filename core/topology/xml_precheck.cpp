@@ -1,0 +1,184 @@
+#include "topology/xml_precheck.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+namespace {
+
+class Scanner {
+public:
+    explicit Scanner(const std::string &text) : s_(text) {}
+
+    XmlCheck run()
+    {
+        while (pos_ < s_.size() && r_.error.empty()) {
+            char c = s_[pos_];
+            if (c == '<')
+                markup();
+            else if (c == '\0')
+                fail("binary content (NUL byte)");
+            else {
+                if (!std::isspace(static_cast<unsigned char>(c)) && open_.empty())
+                    fail(seen_root_ ? "text after the closing </topology>" : "text before the first element");
+                advance();
+            }
+        }
+        if (r_.error.empty()) {
+            if (!seen_root_)
+                fail("no XML element found");
+            else if (!open_.empty())
+                fail("document ends before <" + open_.back().name + "> (line " +
+                     std::to_string(open_.back().line) + ") is closed: truncated file?");
+        }
+        if (r_.version_major == 0)
+            r_.version_major = 1;
+        return r_;
+    }
+
+private:
+    struct Open {
+        std::string name;
+        int line;
+    };
+
+    void advance()
+    {
+        if (s_[pos_] == '\n')
+            ++line_;
+        ++pos_;
+    }
+    void fail(const std::string &what)
+    {
+        if (r_.error.empty()) {
+            r_.error = what;
+            r_.error_line = line_;
+        }
+    }
+    bool starts(const char *p) const { return s_.compare(pos_, std::char_traits<char>::length(p), p) == 0; }
+    // Moves past `end`; false at end of input.
+    bool skip_past(const std::string &end)
+    {
+        while (pos_ < s_.size()) {
+            if (s_.compare(pos_, end.size(), end) == 0) {
+                pos_ += end.size();
+                return true;
+            }
+            advance();
+        }
+        return false;
+    }
+    std::string name()
+    {
+        std::string n;
+        while (pos_ < s_.size()) {
+            unsigned char c = s_[pos_];
+            if (!(std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == ':'))
+                break;
+            n += static_cast<char>(c);
+            ++pos_;
+        }
+        return n;
+    }
+    void skip_space()
+    {
+        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_])))
+            advance();
+    }
+
+    void markup()
+    {
+        int start_line = line_;
+        if (starts("<?")) {
+            if (!skip_past("?>"))
+                fail("unterminated <? ... ?> declaration");
+        } else if (starts("<!--")) {
+            if (!skip_past("-->"))
+                fail("unterminated comment started on line " + std::to_string(start_line));
+        } else if (starts("<!")) {
+            if (!skip_past(">"))
+                fail("unterminated <! declaration");
+        } else if (starts("</")) {
+            pos_ += 2;
+            std::string n = name();
+            skip_space();
+            if (pos_ >= s_.size() || s_[pos_] != '>')
+                return fail("malformed closing tag </" + n + ">");
+            ++pos_;
+            if (open_.empty())
+                return fail("closing tag </" + n + "> without an opening tag");
+            if (open_.back().name != n)
+                return fail("closing tag </" + n + "> does not match <" + open_.back().name + "> opened on line " +
+                            std::to_string(open_.back().line));
+            open_.pop_back();
+        } else {
+            element(start_line);
+        }
+    }
+
+    void element(int start_line)
+    {
+        ++pos_;
+        std::string n = name();
+        if (n.empty())
+            return fail("'<' not followed by an element name");
+        if (open_.empty()) {
+            if (seen_root_)
+                return fail("a second top-level element <" + n + ">");
+            seen_root_ = true;
+            if (n != "topology")
+                return fail("root element is <" + n + ">, not <topology>");
+        }
+        const bool is_root = open_.empty();
+        while (true) {
+            skip_space();
+            if (pos_ >= s_.size())
+                return fail("document ends inside the tag <" + n + "> started on line " + std::to_string(start_line));
+            if (starts("/>")) {
+                pos_ += 2;
+                return;
+            }
+            if (s_[pos_] == '>') {
+                ++pos_;
+                open_.push_back({n, start_line});
+                return;
+            }
+            int attr_line = line_;
+            std::string attr = name();
+            if (attr.empty())
+                return fail("unexpected character '" + std::string(1, s_[pos_]) + "' in tag <" + n + ">");
+            skip_space();
+            if (pos_ >= s_.size() || s_[pos_] != '=')
+                return fail("attribute '" + attr + "' of <" + n + "> has no value");
+            ++pos_;
+            skip_space();
+            if (pos_ >= s_.size() || (s_[pos_] != '"' && s_[pos_] != '\''))
+                return fail("value of attribute '" + attr + "' is not quoted");
+            char quote = s_[pos_++];
+            size_t value_start = pos_;
+            if (!skip_past(std::string(1, quote)))
+                return fail("unterminated value of attribute '" + attr + "'");
+            if (is_root && attr == "version") {
+                r_.version = s_.substr(value_start, pos_ - 1 - value_start);
+                r_.version_line = attr_line;
+                r_.version_major = std::atoi(r_.version.c_str());
+            }
+        }
+    }
+
+    const std::string &s_;
+    size_t pos_ = 0;
+    int line_ = 1;
+    bool seen_root_ = false;
+    std::vector<Open> open_;
+    XmlCheck r_;
+};
+
+} // namespace
+
+XmlCheck precheck_hwloc_xml(const std::string &text) { return Scanner(text).run(); }
+
+} // namespace schedscope
