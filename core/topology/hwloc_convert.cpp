@@ -28,6 +28,8 @@ namespace {
 
 // hwloc marks an unknown OS index with all bits set.
 constexpr unsigned kHwlocUnknownIndex = static_cast<unsigned>(-1);
+// ACPI SLIT value of a node to itself.
+constexpr hwloc_uint64_t kLocalSlit = 10;
 
 std::optional<ObjType> map_cpu_side_type(hwloc_obj_t o, bool is_root)
 {
@@ -103,43 +105,76 @@ private:
             walk_memory(c, parent);
     }
 
+    // A file may carry several NUMA latency matrices (v1 files had one per
+    // depth, which hwloc 2 turns into node matrices). Prefer the SLIT-like one:
+    // hwloc's "NUMALatency", else one with 10 on the diagonal, else the first.
+    int preference(hwloc_distances_s *d) const
+    {
+        const char *name = hwloc_distances_get_name(topo_, d);
+        if (name && std::string(name) == "NUMALatency")
+            return 2;
+        return d->nbobjs > 0 && d->values[0] == kLocalSlit ? 1 : 0;
+    }
+
     void read_numa_latencies()
     {
         const int n = out_.numa_count();
         if (n < 2)
             return;
-        unsigned nr = 1;
-        hwloc_distances_s *dist = nullptr;
-        if (hwloc_distances_get_by_type(topo_, HWLOC_OBJ_NUMANODE, &nr, &dist,
-                                        HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0 ||
-            nr == 0 || !dist) {
-            out_.add_note("no NUMA latency matrix in the source: remote distance assumed 20");
+        unsigned nr = 0;
+        if (hwloc_distances_get_by_type(topo_, HWLOC_OBJ_NUMANODE, &nr, nullptr, HWLOC_DISTANCES_KIND_MEANS_LATENCY,
+                                        0) != 0 ||
+            nr == 0)
+            return; // callers say so if it matters to them
+        std::vector<hwloc_distances_s *> all(nr, nullptr);
+        if (hwloc_distances_get_by_type(topo_, HWLOC_OBJ_NUMANODE, &nr, all.data(),
+                                        HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0)
             return;
-        }
+        all.resize(std::min<size_t>(nr, all.size()));
+        hwloc_distances_s *best = nullptr;
+        for (auto *d : all)
+            if (d && (!best || preference(d) > preference(best)))
+                best = d;
+        if (best)
+            use_matrix(*best);
+        for (auto *d : all)
+            if (d)
+                hwloc_distances_release(topo_, d);
+    }
+
+    void use_matrix(const hwloc_distances_s &dist)
+    {
+        const int n = out_.numa_count();
         // Start from the default so nodes the matrix does not cover stay sane.
         std::vector<std::vector<int>> m(n, std::vector<int>(n));
         for (int a = 0; a < n; ++a)
             for (int b = 0; b < n; ++b)
                 m[a][b] = out_.node_distance(a, b);
-        std::vector<int> idx(dist->nbobjs, -1);
-        for (unsigned i = 0; i < dist->nbobjs; ++i) {
-            auto it = node_ids_.find(dist->objs[i]);
+        std::vector<int> idx(dist.nbobjs, -1);
+        for (unsigned i = 0; i < dist.nbobjs; ++i) {
+            auto it = node_ids_.find(dist.objs[i]);
             if (it != node_ids_.end())
                 idx[i] = out_.obj(it->second).logical_index;
         }
-        bool complete = true;
-        for (unsigned i = 0; i < dist->nbobjs; ++i)
-            for (unsigned j = 0; j < dist->nbobjs; ++j) {
+        // Relative matrices (1, 2, 4...) or nanoseconds are rescaled so the
+        // local distance reads 10, as in a SLIT.
+        const hwloc_uint64_t local = dist.nbobjs ? dist.values[0] : kLocalSlit;
+        bool complete = static_cast<int>(dist.nbobjs) >= n;
+        for (unsigned i = 0; i < dist.nbobjs; ++i)
+            for (unsigned j = 0; j < dist.nbobjs; ++j) {
                 if (idx[i] < 0 || idx[j] < 0) {
                     complete = false;
                     continue;
                 }
-                auto v = dist->values[i * dist->nbobjs + j];
+                hwloc_uint64_t v = dist.values[i * dist.nbobjs + j];
+                if (local != kLocalSlit && local != 0)
+                    v = (v * kLocalSlit + local / 2) / local;
                 m[idx[i]][idx[j]] = static_cast<int>(std::min<hwloc_uint64_t>(v, std::numeric_limits<int>::max()));
             }
-        if (!complete || static_cast<int>(dist->nbobjs) < n)
+        if (local != kLocalSlit)
+            out_.add_note("NUMA latency matrix rescaled so that local reads 10");
+        if (!complete)
             out_.add_note("NUMA latency matrix covers only some nodes: the rest assumed 10/20");
-        hwloc_distances_release(topo_, dist);
         out_.set_distances(std::move(m));
         out_.finalize(); // re-checks the matrix shape against the nodes
     }

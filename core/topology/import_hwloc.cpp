@@ -110,6 +110,8 @@ Topology import_hwloc_xml(const std::string &xml_text, const std::string &source
         throw InputError(source, "not valid hwloc XML (hwloc refused to load it)");
     Topology t = convert_hwloc(h.get(), source);
     t.set_name(source);
+    if (t.numa_count() > 1 && !t.has_distances())
+        t.add_note("no NUMA latency matrix in the file: remote distance assumed 20");
     return t;
 }
 

@@ -1,0 +1,235 @@
+// The one spelling for "which machine": detect, synthetic:STR, sample:NAME or
+// a file whose kind is recognised from its content. Also finds the samples.
+
+#include "topology/import.h"
+#include "topology/text_parse.h"
+
+#include "util/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace schedscope {
+
+namespace {
+
+// Topology files are kilobytes; an hwloc XML of a very large machine is a few
+// MB. Anything past this is not a topology and would only waste memory.
+constexpr std::uintmax_t kMaxTopologyFileBytes = 64ull << 20;
+// How much of a file to look at when deciding whether it is text.
+constexpr size_t kBinarySniffBytes = 4096;
+
+bool looks_binary(const std::string &text)
+{
+    const size_t n = std::min(text.size(), kBinarySniffBytes);
+    size_t control = 0;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = text[i];
+        if (c == 0)
+            return true;
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+            ++control;
+    }
+    return control * 10 > n; // more than 10 % control characters
+}
+
+int line_of_offset(const std::string &text, size_t offset)
+{
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+// Scenario hook: today a scenario carries only its topology. The scenario
+// format (engine issue) will parse the whole file and call
+// topology_from_scenario_json() with its "topology" value.
+Topology topology_from_scenario_json(const nlohmann::json &value, const std::string &source)
+{
+    if (value.is_string()) {
+        std::string spec = value.get<std::string>();
+        // A relative file path is relative to the scenario file, not the cwd.
+        bool is_path = spec != "detect" && !starts_with(spec, "synthetic:") && !starts_with(spec, "sample:");
+        if (is_path && fs::path(spec).is_relative() && !source.empty())
+            spec = (fs::path(source).parent_path() / spec).string();
+        try {
+            return load_topology(spec);
+        } catch (const InputError &e) {
+            throw InputError(source, 0, "topology", e.what());
+        }
+    }
+    if (!value.is_object() || !value.contains("synthetic") || !value["synthetic"].is_string())
+        throw InputError(source, 0, "topology",
+                         "expected a topology spec string or an object with a \"synthetic\" string");
+    Topology t;
+    try {
+        t = import_synthetic(value["synthetic"].get<std::string>());
+    } catch (const InputError &e) {
+        throw InputError(source, 0, "topology.synthetic", e.message());
+    }
+    t.set_source(source);
+    if (value.contains("distances")) {
+        const auto &d = value["distances"];
+        std::vector<std::vector<int>> m;
+        bool ok = d.is_array();
+        for (size_t r = 0; ok && r < d.size(); ++r) {
+            ok = d[r].is_array();
+            m.emplace_back();
+            for (size_t c = 0; ok && c < d[r].size(); ++c) {
+                ok = d[r][c].is_number_integer() && d[r][c].get<long long>() > 0 &&
+                     d[r][c].get<long long>() < 1000000;
+                if (ok)
+                    m.back().push_back(d[r][c].get<int>());
+            }
+        }
+        if (!ok)
+            throw InputError(source, 0, "topology.distances", "expected an array of arrays of positive integers");
+        t.set_distances(std::move(m));
+        try {
+            t.finalize();
+        } catch (const InputError &e) {
+            throw InputError(source, 0, "topology.distances", e.message());
+        }
+    }
+    return t;
+}
+
+Topology import_scenario_json(const std::string &text, const std::string &source)
+{
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        // e.byte is 1-based and points just past the problem.
+        throw InputError(source, line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), {},
+                         "not valid JSON: " + std::string(e.what()).substr(std::string(e.what()).find(' ') + 1));
+    }
+    if (!doc.is_object() || !doc.contains("topology"))
+        throw InputError(source, 0, "topology", "JSON file has no \"topology\" key");
+    return topology_from_scenario_json(doc["topology"], source);
+}
+
+std::string read_topology_file(const std::string &path)
+{
+    std::error_code ec;
+    auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        throw InputError(path, "no such file (expected detect, synthetic:STRING, sample:NAME or a file)");
+    if (fs::is_directory(status))
+        throw InputError(path, "is a directory, not a topology file");
+    auto size = fs::file_size(path, ec);
+    if (!ec && size > kMaxTopologyFileBytes)
+        throw InputError(path, "file is too large to be a topology (" + std::to_string(size) + " bytes)");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "cannot open the file for reading");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad())
+        throw InputError(path, "error while reading the file");
+    return buf.str();
+}
+
+std::string sample_summary(const std::string &path)
+{
+    std::ifstream in(path);
+    std::string line, first_comment;
+    for (int n = 0; n < 40 && std::getline(in, line); ++n) {
+        std::string t = trim(line);
+        if (starts_with(t, "# summary:"))
+            return trim(t.substr(10));
+        if (first_comment.empty() && starts_with(t, "#") && !starts_with(t, "# schedscope-topology") &&
+            !starts_with(t, "# name:") && trim(t.substr(1)).size() > 0)
+            first_comment = trim(t.substr(1));
+    }
+    return first_comment;
+}
+
+} // namespace
+
+Topology import_text(const std::string &text, const std::string &source)
+{
+    if (trim(text).empty())
+        throw InputError(source, "file is empty");
+    if (looks_binary(text))
+        throw InputError(source, "binary data, not a topology (expected hwloc XML, numactl --hardware output, "
+                                 "a schedscope .topo sample or a scenario JSON)");
+    std::string body = text;
+    if (starts_with(body, "\xEF\xBB\xBF")) // UTF-8 byte order mark
+        body = body.substr(3);
+    const std::string head = trim(body.substr(0, 256));
+    if (starts_with(head, "<"))
+        return import_hwloc_xml(body, source);
+    if (starts_with(head, "# schedscope-topology"))
+        return import_sample_text(body, source);
+    if (starts_with(head, "available:"))
+        return import_numactl(body, source);
+    if (starts_with(head, "No NUMA available"))
+        throw InputError(source, 1, {}, "numactl reports no NUMA on that machine: nothing to import");
+    if (starts_with(head, "{"))
+        return import_scenario_json(body, source);
+    throw InputError(source, 1, {},
+                     "unrecognised content (expected hwloc XML, numactl --hardware output, a schedscope "
+                     "'# schedscope-topology v1' sample or a scenario JSON with a \"topology\" key)");
+}
+
+Topology load_topology(const std::string &spec)
+{
+    if (spec.empty())
+        throw InputError("--topology", "empty topology spec (expected detect, synthetic:STRING, sample:NAME or a file)");
+    if (spec == "detect")
+        return import_detect();
+    if (starts_with(spec, "synthetic:"))
+        return import_synthetic(spec.substr(10));
+    if (starts_with(spec, "sample:")) {
+        const std::string name = spec.substr(7);
+        std::string known;
+        for (const auto &s : list_sample_topologies()) {
+            if (s.name == name) {
+                Topology t = import_text(read_topology_file(s.path), s.path);
+                t.set_name(name);
+                return t;
+            }
+            known += (known.empty() ? "" : ", ") + s.name;
+        }
+        throw InputError(spec, "no such sample (available: " + (known.empty() ? "none found in " + samples_dir() : known) + ")");
+    }
+    return import_text(read_topology_file(spec), spec);
+}
+
+std::string samples_dir()
+{
+    if (const char *env = std::getenv("SCHEDSCOPE_SAMPLES_DIR"); env && *env)
+        return env;
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        fs::path installed = exe.parent_path() / ".." / "share" / "schedscope" / "samples";
+        if (fs::is_directory(installed, ec))
+            return fs::weakly_canonical(installed, ec).string();
+    }
+    return SCHEDSCOPE_SOURCE_SAMPLES_DIR;
+}
+
+std::vector<SampleInfo> list_sample_topologies()
+{
+    std::vector<SampleInfo> out;
+    std::error_code ec;
+    fs::path dir = fs::path(samples_dir()) / "topologies";
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto &p = it->path();
+        if (p.extension() != ".topo" && p.extension() != ".xml")
+            continue;
+        out.push_back({p.stem().string(), fs::absolute(p).string(), sample_summary(p.string())});
+    }
+    std::sort(out.begin(), out.end(), [](const SampleInfo &a, const SampleInfo &b) { return a.name < b.name; });
+    return out;
+}
+
+} // namespace schedscope
