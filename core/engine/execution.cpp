@@ -1,0 +1,344 @@
+// The machine model: how fast a running task progresses, how it warms the
+// caches above its PU, and what its memory accesses touch.
+//
+// A task's progress rate (work-ns per ns) is 1 / (1 + stall), where stall is
+// the time its accesses past L1 wait per ns of work: each one hits the first
+// cache level above L1 that holds it (hit share = warmth / working set) or
+// goes to memory, whose latency is the local latency times the SLIT distance
+// / 10 of the node holding it, times that node's bandwidth congestion. Two
+// busy SMT siblings share their core's throughput (smt_gain).
+
+#include "engine/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedscope {
+
+namespace {
+// Below this a share is forgotten, so the per-cache lists stay short.
+constexpr double kForgetBytes = 1024.0;
+} // namespace
+
+void Simulation::advance_cpu(int cpu)
+{
+    Runqueue &rq = rqs_[cpu];
+    const SimTime dt = now_ - rq.last_update_ns;
+    if (dt <= 0)
+        return;
+    rq.last_update_ns = now_;
+    const double sys = std::min(rq.sys_debt_ns, static_cast<double>(dt));
+    // Whole nanoseconds of system time; the fraction stays as debt.
+    const SimTime sys_ns = static_cast<SimTime>(std::floor(sys));
+    rq.sys_debt_ns -= static_cast<double>(sys_ns);
+    rq.sys_ns += sys_ns;
+    const SimTime rest = dt - sys_ns;
+    if (rq.current < 0) {
+        rq.idle_ns += rest;
+        return;
+    }
+    Task &t = tasks_[rq.current];
+    t.stats.sys_ns += sys_ns;
+    rq.user_ns += rest;
+    t.stats.user_ns += rest;
+    const double work = static_cast<double>(rest) * rq.rate;
+    const double done = std::min(work, std::max(0.0, t.remaining_work_ns));
+    t.remaining_work_ns -= work;
+    if (t.program.iterations > 0)
+        done_finite_work_ns_ += done;
+    if (t.mem_intensity > 0 && !t.segments.empty()) {
+        const double acc = work * t.mem_intensity * rq.mem_frac;
+        t.stats.accesses += acc;
+        t.stats.local_accesses += acc * rq.local_share;
+        window_acc_[t.proc] += acc;
+        window_local_[t.proc] += acc * rq.local_share;
+    }
+    warm_caches(t, cpu, static_cast<double>(rest), work);
+}
+
+void Simulation::advance_all()
+{
+    for (int cpu = 0; cpu < static_cast<int>(rqs_.size()); ++cpu)
+        advance_cpu(cpu);
+}
+
+void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
+{
+    if (t.working_set_bytes <= 0)
+        return;
+    const double line = cfg_.model.cache_line_bytes;
+    const double fill_cap = cfg_.model.cache_fill_bytes_per_ns * user_ns;
+    // Past-L1 accesses miss a level in proportion to what it does not hold;
+    // each miss brings a line in. L1 itself is warmed at the same pace.
+    const double accesses = work_ns * std::max(t.mem_intensity, 1e-3);
+    for (int ci : pu_caches_[cpu]) {
+        CacheState &c = caches_[ci];
+        CacheShare *mine = nullptr;
+        for (auto &s : c.shares)
+            if (s.task == t.id)
+                mine = &s;
+        if (!mine) {
+            c.shares.push_back(CacheShare{t.id, 0.0});
+            mine = &c.shares.back();
+        }
+        const double target = std::min(t.working_set_bytes, c.capacity_bytes);
+        if (mine->bytes >= target)
+            continue;
+        const double hit = std::min(1.0, mine->bytes / t.working_set_bytes);
+        const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
+        const double added = std::min(in, target - mine->bytes);
+        mine->bytes += added;
+        // What does not fit is evicted from the other tasks' shares, in proportion.
+        double others = 0;
+        for (auto &s : c.shares)
+            if (s.task != t.id)
+                others += s.bytes;
+        const double excess = mine->bytes + others - c.capacity_bytes;
+        if (excess > 0 && others > 0) {
+            const double keep = std::max(0.0, 1.0 - excess / others);
+            for (auto &s : c.shares)
+                if (s.task != t.id)
+                    s.bytes *= keep;
+            std::erase_if(c.shares, [&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
+        }
+    }
+}
+
+double Simulation::cache_latency_ns(const Task &t, int cpu, double *covered_out) const
+{
+    // Hit shares are cumulative outwards; L1 is skipped when the PU has one,
+    // since mem_intensity counts the accesses that already missed it.
+    double covered = 0, lat = 0;
+    const auto &pcs = pu_caches_[cpu];
+    const bool has_l1 = !pcs.empty() && caches_[pcs.front()].level == 1;
+    for (size_t i = has_l1 ? 1 : 0; i < pcs.size(); ++i) {
+        const CacheState &c = caches_[pcs[i]];
+        double held = 0;
+        for (auto &s : c.shares)
+            if (s.task == t.id)
+                held = s.bytes;
+        double hit = t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0;
+        hit = std::max(hit, covered);
+        lat += (hit - covered) * c.latency_ns;
+        covered = hit;
+    }
+    *covered_out = covered;
+    return lat;
+}
+
+void Simulation::recompute_rate(int cpu)
+{
+    Runqueue &rq = rqs_[cpu];
+    if (rq.current < 0) {
+        rq.rate = 0;
+        return;
+    }
+    const Task &t = tasks_[rq.current];
+    double rate = 1.0;
+    if (t.mem_intensity > 0) {
+        double covered = 0;
+        const double cache_lat = cache_latency_ns(t, cpu, &covered);
+        const double miss = 1.0 - covered;
+        // Memory latency, weighted over the nodes holding what it touches.
+        const int here = pu_node_[cpu];
+        double mem = 0, weight = 0;
+        for (size_t n = 0; n < t.node_weight.size(); ++n) {
+            if (t.node_weight[n] <= 0)
+                continue;
+            const double d = topo_->node_distance(here, static_cast<int>(n)) / 10.0;
+            mem += t.node_weight[n] * d * node_congestion_[n];
+            weight += t.node_weight[n];
+        }
+        // Untouched memory will be placed locally by first touch.
+        mem += t.unplaced_weight * node_congestion_[here];
+        weight += t.unplaced_weight;
+        const double mem_factor = weight > 0 ? mem / weight : node_congestion_[here];
+        const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
+        const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
+        rate = 1.0 / (1.0 + t.mem_intensity * lat);
+        rq.mem_frac = miss;
+        rq.local_share = local;
+    } else {
+        rq.mem_frac = 0;
+        rq.local_share = 1;
+    }
+    // SMT siblings busy at the same time share the core.
+    int busy = 0;
+    for (int s : core_pus_[pu_core_[cpu]])
+        if (rqs_[s].current >= 0)
+            ++busy;
+    if (busy > 1)
+        rate *= cfg_.model.smt_gain / busy;
+    rq.rate = rate;
+}
+
+void Simulation::update_congestion()
+{
+    // Bytes per ns each node is asked for at the current rates. Each node's
+    // latency multiplier moves towards demand/bandwidth by a damped step, so
+    // demand settles at the bandwidth where a node is saturated.
+    std::vector<double> demand(node_congestion_.size(), 0.0);
+    const double line = cfg_.model.cache_line_bytes;
+    for (int cpu = 0; cpu < static_cast<int>(rqs_.size()); ++cpu) {
+        const Runqueue &rq = rqs_[cpu];
+        if (rq.current < 0 || rq.mem_frac <= 0)
+            continue;
+        const Task &t = tasks_[rq.current];
+        const double bytes_per_ns = rq.rate * t.mem_intensity * rq.mem_frac * line;
+        double total = t.unplaced_weight;
+        for (double w : t.node_weight)
+            total += w;
+        if (total <= 0)
+            continue;
+        for (size_t n = 0; n < demand.size(); ++n)
+            demand[n] += bytes_per_ns * t.node_weight[n] / total;
+        demand[pu_node_[cpu]] += bytes_per_ns * t.unplaced_weight / total;
+    }
+    const double bw = cfg_.model.mem_bandwidth_bytes_per_ns;
+    for (size_t n = 0; n < demand.size(); ++n) {
+        const double ratio = std::max(demand[n], 1e-9) / bw;
+        node_congestion_[n] = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
+    }
+}
+
+void Simulation::maybe_schedule_burst_end(int cpu)
+{
+    const Runqueue &rq = rqs_[cpu];
+    if (rq.current < 0 || rq.rate <= 0) {
+        burst_due_ns_[cpu] = -1;
+        return;
+    }
+    const Task &t = tasks_[rq.current];
+    const double need = rq.sys_debt_ns + std::max(0.0, t.remaining_work_ns) / rq.rate;
+    const SimTime due = now_ + std::max<SimTime>(1, static_cast<SimTime>(std::ceil(need)));
+    // Bursts that outlast this tick period are picked up by a later tick,
+    // which re-derives the rate anyway: this keeps the queue free of stale events.
+    if (due > next_tick_ns_) {
+        if (burst_due_ns_[cpu] >= 0)
+            ++burst_seq_[cpu];
+        burst_due_ns_[cpu] = -1;
+        return;
+    }
+    if (burst_due_ns_[cpu] == due)
+        return;
+    ++burst_seq_[cpu];
+    burst_due_ns_[cpu] = static_cast<double>(due);
+    events_.push(due, EventType::BurstEnd, cpu, burst_seq_[cpu]);
+}
+
+void Simulation::sample_accesses(Task &t, int cpu)
+{
+    if (t.segments.empty() || t.mem_intensity <= 0)
+        return;
+    Process &p = procs_[t.proc];
+    double total = 0;
+    for (auto &s : t.segments)
+        total += s.weight;
+    const int node = pu_node_[cpu];
+    for (std::int64_t k = 0; k < cfg_.accesses_sampled_per_tick; ++k) {
+        double r = rng_.uniform() * total;
+        const AccessSegment *seg = &t.segments.back();
+        for (auto &s : t.segments) {
+            if (r < s.weight) {
+                seg = &s;
+                break;
+            }
+            r -= s.weight;
+        }
+        const int chunk = seg->chunk_begin + static_cast<int>(rng_.below(static_cast<std::uint64_t>(seg->chunk_end - seg->chunk_begin)));
+        if (p.chunk_node[chunk] == kNoNode) {
+            int target = node;
+            if (p.alloc == AllocPolicy::Interleave && !p.alloc_nodes.empty()) {
+                auto nodes = p.alloc_nodes.members();
+                target = nodes[static_cast<size_t>(chunk) % nodes.size()];
+            } else if (p.alloc == AllocPolicy::Bind && !p.alloc_nodes.empty() && !p.alloc_nodes.test(node)) {
+                target = p.alloc_nodes.first();
+            }
+            place_chunk(p, chunk, target);
+        }
+        if (p.chunk_armed[chunk]) {
+            p.chunk_armed[chunk] = 0;
+            ++hinting_faults_;
+            ++t.faults_by_node[p.chunk_node[chunk]];
+            ++p.faults_by_node[node];
+            charge_sys(cpu, static_cast<double>(cfg_.model.hinting_fault_ns));
+            policy_->on_hinting_fault(*this, t.id, chunk, node);
+        }
+    }
+}
+
+// --- memory ---
+
+double Simulation::chunk_weight(const Task &t, int chunk) const
+{
+    double total = 0, w = 0;
+    for (auto &s : t.segments) {
+        total += s.weight;
+        if (chunk >= s.chunk_begin && chunk < s.chunk_end)
+            w += s.weight / (s.chunk_end - s.chunk_begin);
+    }
+    return total > 0 ? w / total : 0.0;
+}
+
+void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_node)
+{
+    for (TaskId tid : p.tasks) {
+        Task &t = tasks_[tid];
+        const double w = chunk_weight(t, chunk);
+        if (w <= 0)
+            continue;
+        if (from_node == kNoNode)
+            t.unplaced_weight = std::max(0.0, t.unplaced_weight - w);
+        else
+            t.node_weight[from_node] = std::max(0.0, t.node_weight[from_node] - w);
+        t.node_weight[to_node] += w;
+    }
+}
+
+void Simulation::place_chunk(Process &p, int chunk, int node)
+{
+    const int from = p.chunk_node[chunk];
+    if (from == node)
+        return;
+    if (from != kNoNode)
+        --p.chunks_on_node[from];
+    ++p.chunks_on_node[node];
+    p.chunk_node[chunk] = static_cast<std::int16_t>(node);
+    move_chunk_weight(p, chunk, from, node);
+}
+
+bool Simulation::migrate_chunk(ProcId proc, int chunk, int node, int by_cpu, const std::string &reason)
+{
+    Process &p = procs_.at(proc);
+    if (chunk < 0 || chunk >= static_cast<int>(p.chunk_node.size()) || node < 0 ||
+        node >= static_cast<int>(p.chunks_on_node.size()))
+        return false;
+    const int from = p.chunk_node[chunk];
+    if (from == node || from == kNoNode)
+        return false;
+    place_chunk(p, chunk, node);
+    ++page_migrations_;
+    charge_sys(by_cpu, static_cast<double>(cfg_.model.chunk_bytes) / cfg_.model.page_copy_bytes_per_ns);
+    log(DecisionKind::PageMigrate, -1, from, node, reason);
+    return true;
+}
+
+void Simulation::arm_chunk(ProcId proc, int chunk, int by_cpu)
+{
+    Process &p = procs_.at(proc);
+    if (chunk < 0 || chunk >= static_cast<int>(p.chunk_node.size()) || p.chunk_node[chunk] == kNoNode)
+        return;
+    p.chunk_armed[chunk] = 1;
+    const double pages = static_cast<double>(cfg_.model.chunk_bytes) / static_cast<double>(cfg_.model.page_bytes);
+    charge_sys(by_cpu, pages * static_cast<double>(cfg_.model.scan_ns_per_page));
+}
+
+void Simulation::charge_sys(int cpu, double ns)
+{
+    if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
+        return;
+    advance_cpu(cpu);
+    rqs_[cpu].sys_debt_ns += ns;
+}
+
+} // namespace schedscope

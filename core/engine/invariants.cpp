@@ -1,0 +1,71 @@
+#include "engine/invariants.h"
+
+#include "engine/simulation.h"
+
+#include <cmath>
+
+namespace schedscope {
+
+std::vector<std::string> check_invariants(const Simulation &sim)
+{
+    std::vector<std::string> out;
+    const int npu = sim.topology().pu_count();
+    // Each runnable or running task is on exactly one runqueue (queue,
+    // current or pending wake list), and nothing else is on any.
+    std::vector<int> seen(sim.tasks().size(), 0);
+    for (int c = 0; c < npu; ++c) {
+        const Runqueue &rq = sim.rq(c);
+        auto note = [&](TaskId t, const char *where) {
+            if (t < 0 || t >= static_cast<TaskId>(seen.size())) {
+                out.push_back("CPU " + std::to_string(c) + " " + where + " holds unknown task " + std::to_string(t));
+                return;
+            }
+            ++seen[t];
+            if (sim.task(t).cpu != c)
+                out.push_back("task " + std::to_string(t) + " is in CPU " + std::to_string(c) + "'s " + where +
+                              " but says it is on CPU " + std::to_string(sim.task(t).cpu));
+        };
+        if (rq.current >= 0) {
+            note(rq.current, "current");
+            if (sim.task(rq.current).state != TaskState::Running)
+                out.push_back("task " + std::to_string(rq.current) + " is current but not running");
+        }
+        for (TaskId t : rq.queue) {
+            note(t, "queue");
+            if (sim.task(t).state != TaskState::Runnable)
+                out.push_back("task " + std::to_string(t) + " is queued but not runnable");
+        }
+        for (TaskId t : rq.wake_list)
+            note(t, "wake list");
+        // Time accounting: every PU's nanoseconds are user, system or idle.
+        const auto total = rq.user_ns + rq.sys_ns + rq.idle_ns;
+        if (total != rq.last_update_ns)
+            out.push_back("CPU " + std::to_string(c) + " accounted " + std::to_string(total) + " ns of " +
+                          std::to_string(rq.last_update_ns));
+    }
+    for (const Task &t : sim.tasks()) {
+        const bool queued = t.state == TaskState::Runnable || t.state == TaskState::Running;
+        if (queued && seen[t.id] != 1)
+            out.push_back("task " + std::to_string(t.id) + " (" + task_state_name(t.state) + ") is on " +
+                          std::to_string(seen[t.id]) + " runqueues");
+        if (!queued && seen[t.id] != 0)
+            out.push_back("task " + std::to_string(t.id) + " (" + task_state_name(t.state) + ") is on a runqueue");
+    }
+    // Memory: every chunk is counted on exactly the node it says.
+    for (const Process &p : sim.processes()) {
+        std::vector<int> count(p.chunks_on_node.size(), 0);
+        for (auto n : p.chunk_node)
+            if (n >= 0)
+                ++count[n];
+        if (count != p.chunks_on_node)
+            out.push_back("process " + p.name + ": chunk counts per node disagree with chunk placement");
+    }
+    // Caches never hold more than they can.
+    for (const CacheState &c : sim.caches())
+        if (c.used() > c.capacity_bytes * (1 + 1e-9) + 1)
+            out.push_back("a cache holds " + std::to_string(c.used()) + " bytes of " +
+                          std::to_string(c.capacity_bytes));
+    return out;
+}
+
+} // namespace schedscope

@@ -1,0 +1,94 @@
+#include "engine/model_params.h"
+
+#include "util/input_error.h"
+
+#include <cmath>
+#include <functional>
+
+namespace schedscope {
+
+namespace {
+
+struct Accessor {
+    ModelParams::Field field;
+    std::function<double(const ModelParams &)> get;
+    std::function<void(ModelParams &, double)> set;
+    double min, max; // accepted range, inclusive
+};
+
+#define SS_DOUBLE(name, lo, hi, note)                                                                      \
+    Accessor{{#name, note}, [](const ModelParams &m) { return m.name; },                                 \
+             [](ModelParams &m, double v) { m.name = v; }, lo, hi}
+#define SS_INT(name, lo, hi, note)                                                                         \
+    Accessor{{#name, note}, [](const ModelParams &m) { return static_cast<double>(m.name); },            \
+             [](ModelParams &m, double v) { m.name = static_cast<std::int64_t>(std::llround(v)); }, lo, hi}
+
+const std::vector<Accessor> &accessors()
+{
+    static const std::vector<Accessor> table = {
+        SS_DOUBLE(l1_latency_ns, 0.1, 1e3, "L1 hit latency, ns"),
+        SS_DOUBLE(l2_latency_ns, 0.1, 1e3, "L2 hit latency, ns"),
+        SS_DOUBLE(l3_latency_ns, 0.1, 1e4, "L3 hit latency, ns"),
+        SS_DOUBLE(mem_latency_local_ns, 1, 1e5, "local DRAM latency, ns (remote = x SLIT/10)"),
+        SS_DOUBLE(cache_line_bytes, 8, 1024, "cache line size, bytes"),
+        SS_DOUBLE(mem_bandwidth_bytes_per_ns, 0.01, 1e4, "memory bandwidth per node, bytes/ns (= GB/s)"),
+        SS_DOUBLE(cache_fill_bytes_per_ns, 0.01, 1e4, "max cache refill rate of one core, bytes/ns"),
+        SS_DOUBLE(page_copy_bytes_per_ns, 0.01, 1e4, "page migration copy rate, bytes/ns"),
+        SS_DOUBLE(smt_gain, 1.0, 2.0, "throughput of two busy SMT siblings relative to one"),
+        SS_DOUBLE(mem_accesses_per_us, 0, 1e6, "default accesses past L1 per us of compute"),
+        SS_DOUBLE(default_cache_size_bytes, 1024, 1e12, "cache size assumed when the topology has none, bytes"),
+        SS_INT(tick_ns, 10'000, 1'000'000'000, "scheduler tick, ns (HZ=1000 -> 1000000)"),
+        SS_INT(context_switch_ns, 0, 1e9, "context switch cost, ns"),
+        SS_INT(task_migration_ns, 0, 1e9, "task migration bookkeeping cost, ns"),
+        SS_INT(rq_lock_hold_ns, 0, 1e9, "runqueue lock hold time of an enqueue, ns"),
+        SS_INT(rq_lock_local_ns, 0, 1e9, "uncontended local runqueue lock, ns"),
+        SS_INT(rq_lock_remote_ns, 0, 1e9, "runqueue lock line transfer from another package, ns"),
+        SS_INT(ipi_ns, 0, 1e9, "inter-processor interrupt, ns"),
+        SS_INT(hinting_fault_ns, 0, 1e9, "NUMA hinting fault cost, ns"),
+        SS_INT(scan_ns_per_page, 0, 1e6, "NUMA scanner cost per page armed, ns"),
+        SS_INT(chunk_bytes, 4096, 1LL << 34, "granularity of modelled memory, bytes"),
+        SS_INT(page_bytes, 512, 1LL << 30, "page size, bytes"),
+    };
+    return table;
+}
+
+#undef SS_DOUBLE
+#undef SS_INT
+
+} // namespace
+
+const std::vector<ModelParams::Field> &ModelParams::fields()
+{
+    static const std::vector<Field> out = [] {
+        std::vector<Field> f;
+        for (auto &a : accessors())
+            f.push_back(a.field);
+        return f;
+    }();
+    return out;
+}
+
+void ModelParams::set(const std::string &name, double value, const std::string &source)
+{
+    for (auto &a : accessors()) {
+        if (name != a.field.name)
+            continue;
+        if (!std::isfinite(value) || value < a.min || value > a.max)
+            throw InputError(source, 0, name,
+                             "value " + std::to_string(value) + " is out of range [" + std::to_string(a.min) + ", " +
+                                 std::to_string(a.max) + "]");
+        a.set(*this, value);
+        return;
+    }
+    throw InputError(source, 0, name, "unknown model constant");
+}
+
+double ModelParams::get(const std::string &name) const
+{
+    for (auto &a : accessors())
+        if (name == a.field.name)
+            return a.get(*this);
+    throw InputError("model", 0, name, "unknown model constant");
+}
+
+} // namespace schedscope

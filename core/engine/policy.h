@@ -1,0 +1,54 @@
+#pragma once
+// How a scheduling or NUMA-balancing policy plugs into the engine. The engine
+// owns all state and all costs; a policy only decides, through the
+// Simulation's actions (migrate_task, migrate_chunk, arm_chunk, log), and
+// says why. A policy's own state must copy with clone() so that checkpoints
+// restore it.
+
+#include "engine/sim_types.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace schedscope {
+
+class Simulation;
+
+enum class WakeupMode {
+    Locked, // the waker takes the target runqueue's lock
+    Queued, // the waker queues on the target's wake list and sends an IPI
+};
+
+// Parameters as given by the user (`--policy name:k=v,...` or a scenario).
+using ParamMap = std::map<std::string, std::string>;
+
+class Policy {
+public:
+    virtual ~Policy() = default;
+    virtual std::unique_ptr<Policy> clone() const = 0;
+    virtual std::string name() const = 0;
+    // Effective parameters after defaults, for reports and scenario files.
+    virtual ParamMap params() const = 0;
+
+    // Called once the simulation is built, before any task starts.
+    virtual void attach(Simulation &) {}
+    // Where a new task (fork/exec) or a woken task goes. Must return a PU in
+    // the task's cpus_allowed.
+    virtual int select_cpu_fork(Simulation &sim, TaskId t) = 0;
+    virtual int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) = 0;
+    // Every scheduler tick, for every PU (busy or idle).
+    virtual void on_tick(Simulation &, int /*cpu*/) {}
+    // A PU just ran out of work (new-idle balancing).
+    virtual void on_idle(Simulation &, int /*cpu*/) {}
+    // A task hit an armed chunk (NUMA hinting fault) from `node`.
+    virtual void on_hinting_fault(Simulation &, TaskId, int /*chunk*/, int /*node*/) {}
+
+    WakeupMode wakeup_mode() const { return wakeup_; }
+    void set_wakeup_mode(WakeupMode m) { wakeup_ = m; }
+
+private:
+    WakeupMode wakeup_ = WakeupMode::Locked;
+};
+
+} // namespace schedscope

@@ -1,0 +1,79 @@
+#pragma once
+// What a run leaves behind for reports and views: decisions with their
+// reasons, every migration, and metrics sampled on a fixed interval. It is
+// append-only and ordered by time, so a checkpoint only has to remember its
+// sizes and a restore truncates back to them.
+
+#include "engine/sim_types.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+enum class DecisionKind { Place, Pull, SkipHot, Wakeup, PageMigrate, Exchange, PreferNode, Other };
+const char *decision_kind_name(DecisionKind k);
+
+struct Decision {
+    SimTime time_ns = 0;
+    DecisionKind kind = DecisionKind::Other;
+    TaskId task = -1;
+    int from = -1; // PU or node, depending on kind
+    int to = -1;
+    std::string reason; // plain words, e.g. "CPU 3 idle: pulled task 17 from CPU 0 ..."
+};
+
+inline constexpr int kDistanceClassCount = 7; // DistanceClass values
+
+struct MigrationRecord {
+    SimTime time_ns = 0;
+    TaskId task = -1;
+    int from_cpu = -1;
+    int to_cpu = -1;
+    DistanceClass cls = DistanceClass::Self;
+    SimTime since_last_ran_ns = 0; // what cache_hot_time judges
+};
+
+// One sample of the whole simulation. Cumulative counters are totals since
+// the start; "window" figures cover the interval since the previous sample.
+struct MetricsSample {
+    SimTime time_ns = 0;
+    double user_ns = 0, sys_ns = 0, idle_ns = 0; // cumulative, summed over PUs
+    std::array<std::int64_t, kDistanceClassCount> migrations_by_class{}; // cumulative
+    std::int64_t page_migrations = 0;  // cumulative, in chunks
+    std::int64_t hinting_faults = 0;   // cumulative
+    double lock_wait_ns = 0;           // cumulative
+    std::int64_t ops = 0;              // cumulative CountOps (throughput workloads)
+    double progress = 0;               // fraction of fixed work done, 0..1
+    std::vector<float> pu_busy;                     // window busy fraction per PU
+    std::vector<float> cache_heat;                  // per cache (CacheState order): used / capacity
+    std::vector<std::vector<double>> proc_node_bytes; // [process][node] resident bytes
+    std::vector<float> proc_local_pct;              // [process] window local-access %, -1 if no access
+};
+
+struct Recording {
+    std::vector<Decision> decisions;
+    std::vector<MigrationRecord> migrations;
+    std::vector<MetricsSample> samples;
+    // Decisions beyond this are counted but not kept, so a long run's log
+    // stays bounded in memory.
+    std::size_t max_decisions = 200'000;
+    std::int64_t decisions_dropped = 0;
+
+    struct Mark {
+        std::size_t decisions = 0, migrations = 0, samples = 0;
+        std::int64_t dropped = 0;
+    };
+    Mark mark() const { return {decisions.size(), migrations.size(), samples.size(), decisions_dropped}; }
+    void truncate(const Mark &m)
+    {
+        decisions.resize(std::min(decisions.size(), m.decisions));
+        migrations.resize(std::min(migrations.size(), m.migrations));
+        samples.resize(std::min(samples.size(), m.samples));
+        decisions_dropped = m.dropped;
+    }
+};
+
+} // namespace schedscope

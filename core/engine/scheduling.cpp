@@ -1,0 +1,322 @@
+// Scheduling actions: arrivals, runqueues, context switches, the task
+// program interpreter, blocking and wakeups with their runqueue-lock costs,
+// and task migration.
+
+#include "engine/simulation.h"
+
+#include "util/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace schedscope {
+
+namespace {
+// A program that runs this many ops without computing or blocking is stuck
+// (e.g. Post/Wait on a channel that always has tokens): a workload bug.
+constexpr int kMaxOpsPerDispatch = 100'000;
+
+std::string cpu_name(int cpu) { return "CPU " + std::to_string(cpu); }
+} // namespace
+
+void Simulation::arrive(TaskId tid)
+{
+    Task &t = tasks_[tid];
+    int cpu = policy_->select_cpu_fork(*this, tid);
+    if (!t.cpus_allowed.test(cpu))
+        throw std::logic_error(policy_->name() + " placed task " + std::to_string(tid) + " outside its cpus_allowed");
+    t.last_ran_ns = -1;
+    t.cpu = cpu;
+    lock_rq(cpu, cpu);
+    log(DecisionKind::Place, tid, -1, cpu,
+        "task " + std::to_string(tid) + " (" + t.name + ") started on " + cpu_name(cpu));
+    enqueue(tid, cpu);
+}
+
+void Simulation::enqueue(TaskId tid, int cpu)
+{
+    Task &t = tasks_[tid];
+    t.state = TaskState::Runnable;
+    t.cpu = cpu;
+    Runqueue &rq = rqs_[cpu];
+    rq.queue.push_back(tid);
+    if (rq.current < 0)
+        switch_to_next(cpu);
+}
+
+void Simulation::put_prev(int cpu, bool requeue)
+{
+    Runqueue &rq = rqs_[cpu];
+    const TaskId tid = rq.current;
+    if (tid < 0)
+        return;
+    for (int s : core_pus_[pu_core_[cpu]])
+        advance_cpu(s);
+    Task &t = tasks_[tid];
+    t.last_ran_ns = now_;
+    t.vruntime_ns += now_ - t.slice_start_ns;
+    rq.current = -1;
+    if (requeue) {
+        t.state = TaskState::Runnable;
+        rq.queue.push_back(tid);
+    }
+    for (int s : core_pus_[pu_core_[cpu]]) {
+        recompute_rate(s);
+        maybe_schedule_burst_end(s);
+    }
+}
+
+void Simulation::switch_to_next(int cpu)
+{
+    Runqueue &rq = rqs_[cpu];
+    if (rq.current >= 0)
+        return;
+    if (rq.queue.empty()) {
+        policy_->on_idle(*this, cpu); // may pull work here, which switches to it
+        if (rq.current >= 0 || rq.queue.empty())
+            return;
+    }
+    for (int s : core_pus_[pu_core_[cpu]])
+        advance_cpu(s);
+    const TaskId tid = rq.queue.front();
+    rq.queue.erase(rq.queue.begin());
+    Task &t = tasks_[tid];
+    t.state = TaskState::Running;
+    t.slice_start_ns = now_;
+    t.last_ran_ns = now_;
+    rq.current = tid;
+    charge_sys(cpu, static_cast<double>(cfg_.model.context_switch_ns));
+    if (t.remaining_work_ns <= 0.5)
+        run_program(tid); // may block or exit, and switch again
+    for (int s : core_pus_[pu_core_[cpu]]) {
+        recompute_rate(s);
+        maybe_schedule_burst_end(s);
+    }
+}
+
+void Simulation::run_program(TaskId tid)
+{
+    Task &t = tasks_[tid];
+    const int cpu = t.cpu;
+    for (int guard = 0; guard < kMaxOpsPerDispatch; ++guard) {
+        if (t.pc >= static_cast<int>(t.program.ops.size())) {
+            t.pc = 0;
+            ++t.iteration;
+            if (t.program.iterations > 0 && t.iteration >= t.program.iterations) {
+                task_exit(tid);
+                return;
+            }
+        }
+        const Op &op = t.program.ops[t.pc];
+        switch (op.kind) {
+        case Op::Kind::Compute:
+            ++t.pc;
+            t.remaining_work_ns = op.b > op.a ? rng_.uniform(static_cast<double>(op.a), static_cast<double>(op.b))
+                                              : static_cast<double>(op.a);
+            if (t.remaining_work_ns > 0.5)
+                return;
+            break;
+        case Op::Kind::Sleep: {
+            ++t.pc;
+            double d = static_cast<double>(op.a);
+            if (op.b > op.a)
+                d = rng_.exponential(0.5 * static_cast<double>(op.a + op.b));
+            block(tid);
+            events_.push(now_ + std::max<SimTime>(1, static_cast<SimTime>(d)), EventType::TimerWake, tid, t.wake_seq);
+            switch_to_next(cpu);
+            return;
+        }
+        case Op::Kind::Wait: {
+            ++t.pc;
+            Channel &ch = channels_.at(op.channel);
+            if (ch.tokens > 0) {
+                --ch.tokens;
+                break;
+            }
+            ch.waiters.push_back(tid);
+            block(tid);
+            switch_to_next(cpu);
+            return;
+        }
+        case Op::Kind::Post: {
+            ++t.pc;
+            Channel &ch = channels_.at(op.channel);
+            ch.tokens += op.a;
+            while (ch.tokens > 0 && !ch.waiters.empty()) {
+                const TaskId w = ch.waiters.front();
+                ch.waiters.erase(ch.waiters.begin());
+                --ch.tokens;
+                wake(w, cpu);
+            }
+            break;
+        }
+        case Op::Kind::CountOp:
+            ++t.pc;
+            ++t.stats.ops;
+            break;
+        }
+    }
+    throw std::logic_error("task '" + t.name + "' ran " + std::to_string(kMaxOpsPerDispatch) +
+                           " operations without computing or blocking");
+}
+
+void Simulation::block(TaskId tid)
+{
+    Task &t = tasks_[tid];
+    const int cpu = t.cpu;
+    put_prev(cpu, false);
+    t.state = TaskState::Blocked;
+    ++t.wake_seq;
+}
+
+void Simulation::task_exit(TaskId tid)
+{
+    Task &t = tasks_[tid];
+    const int cpu = t.cpu;
+    put_prev(cpu, false);
+    t.state = TaskState::Exited;
+    t.remaining_work_ns = 0;
+    for (auto &c : caches_)
+        std::erase_if(c.shares, [&](const CacheShare &s) { return s.task == tid; });
+    if (t.program.iterations > 0)
+        --live_finite_tasks_;
+    check_finished();
+    if (!finished_)
+        switch_to_next(cpu);
+}
+
+void Simulation::check_finished()
+{
+    if (live_finite_tasks_ == 0 && total_finite_work_ns_ > 0) {
+        finished_ = true;
+        end_ns_ = now_;
+    }
+}
+
+void Simulation::wake(TaskId tid, int waker_cpu)
+{
+    Task &t = tasks_[tid];
+    if (t.state != TaskState::Blocked)
+        return;
+    ++t.wake_seq;
+    const int prev = t.cpu;
+    const int target = policy_->select_cpu_wakeup(*this, tid, waker_cpu);
+    if (!t.cpus_allowed.test(target))
+        throw std::logic_error(policy_->name() + " woke task " + std::to_string(tid) + " outside its cpus_allowed");
+    if (prev >= 0 && target != prev) {
+        const DistanceClass cls = topo_->distance(prev, target).cls;
+        ++migrations_by_class_[static_cast<int>(cls)];
+        ++t.stats.migrations;
+        t.prev_cpu = prev;
+        rec_->migrations.push_back(
+            MigrationRecord{now_, tid, prev, target, cls, t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0});
+    }
+    const int by = waker_cpu >= 0 ? waker_cpu : target;
+    if (policy_->wakeup_mode() == WakeupMode::Queued && by != target) {
+        // One atomic add on the target's wake list (a line transfer, no lock
+        // hold) and an IPI; the target takes its own lock when it arrives.
+        const PuDistance d = topo_->distance(by, target);
+        const double transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) *
+                                (d.cls == DistanceClass::RemoteNode ? d.numa_distance / 10.0 : 1.0);
+        charge_sys(by, transfer + 0.5 * static_cast<double>(cfg_.model.ipi_ns));
+        Runqueue &rq = rqs_[target];
+        t.state = TaskState::Runnable;
+        t.cpu = target;
+        rq.wake_list.push_back(tid);
+        if (rq.wake_list.size() == 1)
+            events_.push(now_ + cfg_.model.ipi_ns, EventType::WakeIpi, target);
+        return;
+    }
+    lock_rq(target, by);
+    enqueue(tid, target);
+}
+
+void Simulation::deliver_wake_list(int cpu)
+{
+    Runqueue &rq = rqs_[cpu];
+    if (rq.wake_list.empty())
+        return;
+    charge_sys(cpu, 0.5 * static_cast<double>(cfg_.model.ipi_ns));
+    lock_rq(cpu, cpu);
+    auto list = std::move(rq.wake_list);
+    rq.wake_list.clear();
+    for (TaskId tid : list)
+        enqueue(tid, cpu);
+}
+
+double Simulation::lock_rq(int rq_cpu, int by_cpu)
+{
+    RqLock &L = rqs_[rq_cpu].lock;
+    // The lock's cache line travels from whoever held it last.
+    double transfer = static_cast<double>(cfg_.model.rq_lock_local_ns);
+    if (L.last_owner_cpu >= 0 && L.last_owner_cpu != by_cpu) {
+        const PuDistance d = topo_->distance(L.last_owner_cpu, by_cpu);
+        switch (d.cls) {
+        case DistanceClass::Self:
+            break;
+        case DistanceClass::SameCore:
+        case DistanceClass::SharedL2:
+        case DistanceClass::SharedL3:
+            transfer = 2.0 * static_cast<double>(cfg_.model.rq_lock_local_ns);
+            break;
+        case DistanceClass::SamePackage:
+        case DistanceClass::SameNode:
+            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns);
+            break;
+        case DistanceClass::RemoteNode:
+            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) * d.numa_distance / 10.0;
+            break;
+        }
+    }
+    const double hold = static_cast<double>(cfg_.model.rq_lock_hold_ns);
+    const double start = std::max(static_cast<double>(now_), static_cast<double>(L.free_at_ns));
+    const double wait = start - static_cast<double>(now_);
+    L.free_at_ns = static_cast<SimTime>(std::ceil(start + transfer + hold));
+    L.last_owner_cpu = by_cpu;
+    ++L.acquisitions;
+    if (by_cpu != rq_cpu)
+        ++L.remote_acquisitions;
+    L.wait_ns += static_cast<SimTime>(wait);
+    lock_wait_ns_ += wait;
+    const double cost = wait + transfer + hold;
+    charge_sys(by_cpu, cost);
+    return cost;
+}
+
+bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind kind, const std::string &reason)
+{
+    Task &t = tasks_.at(tid);
+    if (to_cpu < 0 || to_cpu >= topo_->pu_count() || !t.cpus_allowed.test(to_cpu))
+        return false;
+    if (t.state != TaskState::Runnable && t.state != TaskState::Running)
+        return false;
+    const int from = t.cpu;
+    if (from == to_cpu)
+        return false;
+    Runqueue &src = rqs_[from];
+    if (t.state == TaskState::Running) {
+        put_prev(from, false); // active balancing: stop it where it runs
+    } else {
+        auto it = std::find(src.queue.begin(), src.queue.end(), tid);
+        if (it == src.queue.end())
+            return false; // on a wake list, in flight
+        src.queue.erase(it);
+    }
+    lock_rq(from, by_cpu);
+    lock_rq(to_cpu, by_cpu);
+    charge_sys(by_cpu, static_cast<double>(cfg_.model.task_migration_ns));
+    const DistanceClass cls = topo_->distance(from, to_cpu).cls;
+    ++migrations_by_class_[static_cast<int>(cls)];
+    ++t.stats.migrations;
+    t.prev_cpu = from;
+    rec_->migrations.push_back(MigrationRecord{now_, tid, from, to_cpu, cls,
+                                               t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0});
+    log(kind, tid, from, to_cpu, reason);
+    enqueue(tid, to_cpu);
+    if (src.current < 0)
+        switch_to_next(from);
+    return true;
+}
+
+} // namespace schedscope

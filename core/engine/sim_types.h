@@ -1,0 +1,141 @@
+#pragma once
+// The state the engine simulates: processes with chunked memory, tasks with
+// programs and access patterns, per-PU runqueues with a lock, caches with
+// per-task warmth. Plain data: a Simulation copies as a checkpoint.
+
+#include "engine/program.h"
+#include "topology/cpuset.h"
+#include "topology/topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+using TaskId = int;
+using ProcId = int;
+using SimTime = std::int64_t; // nanoseconds since the start of the run
+inline constexpr int kNoCpu = -1;
+inline constexpr int kNoNode = -1;
+
+enum class TaskState { NotStarted, Runnable, Running, Blocked, Exited };
+const char *task_state_name(TaskState s);
+
+enum class AllocPolicy { FirstTouch, Interleave, Bind };
+
+// A part of a process's memory that a task touches, with a relative weight.
+struct AccessSegment {
+    int chunk_begin = 0;
+    int chunk_end = 0; // exclusive
+    double weight = 1.0;
+};
+
+struct Process {
+    ProcId id = 0;
+    std::string name;
+    std::vector<std::int16_t> chunk_node; // node of each chunk, kNoNode until first touch
+    std::vector<std::uint8_t> chunk_armed; // 1 = a NUMA hinting fault is armed on it
+    AllocPolicy alloc = AllocPolicy::FirstTouch;
+    CpuSet alloc_nodes;                    // Bind / Interleave: the allowed nodes (as a node set)
+    std::vector<TaskId> tasks;
+    int home_node = kNoNode;               // for policies with a home-node notion
+    int scan_offset = 0;                   // next chunk a NUMA scanner arms
+    std::vector<std::int64_t> faults_by_node; // hinting faults by accessing node, decayed by policies
+    std::vector<int> chunks_on_node;          // resident chunk count per node
+};
+
+struct TaskStats {
+    SimTime user_ns = 0;
+    SimTime sys_ns = 0;        // system time charged while this task was current
+    SimTime wait_ns = 0;       // runnable but not running
+    std::int64_t migrations = 0;
+    std::int64_t ops = 0;      // CountOp executed
+    double accesses = 0;       // modelled memory accesses
+    double local_accesses = 0; // of which to the node of the PU that ran it
+};
+
+struct Task {
+    TaskId id = 0;
+    ProcId proc = 0;
+    std::string name;
+    TaskState state = TaskState::NotStarted;
+    int cpu = kNoCpu;           // PU it is on (running or queued), or last ran on
+    int prev_cpu = kNoCpu;      // PU before the last migration
+    CpuSet cpus_allowed;
+    SimTime start_ns = 0;       // arrival (fork/exec) time
+    SimTime last_ran_ns = -1;   // when it last stopped running (or now if running)
+    SimTime slice_start_ns = 0; // when its current stint on the CPU began
+    SimTime vruntime_ns = 0;    // fair share ordering on a runqueue
+    std::uint64_t wake_seq = 0; // invalidates stale timer events
+
+    // Program interpretation
+    Program program;
+    int pc = 0;
+    std::int64_t iteration = 0;
+    double remaining_work_ns = 0; // of the current Compute op
+
+    // Memory behaviour
+    std::vector<AccessSegment> segments;
+    double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
+    double working_set_bytes = 0.0;  // what it would like to keep in cache
+    std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
+    double unplaced_weight = 1.0;    // share on chunks not yet touched
+    int preferred_node = kNoNode;    // set by NUMA policies
+    std::vector<std::int64_t> faults_by_node;
+
+    TaskStats stats;
+};
+
+// A lock's state for the contention model: when it is next free.
+struct RqLock {
+    SimTime free_at_ns = 0;
+    int last_owner_cpu = kNoCpu; // the PU whose cache holds the lock's line
+    std::int64_t acquisitions = 0;
+    std::int64_t remote_acquisitions = 0;
+    SimTime wait_ns = 0;
+};
+
+struct Runqueue {
+    TaskId current = -1;
+    std::vector<TaskId> queue;   // runnable, not running, in arrival order
+    RqLock lock;
+    SimTime last_update_ns = 0;  // time up to which this PU's accounting is done
+    double rate = 0.0;           // work-ns per ns of the current task, since last update
+    double sys_debt_ns = 0.0;    // kernel work charged but not yet spent
+    double mem_frac = 0.0;       // share of the current task's accesses that miss every cache
+    double local_share = 1.0;    // share of those that go to this PU's node
+    std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
+    // Accounting
+    SimTime user_ns = 0;
+    SimTime sys_ns = 0;
+    SimTime idle_ns = 0;
+    int nr_running() const { return (current >= 0 ? 1 : 0) + static_cast<int>(queue.size()); }
+};
+
+struct CacheShare {
+    TaskId task;
+    double bytes;
+};
+
+struct CacheState {
+    ObjId obj = kNoObj;
+    int level = 0;
+    double capacity_bytes = 0;
+    double latency_ns = 0;
+    std::vector<CacheShare> shares; // small: tasks that ran under it recently
+    double used() const
+    {
+        double u = 0;
+        for (auto &s : shares)
+            u += s.bytes;
+        return u;
+    }
+};
+
+struct Channel {
+    std::int64_t tokens = 0;
+    std::vector<TaskId> waiters; // FIFO
+};
+
+} // namespace schedscope

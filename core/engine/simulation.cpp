@@ -1,0 +1,558 @@
+// Simulation lifecycle: building, the event loop, ticks, samples and
+// checkpoints. The machine model is in execution.cpp, scheduling actions in
+// scheduling.cpp.
+
+#include "engine/simulation.h"
+
+#include "util/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace schedscope {
+
+Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg)
+    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed),
+      rec_(std::make_shared<Recording>())
+{
+    if (!topo_ || topo_->pu_count() == 0)
+        throw InputError("topology", "the machine has no PUs to schedule on");
+    if (!policy_)
+        throw std::logic_error("Simulation needs a policy");
+    const int npu = topo_->pu_count();
+    const int nnode = std::max(1, topo_->numa_count());
+    rqs_.resize(npu);
+    pu_caches_.resize(npu);
+    pu_node_.resize(npu);
+    pu_core_.assign(npu, -1);
+    burst_due_ns_.assign(npu, -1);
+    burst_seq_.assign(npu, 0);
+    node_congestion_.assign(nnode, 1.0);
+    window_busy_ns_.assign(npu, 0);
+    last_sample_busy_.assign(npu, 0);
+
+    for (int p = 0; p < npu; ++p)
+        pu_node_[p] = topo_->node_of_pu(p);
+
+    // Caches: one state per cache object. A topology whose caches are unknown
+    // (numactl input) gets one private cache per PU of the stated default
+    // size, so execution still has a warm/cold distinction.
+    const auto &model = cfg_.model;
+    auto latency_of = [&](int level) {
+        return level == 1 ? model.l1_latency_ns : level == 2 ? model.l2_latency_ns : model.l3_latency_ns;
+    };
+    std::vector<int> cache_index(topo_->objects().size(), -1);
+    for (const auto &o : topo_->objects()) {
+        if (!is_cache(o.type))
+            continue;
+        CacheState c;
+        c.obj = o.id;
+        c.level = cache_level(o.type);
+        c.capacity_bytes = o.cache_size_bytes > 0 ? static_cast<double>(o.cache_size_bytes)
+                                                  : model.default_cache_size_bytes;
+        c.latency_ns = latency_of(c.level);
+        cache_index[o.id] = static_cast<int>(caches_.size());
+        caches_.push_back(std::move(c));
+    }
+    for (int p = 0; p < npu; ++p) {
+        for (ObjId c : topo_->caches_of_pu(p))
+            pu_caches_[p].push_back(cache_index[c]);
+        if (pu_caches_[p].empty()) {
+            CacheState c;
+            c.level = 2;
+            c.capacity_bytes = model.default_cache_size_bytes;
+            c.latency_ns = model.l2_latency_ns;
+            pu_caches_[p].push_back(static_cast<int>(caches_.size()));
+            caches_.push_back(std::move(c));
+        }
+    }
+    // SMT: PUs grouped by core. A PU without a Core ancestor is its own core.
+    for (int p = 0; p < npu; ++p) {
+        ObjId core = topo_->ancestor_of_pu(p, ObjType::Core);
+        int found = -1;
+        if (core != kNoObj) {
+            for (size_t c = 0; c < core_pus_.size(); ++c)
+                if (topo_->ancestor_of_pu(core_pus_[c].front(), ObjType::Core) == core)
+                    found = static_cast<int>(c);
+        }
+        if (found < 0) {
+            found = static_cast<int>(core_pus_.size());
+            core_pus_.emplace_back();
+        }
+        core_pus_[found].push_back(p);
+        pu_core_[p] = found;
+    }
+}
+
+Simulation::~Simulation() = default;
+
+Simulation::Simulation(const Simulation &o)
+{
+    *this = o;
+}
+
+Simulation &Simulation::operator=(const Simulation &o)
+{
+    if (this == &o)
+        return *this;
+    topo_ = o.topo_;
+    policy_ = o.policy_->clone();
+    cfg_ = o.cfg_;
+    rng_ = o.rng_;
+    events_ = o.events_;
+    now_ = o.now_;
+    next_tick_ns_ = o.next_tick_ns_;
+    end_ns_ = o.end_ns_;
+    started_ = o.started_;
+    finished_ = o.finished_;
+    events_processed_ = o.events_processed_;
+    procs_ = o.procs_;
+    tasks_ = o.tasks_;
+    rqs_ = o.rqs_;
+    caches_ = o.caches_;
+    pu_caches_ = o.pu_caches_;
+    pu_node_ = o.pu_node_;
+    core_pus_ = o.core_pus_;
+    pu_core_ = o.pu_core_;
+    channels_ = o.channels_;
+    node_congestion_ = o.node_congestion_;
+    burst_due_ns_ = o.burst_due_ns_;
+    burst_seq_ = o.burst_seq_;
+    live_finite_tasks_ = o.live_finite_tasks_;
+    total_finite_work_ns_ = o.total_finite_work_ns_;
+    done_finite_work_ns_ = o.done_finite_work_ns_;
+    page_migrations_ = o.page_migrations_;
+    hinting_faults_ = o.hinting_faults_;
+    lock_wait_ns_ = o.lock_wait_ns_;
+    migrations_by_class_ = o.migrations_by_class_;
+    window_busy_ns_ = o.window_busy_ns_;
+    window_acc_ = o.window_acc_;
+    window_local_ = o.window_local_;
+    last_sample_busy_ = o.last_sample_busy_;
+    // A copy is an independent run: it gets its own recording.
+    rec_ = std::make_shared<Recording>(*o.rec_);
+    return *this;
+}
+
+// --- building ---
+
+ProcId Simulation::add_process(const std::string &name, std::int64_t memory_bytes, AllocPolicy alloc,
+                               CpuSet alloc_nodes)
+{
+    if (started_)
+        throw std::logic_error("add_process after start");
+    if (memory_bytes < 0)
+        throw InputError("workload", 0, "memory", "process '" + name + "' has negative memory");
+    Process p;
+    p.id = static_cast<ProcId>(procs_.size());
+    p.name = name;
+    const std::int64_t chunk = cfg_.model.chunk_bytes;
+    const std::int64_t nchunks = (memory_bytes + chunk - 1) / chunk;
+    // Bounded so that absurd sizes fail with a message instead of exhausting memory.
+    constexpr std::int64_t kMaxChunksPerProcess = 1 << 22; // 16 TiB at 4 MiB chunks
+    if (nchunks > kMaxChunksPerProcess)
+        throw InputError("workload", 0, "memory",
+                         "process '" + name + "' asks for more memory than the model handles (16 TiB)");
+    p.chunk_node.assign(static_cast<size_t>(nchunks), kNoNode);
+    p.chunk_armed.assign(static_cast<size_t>(nchunks), 0);
+    p.alloc = alloc;
+    p.alloc_nodes = std::move(alloc_nodes);
+    const int nnode = std::max(1, topo_->numa_count());
+    p.faults_by_node.assign(nnode, 0);
+    p.chunks_on_node.assign(nnode, 0);
+    procs_.push_back(std::move(p));
+    window_acc_.push_back(0);
+    window_local_.push_back(0);
+    return procs_.back().id;
+}
+
+TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
+{
+    if (started_)
+        throw std::logic_error("add_task after start");
+    Process &p = procs_.at(proc);
+    Task t;
+    t.id = static_cast<TaskId>(tasks_.size());
+    t.proc = proc;
+    t.name = spec.name.empty() ? p.name + "/" + std::to_string(p.tasks.size()) : spec.name;
+    t.program = std::move(spec.program);
+    t.start_ns = spec.start_ns;
+    const int nchunks = static_cast<int>(p.chunk_node.size());
+    for (auto &s : spec.segments) {
+        if (s.chunk_begin < 0 || s.chunk_end > nchunks || s.chunk_begin >= s.chunk_end || !(s.weight > 0))
+            throw std::logic_error("task '" + t.name + "' has an access segment outside its process memory");
+    }
+    t.segments = std::move(spec.segments);
+    t.mem_intensity = spec.mem_intensity;
+    t.working_set_bytes = spec.working_set_bytes;
+    const int npu = topo_->pu_count();
+    if (spec.cpus_allowed.empty()) {
+        for (int c = 0; c < npu; ++c)
+            t.cpus_allowed.set(c);
+    } else {
+        t.cpus_allowed = std::move(spec.cpus_allowed);
+        if (t.cpus_allowed.first() < 0 || t.cpus_allowed.first() >= npu)
+            throw InputError("workload", 0, "cpus_allowed", "task '" + t.name + "' may run on no PU of this machine");
+    }
+    // A program that loops forever must compute or block, or it would spin in zero time.
+    bool advances = false;
+    for (auto &op : t.program.ops)
+        if ((op.kind == Op::Kind::Compute && op.a > 0) || op.kind == Op::Kind::Sleep || op.kind == Op::Kind::Wait)
+            advances = true;
+    if (!advances)
+        throw std::logic_error("task '" + t.name + "' has a program that never computes nor blocks");
+    const int nnode = std::max(1, topo_->numa_count());
+    t.node_weight.assign(nnode, 0.0);
+    t.faults_by_node.assign(nnode, 0);
+    p.tasks.push_back(t.id);
+    tasks_.push_back(std::move(t));
+    return tasks_.back().id;
+}
+
+void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node)
+{
+    Process &p = procs_.at(proc);
+    if (node < 0 || node >= std::max(1, topo_->numa_count()))
+        throw std::logic_error("place_chunks: no such node");
+    chunk_begin = std::max(0, chunk_begin);
+    chunk_end = std::min<int>(chunk_end, static_cast<int>(p.chunk_node.size()));
+    for (int c = chunk_begin; c < chunk_end; ++c) {
+        if (started_)
+            place_chunk(p, c, node);
+        else {
+            if (p.chunk_node[c] != kNoNode)
+                --p.chunks_on_node[p.chunk_node[c]];
+            p.chunk_node[c] = static_cast<std::int16_t>(node);
+            ++p.chunks_on_node[node];
+        }
+    }
+}
+
+int Simulation::add_channel(std::int64_t initial_tokens)
+{
+    channels_.push_back(Channel{initial_tokens, {}});
+    return static_cast<int>(channels_.size()) - 1;
+}
+
+void Simulation::start()
+{
+    if (started_)
+        return;
+    started_ = true;
+    // Access weights from scratch, now that all memory placement is known.
+    for (auto &t : tasks_) {
+        const Process &p = procs_[t.proc];
+        std::fill(t.node_weight.begin(), t.node_weight.end(), 0.0);
+        t.unplaced_weight = 0;
+        double total = 0;
+        for (auto &s : t.segments)
+            total += s.weight;
+        for (auto &s : t.segments) {
+            const double per_chunk = s.weight / total / (s.chunk_end - s.chunk_begin);
+            for (int c = s.chunk_begin; c < s.chunk_end; ++c) {
+                if (p.chunk_node[c] == kNoNode)
+                    t.unplaced_weight += per_chunk;
+                else
+                    t.node_weight[p.chunk_node[c]] += per_chunk;
+            }
+        }
+        if (t.segments.empty())
+            t.unplaced_weight = 0;
+        if (t.program.iterations > 0) {
+            ++live_finite_tasks_;
+            double per_iter = 0;
+            for (auto &op : t.program.ops)
+                if (op.kind == Op::Kind::Compute)
+                    per_iter += op.b > op.a ? 0.5 * static_cast<double>(op.a + op.b) : static_cast<double>(op.a);
+            total_finite_work_ns_ += per_iter * static_cast<double>(t.program.iterations);
+        }
+    }
+    if (live_finite_tasks_ == 0 && cfg_.duration_ns <= 0)
+        throw InputError("scenario", 0, "duration",
+                         "the workload runs forever (throughput workload): give a duration");
+    policy_->attach(*this);
+    for (auto &t : tasks_)
+        events_.push(t.start_ns, EventType::Arrive, t.id);
+    next_tick_ns_ = cfg_.model.tick_ns;
+    events_.push(next_tick_ns_, EventType::Tick);
+    events_.push(0, EventType::Sample);
+}
+
+// --- running ---
+
+bool Simulation::step()
+{
+    if (!started_)
+        start();
+    if (finished_ || events_.empty())
+        return false;
+    const Event &top = events_.top();
+    if (cfg_.duration_ns > 0 && top.time_ns > cfg_.duration_ns) {
+        now_ = cfg_.duration_ns;
+        advance_all();
+        finished_ = true;
+        end_ns_ = now_;
+        on_sample();
+        return false;
+    }
+    Event e = events_.pop();
+    if (e.time_ns < now_)
+        throw std::logic_error("event queue went back in time");
+    now_ = e.time_ns;
+    ++events_processed_;
+    handle(e);
+    if (finished_) {
+        advance_all();
+        end_ns_ = now_;
+        on_sample();
+    }
+    return !finished_;
+}
+
+void Simulation::run_until(SimTime t)
+{
+    if (!started_)
+        start();
+    while (!finished_ && !events_.empty() && events_.top().time_ns <= t) {
+        if (cfg_.duration_ns > 0 && events_.top().time_ns > cfg_.duration_ns)
+            break;
+        step();
+    }
+    if (!finished_ && cfg_.duration_ns > 0 && t >= cfg_.duration_ns) {
+        step(); // crosses the duration limit and ends the run
+        return;
+    }
+    if (!finished_ && t > now_) {
+        now_ = t;
+        advance_all();
+    }
+}
+
+void Simulation::run_to_end()
+{
+    if (!started_)
+        start();
+    while (step()) {
+    }
+}
+
+void Simulation::handle(const Event &e)
+{
+    switch (e.type) {
+    case EventType::Tick:
+        on_tick();
+        break;
+    case EventType::Sample:
+        advance_all();
+        on_sample();
+        events_.push(now_ + cfg_.sample_interval_ns, EventType::Sample);
+        break;
+    case EventType::Arrive:
+        arrive(e.a);
+        break;
+    case EventType::BurstEnd: {
+        const int cpu = e.a;
+        if (e.b != burst_seq_[cpu])
+            break; // superseded
+        burst_due_ns_[cpu] = -1;
+        for (int s : core_pus_[pu_core_[cpu]])
+            advance_cpu(s);
+        TaskId t = rqs_[cpu].current;
+        if (t >= 0 && tasks_[t].remaining_work_ns <= 0.5)
+            run_program(t);
+        for (int s : core_pus_[pu_core_[cpu]]) {
+            recompute_rate(s);
+            maybe_schedule_burst_end(s);
+        }
+        break;
+    }
+    case EventType::TimerWake: {
+        Task &t = tasks_.at(e.a);
+        if (t.wake_seq == e.b && t.state == TaskState::Blocked)
+            wake(t.id, t.cpu);
+        break;
+    }
+    case EventType::WakeIpi:
+        deliver_wake_list(e.a);
+        break;
+    }
+}
+
+void Simulation::on_tick()
+{
+    advance_all();
+    update_congestion();
+    const int npu = topo_->pu_count();
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        // A burst that ended exactly on the tick.
+        TaskId cur = rqs_[cpu].current;
+        if (cur >= 0 && tasks_[cur].remaining_work_ns <= 0.5)
+            run_program(cur);
+    }
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        policy_->on_tick(*this, cpu);
+        Runqueue &rq = rqs_[cpu];
+        if (rq.current < 0) {
+            if (!rq.queue.empty())
+                switch_to_next(cpu);
+            continue;
+        }
+        // Fair slicing: the period shared by the runnable tasks, floored.
+        const int nr = rq.nr_running();
+        if (nr > 1) {
+            const SimTime slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
+            if (now_ - tasks_[rq.current].slice_start_ns >= slice) {
+                put_prev(cpu, true);
+                switch_to_next(cpu);
+            }
+        }
+    }
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        TaskId cur = rqs_[cpu].current;
+        if (cur >= 0)
+            sample_accesses(tasks_[cur], cpu);
+    }
+    next_tick_ns_ = now_ + cfg_.model.tick_ns;
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        recompute_rate(cpu);
+        maybe_schedule_burst_end(cpu);
+    }
+    events_.push(next_tick_ns_, EventType::Tick);
+    if (cfg_.duration_ns > 0 && now_ >= cfg_.duration_ns)
+        finished_ = true;
+}
+
+void Simulation::on_sample()
+{
+    MetricsSample s;
+    s.time_ns = now_;
+    const int npu = topo_->pu_count();
+    for (auto &rq : rqs_) {
+        s.user_ns += static_cast<double>(rq.user_ns);
+        s.sys_ns += static_cast<double>(rq.sys_ns);
+        s.idle_ns += static_cast<double>(rq.idle_ns);
+    }
+    s.migrations_by_class = migrations_by_class_;
+    s.page_migrations = page_migrations_;
+    s.hinting_faults = hinting_faults_;
+    s.lock_wait_ns = lock_wait_ns_;
+    s.ops = total_ops();
+    s.progress = progress();
+    const auto &last = rec_->samples;
+    const SimTime window = last.empty() ? 0 : now_ - last.back().time_ns;
+    s.pu_busy.resize(npu);
+    for (int p = 0; p < npu; ++p) {
+        const SimTime busy = rqs_[p].user_ns + rqs_[p].sys_ns;
+        s.pu_busy[p] = window > 0 ? static_cast<float>(static_cast<double>(busy - last_sample_busy_[p]) /
+                                                       static_cast<double>(window))
+                                  : (rqs_[p].current >= 0 ? 1.f : 0.f);
+        last_sample_busy_[p] = busy;
+    }
+    s.cache_heat.resize(caches_.size());
+    for (size_t c = 0; c < caches_.size(); ++c)
+        s.cache_heat[c] = static_cast<float>(std::min(1.0, caches_[c].used() / caches_[c].capacity_bytes));
+    s.proc_node_bytes.resize(procs_.size());
+    s.proc_local_pct.resize(procs_.size());
+    for (size_t p = 0; p < procs_.size(); ++p) {
+        s.proc_node_bytes[p] = process_node_bytes(static_cast<ProcId>(p));
+        s.proc_local_pct[p] = window_acc_[p] > 0 ? static_cast<float>(100.0 * window_local_[p] / window_acc_[p]) : -1.f;
+        window_acc_[p] = window_local_[p] = 0;
+    }
+    rec_->samples.push_back(std::move(s));
+}
+
+// --- checkpoints ---
+
+Simulation::Checkpoint Simulation::checkpoint() const
+{
+    // The copy takes a recording of its own; drop it, only the mark matters.
+    auto copy = std::make_shared<Simulation>(*this);
+    copy->rec_ = std::make_shared<Recording>();
+    return Checkpoint{std::move(copy), rec_->mark()};
+}
+
+void Simulation::restore(const Checkpoint &cp)
+{
+    auto rec = rec_;
+    *this = *cp.state;
+    rec_ = std::move(rec);
+    rec_->truncate(cp.mark);
+}
+
+// --- reading ---
+
+double Simulation::warmth_on(TaskId t, int cpu, int level) const
+{
+    for (int ci : pu_caches_.at(cpu)) {
+        const CacheState &c = caches_[ci];
+        if (c.level != level)
+            continue;
+        for (auto &s : c.shares)
+            if (s.task == t)
+                return s.bytes;
+    }
+    return 0;
+}
+
+std::vector<double> Simulation::process_node_bytes(ProcId p) const
+{
+    const Process &pr = procs_.at(p);
+    std::vector<double> out(pr.chunks_on_node.size());
+    for (size_t n = 0; n < out.size(); ++n)
+        out[n] = static_cast<double>(pr.chunks_on_node[n]) * static_cast<double>(cfg_.model.chunk_bytes);
+    return out;
+}
+
+std::int64_t Simulation::total_ops() const
+{
+    std::int64_t n = 0;
+    for (auto &t : tasks_)
+        n += t.stats.ops;
+    return n;
+}
+
+double Simulation::progress() const
+{
+    if (total_finite_work_ns_ <= 0)
+        return cfg_.duration_ns > 0 ? std::min(1.0, static_cast<double>(now_) / cfg_.duration_ns) : 0.0;
+    return std::min(1.0, done_finite_work_ns_ / total_finite_work_ns_);
+}
+
+void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string reason)
+{
+    if (rec_->decisions.size() >= rec_->max_decisions) {
+        ++rec_->decisions_dropped;
+        return;
+    }
+    rec_->decisions.push_back(Decision{now_, kind, t, from, to, std::move(reason)});
+}
+
+const char *decision_kind_name(DecisionKind k)
+{
+    switch (k) {
+    case DecisionKind::Place: return "place";
+    case DecisionKind::Pull: return "pull";
+    case DecisionKind::SkipHot: return "skip-hot";
+    case DecisionKind::Wakeup: return "wakeup";
+    case DecisionKind::PageMigrate: return "page-migrate";
+    case DecisionKind::Exchange: return "exchange";
+    case DecisionKind::PreferNode: return "prefer-node";
+    case DecisionKind::Other: return "other";
+    }
+    return "other";
+}
+
+const char *task_state_name(TaskState s)
+{
+    switch (s) {
+    case TaskState::NotStarted: return "not-started";
+    case TaskState::Runnable: return "runnable";
+    case TaskState::Running: return "running";
+    case TaskState::Blocked: return "blocked";
+    case TaskState::Exited: return "exited";
+    }
+    return "?";
+}
+
+} // namespace schedscope

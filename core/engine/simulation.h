@@ -1,0 +1,208 @@
+#pragma once
+// The discrete-event engine and the machine it simulates.
+//
+// Events are ordered by (time, sequence number). Between events each PU's
+// current task progresses at a rate that the machine model derives from its
+// cache warmth, the NUMA distance of the memory it touches, memory-bandwidth
+// congestion and a busy SMT sibling. A global scheduler tick (HZ=1000 by
+// default) re-derives those rates, lets the policy balance, preempts by
+// timeslice and samples metrics.
+//
+// A Simulation is single-threaded. Several (one per policy) advance in
+// lockstep by calling run_until(t) on each. checkpoint()/restore() let a view
+// scrub back in time.
+
+#include "engine/event_queue.h"
+#include "engine/model_params.h"
+#include "engine/policy.h"
+#include "engine/recording.h"
+#include "engine/sim_types.h"
+#include "util/prng.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+struct SimConfig {
+    ModelParams model;
+    std::uint64_t seed = 1;
+    SimTime sample_interval_ns = 100'000'000; // metrics every 100 ms of simulated time
+    // The run ends when every task that has a finite program exited, or at
+    // this time, whichever comes first. 0 = no limit (throughput workloads
+    // must set one).
+    SimTime duration_ns = 0;
+    std::int64_t accesses_sampled_per_tick = 2; // memory touches drawn per running task per tick
+};
+
+// CFS-style fair slicing: a period shared by the runnable tasks of a
+// runqueue, never below a minimum granularity (Linux sched_latency_ns and
+// sched_min_granularity_ns defaults).
+inline constexpr SimTime kSchedLatencyNs = 6'000'000;
+inline constexpr SimTime kSchedMinGranularityNs = 750'000;
+
+class Simulation {
+public:
+    Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg);
+    Simulation(const Simulation &other);
+    Simulation &operator=(const Simulation &other);
+    Simulation(Simulation &&) noexcept = default;
+    Simulation &operator=(Simulation &&) noexcept = default;
+    ~Simulation();
+
+    // --- building (before start) ---
+    ProcId add_process(const std::string &name, std::int64_t memory_bytes,
+                       AllocPolicy alloc = AllocPolicy::FirstTouch, CpuSet alloc_nodes = {});
+    struct TaskSpec {
+        std::string name;
+        Program program;
+        SimTime start_ns = 0;
+        std::vector<AccessSegment> segments; // empty = no memory traffic beyond its cache
+        double mem_intensity = 0.0;          // accesses past L1 per ns of compute
+        double working_set_bytes = 0.0;
+        CpuSet cpus_allowed;                 // empty = every PU
+    };
+    TaskId add_task(ProcId proc, TaskSpec spec);
+    // Memory written before the measured part starts (e.g. numa01's first
+    // touch while bound to one node).
+    void place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node);
+    int add_channel(std::int64_t initial_tokens = 0);
+    void start();
+
+    // --- running ---
+    bool step(); // one event; false when the run has ended
+    void run_until(SimTime t);
+    void run_to_end();
+    SimTime now() const { return now_; }
+    bool started() const { return started_; }
+    bool finished() const { return finished_; }
+    SimTime end_time() const { return end_ns_; } // when it finished (or now)
+    std::int64_t events_processed() const { return events_processed_; }
+
+    // --- checkpoints ---
+    struct Checkpoint {
+        std::shared_ptr<const Simulation> state;
+        Recording::Mark mark;
+    };
+    Checkpoint checkpoint() const;
+    void restore(const Checkpoint &cp);
+
+    // --- what policies and views read ---
+    const Topology &topology() const { return *topo_; }
+    std::shared_ptr<const Topology> topology_ptr() const { return topo_; }
+    const ModelParams &model() const { return cfg_.model; }
+    const SimConfig &config() const { return cfg_; }
+    Policy &policy() { return *policy_; }
+    const Policy &policy() const { return *policy_; }
+    const std::vector<Task> &tasks() const { return tasks_; }
+    const Task &task(TaskId t) const { return tasks_.at(t); }
+    Task &task_mut(TaskId t) { return tasks_.at(t); }
+    const std::vector<Process> &processes() const { return procs_; }
+    Process &process_mut(ProcId p) { return procs_.at(p); }
+    const std::vector<Runqueue> &runqueues() const { return rqs_; }
+    const Runqueue &rq(int cpu) const { return rqs_.at(cpu); }
+    const std::vector<CacheState> &caches() const { return caches_; }
+    const Recording &recording() const { return *rec_; }
+    Prng &rng() { return rng_; }
+    int nr_running(int cpu) const { return rqs_[cpu].nr_running(); }
+    bool cpu_idle(int cpu) const { return rqs_[cpu].current < 0 && rqs_[cpu].queue.empty(); }
+    // Bytes of the task's working set held by the caches above `cpu`, by
+    // level (index 1..3); what a policy may read as "how hot it is there".
+    double warmth_on(TaskId t, int cpu, int level) const;
+    // Resident bytes of a process on each node.
+    std::vector<double> process_node_bytes(ProcId p) const;
+    std::int64_t total_ops() const;
+    double progress() const; // fraction of finite work done
+
+    // --- actions for policies ---
+    // Move a runnable (queued) task to another PU's runqueue. Takes both
+    // runqueue locks (contention model), charges the migration cost to
+    // `by_cpu` and records the move. Returns false if not allowed.
+    bool migrate_task(TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &reason);
+    // Move a chunk of process memory to a node, charging the copy to `by_cpu`.
+    bool migrate_chunk(ProcId p, int chunk, int node, int by_cpu, const std::string &reason);
+    // Arm a NUMA hinting fault on a chunk; charges the scan cost to `by_cpu`.
+    void arm_chunk(ProcId p, int chunk, int by_cpu);
+    // Charge kernel work to a PU (becomes system time).
+    void charge_sys(int cpu, double ns);
+    // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
+    // + line transfer + hold) and charges it to `by_cpu`.
+    double lock_rq(int rq_cpu, int by_cpu);
+    void log(DecisionKind kind, TaskId t, int from, int to, std::string reason);
+
+private:
+    struct Impl;
+    friend struct Impl;
+
+    // event handling
+    void handle(const Event &e);
+    void on_tick();
+    void on_sample();
+    void arrive(TaskId t);
+    // execution model
+    void advance_cpu(int cpu);
+    void advance_all();
+    void recompute_rate(int cpu);
+    void update_congestion();
+    void maybe_schedule_burst_end(int cpu);
+    // Latency past L1 served by caches; *covered = share of accesses they serve.
+    double cache_latency_ns(const Task &t, int cpu, double *covered) const;
+    void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
+    void sample_accesses(Task &t, int cpu);
+    // scheduling
+    void enqueue(TaskId t, int cpu);
+    void switch_to_next(int cpu);
+    void put_prev(int cpu, bool requeue);
+    void run_program(TaskId t); // interpret ops until it computes, blocks or exits
+    void block(TaskId t);
+    void wake(TaskId t, int waker_cpu);
+    void deliver_wake_list(int cpu);
+    void task_exit(TaskId t);
+    void check_finished();
+    // memory
+    void place_chunk(Process &p, int chunk, int node);
+    void move_chunk_weight(Process &p, int chunk, int from_node, int to_node);
+    double chunk_weight(const Task &t, int chunk) const;
+
+    std::shared_ptr<const Topology> topo_;
+    std::unique_ptr<Policy> policy_;
+    SimConfig cfg_;
+    Prng rng_;
+    EventQueue events_;
+    SimTime now_ = 0;
+    SimTime next_tick_ns_ = 0;
+    SimTime end_ns_ = 0;
+    bool started_ = false;
+    bool finished_ = false;
+    std::int64_t events_processed_ = 0;
+
+    std::vector<Process> procs_;
+    std::vector<Task> tasks_;
+    std::vector<Runqueue> rqs_;
+    std::vector<CacheState> caches_;
+    std::vector<std::vector<int>> pu_caches_; // per PU: indices into caches_, L1 outwards
+    std::vector<int> pu_node_;
+    std::vector<int> pu_sibling_first_; // per PU: first PU of its core
+    std::vector<std::vector<int>> core_pus_;
+    std::vector<int> pu_core_;
+    std::vector<Channel> channels_;
+    std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
+    std::vector<double> burst_due_ns_;    // per PU: the pending burst-end event time, or -1
+    std::vector<std::uint64_t> burst_seq_;
+    std::int64_t live_finite_tasks_ = 0;
+    double total_finite_work_ns_ = 0;
+    double done_finite_work_ns_ = 0;
+    std::int64_t page_migrations_ = 0;
+    std::int64_t hinting_faults_ = 0;
+    double lock_wait_ns_ = 0;
+    std::array<std::int64_t, kDistanceClassCount> migrations_by_class_{};
+    // window accumulators for samples
+    std::vector<SimTime> window_busy_ns_;
+    std::vector<double> window_acc_, window_local_;
+    std::vector<SimTime> last_sample_busy_;
+
+    std::shared_ptr<Recording> rec_;
+};
+
+} // namespace schedscope

@@ -1,0 +1,15 @@
+#pragma once
+// The built-in policies, listed for the catalog (engine/catalog.cpp).
+
+#include "engine/catalog.h"
+
+#include <vector>
+
+namespace schedscope {
+
+std::vector<PolicyInfo> builtin_policies();
+
+// One entry per policy family; each lives in its own file.
+PolicyInfo simple_policy_info();
+
+} // namespace schedscope

@@ -1,0 +1,208 @@
+// The engine's contract: event order, determinism, accounting, invariants,
+// checkpoints and lockstep.
+
+#include "engine/catalog.h"
+#include "engine/event_queue.h"
+#include "engine/invariants.h"
+#include "engine/simulation.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+using namespace schedscope;
+
+namespace {
+
+std::shared_ptr<const Topology> synth(const std::string &s)
+{
+    return std::make_shared<const Topology>(import_synthetic(s));
+}
+
+Simulation make_sim(const std::string &topo, const std::string &workload, std::uint64_t seed = 1,
+                    const std::string &policy = "simple")
+{
+    SimConfig cfg;
+    cfg.seed = seed;
+    cfg.sample_interval_ns = 10'000'000;
+    auto [pname, pparams] = parse_name_params(policy, "test");
+    Simulation sim(synth(topo), make_policy(pname, pparams, "test"), cfg);
+    auto [wname, wparams] = parse_name_params(workload, "test");
+    find_workload(wname, "test").build(sim, wparams, "test");
+    return sim;
+}
+
+// A mixed load with randomness: bursts of random length, sleeps, and
+// semaphore handoffs between two threads.
+Simulation make_random_sim(std::uint64_t seed, int cpus)
+{
+    SimConfig cfg;
+    cfg.seed = seed;
+    cfg.sample_interval_ns = 5'000'000;
+    Simulation sim(synth("pack:1 l3:1 core:" + std::to_string(cpus) + " pu:1"), make_policy("simple", {}, "t"), cfg);
+    ProcId p = sim.add_process("mix", 64 << 20);
+    const int ch = sim.add_channel();
+    for (int i = 0; i < 6; ++i) {
+        Simulation::TaskSpec s;
+        s.program.iterations = 20;
+        if (i == 0)
+            s.program.ops = {{Op::Kind::Compute, 100'000, 300'000}, {Op::Kind::Post, 1, 0, ch}};
+        else if (i == 1)
+            s.program.ops = {{Op::Kind::Wait, 0, 0, ch}, {Op::Kind::Compute, 50'000, 90'000}};
+        else
+            s.program.ops = {{Op::Kind::Compute, 200'000, 2'000'000}, {Op::Kind::Sleep, 100'000, 500'000}};
+        s.segments = {AccessSegment{i * 2, i * 2 + 4, 1.0}};
+        s.mem_intensity = 0.02;
+        s.working_set_bytes = 1 << 20;
+        s.start_ns = i * 100'000;
+        sim.add_task(p, std::move(s));
+    }
+    return sim;
+}
+
+std::string fingerprint(const Simulation &sim)
+{
+    std::string f = std::to_string(sim.now()) + "|" + std::to_string(sim.events_processed());
+    for (auto &t : sim.tasks())
+        f += "|" + std::to_string(t.stats.user_ns) + "," + std::to_string(t.stats.sys_ns) + "," +
+             std::to_string(t.cpu) + "," + std::to_string(t.stats.migrations);
+    for (auto &rq : sim.runqueues())
+        f += "|" + std::to_string(rq.idle_ns);
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("events run in (time, sequence) order", "[engine]")
+{
+    EventQueue q;
+    q.push(30, EventType::Tick, 1);
+    q.push(10, EventType::Tick, 2);
+    q.push(10, EventType::Tick, 3);
+    q.push(20, EventType::Tick, 4);
+    std::vector<int> order;
+    while (!q.empty())
+        order.push_back(q.pop().a);
+    CHECK(order == std::vector<int>{2, 3, 4, 1});
+}
+
+TEST_CASE("CPU-bound work spreads over the PUs and finishes in work/PUs time", "[engine]")
+{
+    // 4 threads of 100 ms on 2 PUs with no memory traffic: 200 ms plus overheads.
+    Simulation sim = make_sim("pack:1 core:2 pu:1", "spin:threads=4,work_ms=100,mem_accesses_per_us=0");
+    sim.run_to_end();
+    REQUIRE(sim.finished());
+    const double elapsed_ms = sim.end_time() / 1e6;
+    CHECK(elapsed_ms >= 200.0);
+    CHECK(elapsed_ms < 210.0);
+    for (auto &t : sim.tasks()) {
+        CHECK(t.state == TaskState::Exited);
+        CHECK(t.stats.user_ns >= 100'000'000);
+    }
+    CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("user + system + idle equals PUs x elapsed", "[engine]")
+{
+    Simulation sim = make_random_sim(7, 4);
+    sim.run_to_end();
+    double total = 0;
+    for (auto &rq : sim.runqueues())
+        total += static_cast<double>(rq.user_ns + rq.sys_ns + rq.idle_ns);
+    CHECK(total == Approx(4.0 * static_cast<double>(sim.end_time())));
+    CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("invariants hold at every step of random scenarios", "[engine]")
+{
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        Simulation sim = make_random_sim(seed, 1 + static_cast<int>(seed % 3));
+        SimTime last = 0;
+        int steps = 0;
+        while (sim.step()) {
+            REQUIRE(sim.now() >= last);
+            last = sim.now();
+            if (++steps % 97 == 0) {
+                auto v = check_invariants(sim);
+                INFO("seed " << seed << " at " << sim.now() << ": " << (v.empty() ? "" : v.front()));
+                REQUIRE(v.empty());
+            }
+        }
+        REQUIRE(sim.finished());
+        for (auto &t : sim.tasks())
+            CHECK(t.state == TaskState::Exited);
+        CHECK(check_invariants(sim).empty());
+    }
+}
+
+TEST_CASE("same seed gives identical runs, different seeds differ", "[engine]")
+{
+    Simulation a = make_random_sim(42, 2), b = make_random_sim(42, 2), c = make_random_sim(43, 2);
+    a.run_to_end();
+    b.run_to_end();
+    c.run_to_end();
+    CHECK(fingerprint(a) == fingerprint(b));
+    CHECK(fingerprint(a) != fingerprint(c));
+}
+
+TEST_CASE("a checkpoint restores the exact state and the run replays identically", "[engine]")
+{
+    Simulation sim = make_random_sim(3, 2);
+    sim.run_until(5'000'000);
+    auto cp = sim.checkpoint();
+    const auto samples_at_cp = sim.recording().samples.size();
+    sim.run_until(20'000'000);
+    const std::string later = fingerprint(sim);
+    const auto samples_later = sim.recording().samples.size();
+    sim.restore(cp);
+    CHECK(sim.now() == 5'000'000);
+    CHECK(sim.recording().samples.size() == samples_at_cp);
+    sim.run_until(20'000'000);
+    CHECK(fingerprint(sim) == later);
+    CHECK(sim.recording().samples.size() == samples_later);
+}
+
+TEST_CASE("simulations advance in lockstep to the same time", "[engine]")
+{
+    Simulation a = make_random_sim(5, 2);
+    Simulation b = make_random_sim(5, 3);
+    for (SimTime t = 1'000'000; t <= 10'000'000; t += 1'000'000) {
+        a.run_until(t);
+        b.run_until(t);
+        CHECK(a.now() == t);
+        CHECK(b.now() == t);
+    }
+}
+
+TEST_CASE("a migrated task starts cold where it did not share a cache", "[engine]")
+{
+    // Two packages with an L2 each: a task that warmed package 0's L2 has
+    // nothing in package 1's.
+    Simulation sim = make_sim("pack:2 l2:1(size=4MB) core:1 pu:1", "spin:threads=1,work_ms=50,working_set_kb=1024");
+    sim.run_until(20'000'000);
+    const Task &t = sim.task(0);
+    const int here = t.cpu;
+    const int there = 1 - here;
+    CHECK(sim.warmth_on(0, here, 2) == Approx(1024.0 * 1024.0).margin(1.0));
+    CHECK(sim.warmth_on(0, there, 2) == 0.0);
+}
+
+TEST_CASE("remote memory slows a memory-bound task by the SLIT distance", "[engine]")
+{
+    auto run = [](int mem_node) {
+        SimConfig cfg;
+        Simulation sim(synth("pack:2 [numa] core:1 pu:1"), make_policy("simple", {}, "t"), cfg);
+        ProcId p = sim.add_process("m", 256 << 20);
+        sim.place_chunks(p, 0, 64, mem_node);
+        Simulation::TaskSpec s;
+        s.program.ops = {{Op::Kind::Compute, 10'000'000}};
+        s.segments = {AccessSegment{0, 64, 1.0}};
+        s.mem_intensity = 0.01;
+        s.working_set_bytes = 256 << 20;
+        s.cpus_allowed.set(0); // node 0
+        sim.add_task(p, std::move(s));
+        sim.run_to_end();
+        return sim.end_time();
+    };
+    const auto local = run(0), remote = run(1);
+    CHECK(remote > local * 1.3);
+}
