@@ -1,0 +1,104 @@
+// Migration profiler, measure mode, on the machine running the tests. The
+// machine is shared and noisy: assertions are about sanity and rough
+// agreement, never about values.
+
+#include "profiler/migration_profiler.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace schedscope;
+
+namespace {
+
+// Small enough to keep the tests quick, large enough to overflow L1 and
+// L2 on anything current so the timings are not pure noise.
+constexpr std::uint64_t kTestBufferBytes = 2ull << 20;
+constexpr int kTestReps = 3;
+
+ProfilerOptions measure_options(PairSelection pairs)
+{
+    ProfilerOptions o;
+    o.mode = ProfileMode::Measure;
+    o.pairs = pairs;
+    o.buffer_bytes = kTestBufferBytes;
+    o.reps = kTestReps;
+    return o;
+}
+
+bool skipped(const MigrationProfile &p, int pu)
+{
+    return std::find(p.skipped_pus.begin(), p.skipped_pus.end(), pu) != p.skipped_pus.end();
+}
+
+} // namespace
+
+TEST_CASE("measure: every entry of this machine's matrix is positive and finite", "[profiler][measure]")
+{
+    Topology t = import_detect();
+    MigrationProfile p = MigrationProfiler(t, measure_options(PairSelection::All)).run();
+    REQUIRE(p.complete);
+    REQUIRE(static_cast<int>(p.matrix_ms.size()) == t.pu_count());
+    int measured = 0;
+    for (int s = 0; s < t.pu_count(); ++s)
+        for (int d = 0; d < t.pu_count(); ++d) {
+            if (skipped(p, s) || skipped(p, d)) {
+                CHECK(std::isnan(p.matrix_ms[s][d]));
+                continue;
+            }
+            INFO("pair " << s << " -> " << d);
+            CHECK(std::isfinite(p.matrix_ms[s][d]));
+            CHECK(p.matrix_ms[s][d] > 0);
+            ++measured;
+        }
+    CHECK(measured > 0);
+    if (measured > 1) {
+        CHECK(std::isfinite(p.min_offdiag_ms));
+        CHECK(p.cache_hot_time_ms_for_level(kOverallLevel).has_value());
+    }
+}
+
+TEST_CASE("measure: classes agree with the full matrix on the classes they measured", "[profiler][measure]")
+{
+    Topology t = import_detect();
+    MigrationProfile all = MigrationProfiler(t, measure_options(PairSelection::All)).run();
+    MigrationProfile classes = MigrationProfiler(t, measure_options(PairSelection::Classes)).run();
+    REQUIRE(all.classes.size() == classes.classes.size());
+    // Other builds share these cores: a factor of four either way still
+    // catches a class filled from the wrong pair or a unit mistake.
+    constexpr double kTolerance = 4.0;
+    for (size_t i = 0; i < classes.classes.size(); ++i) {
+        const auto &c = classes.classes[i];
+        const auto &a = all.classes[i];
+        REQUIRE(c.cls == a.cls);
+        if (!std::isfinite(c.min_ms) || !std::isfinite(a.min_ms))
+            continue;
+        INFO("class " << distance_class_name(c.cls) << ": classes " << c.min_ms << " ms, all " << a.min_ms << " - "
+                      << a.max_ms << " ms");
+        CHECK(c.min_ms >= a.min_ms / kTolerance);
+        CHECK(c.min_ms <= a.max_ms * kTolerance);
+    }
+    // Every pair of the filled matrix carries its class's measured cost.
+    for (int s = 0; s < t.pu_count(); ++s)
+        for (int d = 0; d < t.pu_count(); ++d)
+            if (!skipped(classes, s) && !skipped(classes, d))
+                CHECK(std::isfinite(classes.matrix_ms[s][d]));
+}
+
+TEST_CASE("measure: cancelling from the progress callback stops after the current pair", "[profiler][measure]")
+{
+    Topology t = import_detect();
+    std::atomic<bool> cancel{false};
+    MigrationProfile p = MigrationProfiler(t, measure_options(PairSelection::All)).run(&cancel, [&](int done, int) {
+        if (done == 1)
+            cancel = true;
+    });
+    CHECK_FALSE(p.complete);
+    int known = 0;
+    for (const auto &row : p.matrix_ms)
+        for (double v : row)
+            known += std::isfinite(v);
+    CHECK(known == 1);
+}
