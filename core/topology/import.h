@@ -4,6 +4,8 @@
 
 #include "topology/topology.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 #include <vector>
 
@@ -23,6 +25,10 @@ Topology import_sample_text(const std::string &text, const std::string &source);
 // Recognise the kind from the content (not the extension) and import it.
 // A scenario JSON with an embedded topology is handed to the scenario hook.
 Topology import_text(const std::string &text, const std::string &source);
+
+// The "topology" value of a scenario file: a SPEC string (a relative path is
+// relative to the scenario file `source`) or {"synthetic": ..., "distances": ...}.
+Topology import_scenario_topology(const nlohmann::json &value, const std::string &source);
 
 // The one spelling used by the CLI and the GUI:
 //   "detect" | "synthetic:STRING" | "sample:NAME" | a file path

@@ -232,4 +232,9 @@ std::vector<SampleInfo> list_sample_topologies()
     return out;
 }
 
+Topology import_scenario_topology(const nlohmann::json &value, const std::string &source)
+{
+    return topology_from_scenario_json(value, source);
+}
+
 } // namespace schedscope
