@@ -21,11 +21,8 @@ namespace {
 // allocate without bound.
 constexpr double kMaxSyntheticPus = 65536;
 
-std::string hwloc_version_string()
-{
-    unsigned v = hwloc_get_api_version();
-    return std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff);
-}
+// The release (2.9.0), not hwloc_get_api_version(): the API number of 2.9 is 2.8.
+std::string hwloc_version_string() { return HWLOC_VERSION; }
 
 // hwloc only says "invalid"; find the token it could not read so the user
 // knows what to fix. Returns an empty string when nothing looks wrong to us.
@@ -64,6 +61,10 @@ std::string explain_synthetic_error(const std::string &description)
     }
     if (position == 0)
         return "empty description";
+    hwloc_obj_type_t last;
+    std::string last_type = token.substr(0, token.find(':'));
+    if (hwloc_type_sscanf(last_type.c_str(), &last, nullptr, 0) == 0 && last != HWLOC_OBJ_PU)
+        return "the last level must be pu:N, found '" + token + "'";
     return {};
 }
 

@@ -206,12 +206,11 @@ private:
             n.memory_bytes = info.memory_bytes;
             node_obj[id] = t.add(std::move(n), parent, true);
         };
+        // One Group per node, in numactl's order, so that our NUMA logical
+        // order is numactl's node order; a memory-only node gets an empty
+        // Group, which says "no local CPU" rather than inventing one.
         const bool one_node = nodes_.size() == 1;
         for (const auto &[id, info] : nodes_) {
-            if (info.cpus.empty()) {
-                make_node(id, info, machine); // a memory-only node hangs from the machine
-                continue;
-            }
             ObjId parent = machine;
             if (!one_node) {
                 TopoObject g;
@@ -236,7 +235,7 @@ private:
         }
         t.finalize();
         if (!distances_by_id_.empty()) {
-            // Our node order (logical) may differ from numactl's (OS ids).
+            // Mapped through OS ids so the table cannot drift from the nodes.
             const int n = t.numa_count();
             std::vector<std::vector<int>> m(n, std::vector<int>(n));
             for (int a = 0; a < n; ++a)
