@@ -1,0 +1,36 @@
+#pragma once
+// Command line of the `schedscope` GUI. Every option lands in AppOptions so
+// that new ones (the engine's --scenario FILE and --run-to 5s) are one field
+// and one QCommandLineOption each, and headless runs stay a plain data path.
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+
+namespace schedscope::gui {
+
+struct AppOptions {
+    std::string topology = "detect"; // a load_topology spec
+    QString screenshot;              // non-empty: render offscreen to this PNG and exit
+    QSize size{1600, 1000};          // window size in screenshot mode
+
+    bool headless() const { return !screenshot.isEmpty(); }
+};
+
+struct ParsedOptions {
+    std::optional<AppOptions> options; // empty: exit with exit_code
+    int exit_code = 0;
+    QString message; // for stdout (help, version) or stderr (errors)
+};
+
+// args as QCoreApplication::arguments() gives them, program name first.
+ParsedOptions parse_app_options(const QStringList &args);
+
+// Before the QApplication exists: headless runs default to Qt's offscreen
+// platform so they work without a display (QT_QPA_PLATFORM still wins).
+void prepare_platform(int argc, char **argv);
+
+} // namespace schedscope::gui

@@ -1,0 +1,32 @@
+// schedscope: the GUI front end. Everything lives in the schedscope_gui
+// library; this file only parses the command line and starts a window.
+
+#include "app_options.h"
+#include "headless_runner.h"
+#include "main_window.h"
+
+#include <QApplication>
+
+#include <cstdio>
+
+int main(int argc, char *argv[])
+{
+    using namespace schedscope::gui;
+    prepare_platform(argc, argv);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("schedscope"));
+    QApplication::setApplicationVersion(QStringLiteral(SCHEDSCOPE_VERSION));
+
+    const ParsedOptions parsed = parse_app_options(QApplication::arguments());
+    if (!parsed.options) {
+        std::fprintf(parsed.exit_code ? stderr : stdout, "%s\n", qUtf8Printable(parsed.message));
+        return parsed.exit_code;
+    }
+
+    MainWindow window;
+    if (parsed.options->headless())
+        return run_headless(window, *parsed.options);
+    window.openTopology(parsed.options->topology);
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,18 @@
+// GUI tests: the QApplication must exist before any widget, font metric or
+// pixmap, so it is created first and Catch2 runs inside it (heaptrack's way).
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+
+int main(int argc, char *argv[])
+{
+    // Headless by default, like hotspot's test utilities; a developer can
+    // still set QT_QPA_PLATFORM=xcb to watch.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Catch2 gets its own arguments untouched by QApplication's parsing.
+    int qt_argc = 1;
+    QApplication app(qt_argc, argv);
+    return Catch::Session().run(argc, argv);
+}
