@@ -26,6 +26,10 @@ namespace {
 constexpr std::uintmax_t kMaxTopologyFileBytes = 64ull << 20;
 // How much of a file to look at when deciding whether it is text.
 constexpr size_t kBinarySniffBytes = 4096;
+// A scenario may name another file; a file that names itself must end in an
+// error, not a stack overflow.
+constexpr int kMaxScenarioNesting = 8;
+thread_local int scenario_nesting = 0;
 
 bool looks_binary(const std::string &text)
 {
@@ -58,9 +62,18 @@ Topology topology_from_scenario_json(const nlohmann::json &value, const std::str
         bool is_path = spec != "detect" && !starts_with(spec, "synthetic:") && !starts_with(spec, "sample:");
         if (is_path && fs::path(spec).is_relative() && !source.empty())
             spec = (fs::path(source).parent_path() / spec).string();
+        if (scenario_nesting >= kMaxScenarioNesting)
+            throw InputError(source, 0, "topology", "scenario files refer to each other in a loop");
+        ++scenario_nesting;
         try {
-            return load_topology(spec);
+            Topology t = load_topology(spec);
+            --scenario_nesting;
+            return t;
         } catch (const InputError &e) {
+            --scenario_nesting;
+            // Inner errors already name their source; keep only the innermost message.
+            if (e.field() == "topology")
+                throw;
             throw InputError(source, 0, "topology", e.what());
         }
     }

@@ -175,6 +175,7 @@ TEST_CASE("scenario JSON carries a topology", "[import][scenario]")
     auto broken = load_error("scenario-broken.json");
     CHECK(broken.line() == 3);
     CHECK(load_error("scenario-no-topology.json").field() == "topology");
+    CHECK(mentions(load_error("scenario-loop.json"), "loop"));
 }
 
 TEST_CASE("the running machine is detected", "[import][detect]")
