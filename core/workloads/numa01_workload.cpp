@@ -1,0 +1,144 @@
+// `numa01` and `numa01_THREAD_ALLOC`, after the autonuma-benchmark (2012).
+//
+// The benchmark forks two processes with NCPUS/2 threads each. Each process
+// allocates 3 GiB and all of it is first written while bound to one node
+// (the same node for both), so every page starts on the wrong node for half
+// of the threads at least. Then every thread bzero()s the whole 3 GiB 50
+// times (numa01), or its own 3 GiB / THREADS slice 1000 times
+// (THREAD_ALLOC). A policy wins by putting each process's threads and its
+// memory on the same nodes: possible on 2 nodes, only partly on more.
+//
+// Sizes are scaled down (memory / 8) so runs stay short; since the work per
+// pass scales with the memory, the ratio of a NUMA scanner's full pass
+// (MB/s) to the run length stays what it was. Repetition counts are kept.
+
+#include "engine/simulation.h"
+#include "workloads/factories.h"
+#include "workloads/workload_support.h"
+
+#include <algorithm>
+
+namespace schedscope {
+
+namespace {
+
+// The benchmark's 3 GiB per process, divided by the scale factor.
+constexpr std::int64_t kNuma01ScaleFactor = 8;
+constexpr std::int64_t kNuma01MemoryMiB = 3072 / kNuma01ScaleFactor; // numa01.c SIZE = 3 GiB
+constexpr std::int64_t kNuma01Loops = 50;                             // numa01.c nr = 50
+constexpr std::int64_t kNuma01ThreadAllocLoops = 1000;                // numa01.c nr = 1000 with THREAD_ALLOC
+constexpr std::int64_t kNuma01Processes = 2;                          // numa01.c forks once
+
+std::vector<ParamInfo> numa01_params(bool thread_alloc)
+{
+    return {
+        {"threads", "0", "threads per process (0 = half the PUs, as the benchmark's NCPUS/2)"},
+        {"memory_mb", std::to_string(kNuma01MemoryMiB),
+         "memory per process, MiB (benchmark: 3072; default scaled down by " + std::to_string(kNuma01ScaleFactor) +
+             ")"},
+        {"loops", std::to_string(thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops),
+         thread_alloc ? "times each thread writes its own slice (benchmark: 1000)"
+                      : "times each thread writes the whole process memory (benchmark: 50)"},
+        {"first_node", "0", "node on which both processes' memory is first written"},
+        {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
+         "cache lines written per us of unstalled work (a bzero loop)"},
+        {"bind", "none",
+         "none | hard | inverse: the benchmark's own _HARD_BIND / _INVERSE_BIND (process p's threads and "
+         "memory on its half of the nodes, or its threads on the other half)"},
+    };
+}
+
+void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source, bool thread_alloc)
+{
+    const std::string what = thread_alloc ? "numa01_THREAD_ALLOC" : "numa01";
+    check_param_names(p, numa01_params(thread_alloc), "workload '" + what + "'", source);
+    const Topology &topo = sim.topology();
+    const int npu = topo.pu_count();
+    const int nodes = std::max(1, topo.numa_count());
+    std::int64_t threads = param_int(p, "threads", 0, 0, 100'000, source);
+    if (threads == 0)
+        threads = std::max(1, npu / 2);
+    const std::int64_t mem_mb = param_int(p, "memory_mb", kNuma01MemoryMiB, 1, 1 << 24, source);
+    const std::int64_t loops =
+        param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1, 1'000'000, source);
+    const int first_node = static_cast<int>(param_int(p, "first_node", 0, 0, nodes - 1, source));
+    const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
+    const BenchBind bind = parse_bench_bind(p, source);
+
+    // Each thread's slice must be at least a chunk of the model's memory.
+    std::int64_t bytes = mem_mb * 1024 * 1024;
+    if (thread_alloc)
+        bytes = std::max(bytes, threads * sim.model().chunk_bytes);
+    const int chunks = chunks_for_bytes(sim, bytes);
+    const double chunk_bytes = static_cast<double>(sim.model().chunk_bytes);
+
+    for (int proc_i = 0; proc_i < kNuma01Processes; ++proc_i) {
+        // Hard bind gives process p the nodes of its half of the machine;
+        // inverse bind puts its threads on the other half, memory staying.
+        CpuSet home_nodes, cpu_nodes;
+        for (int n = 0; n < nodes; ++n) {
+            const int half = nodes >= 2 ? (n * 2) / nodes : proc_i;
+            if (half == proc_i)
+                home_nodes.set(n);
+            if ((bind == BenchBind::Inverse ? 1 - half : half) == proc_i)
+                cpu_nodes.set(n);
+        }
+        const AllocPolicy alloc = bind == BenchBind::None ? AllocPolicy::FirstTouch : AllocPolicy::Bind;
+        const ProcId proc = sim.add_process(what + "." + std::to_string(proc_i), chunks * sim.model().chunk_bytes,
+                                            alloc, bind == BenchBind::None ? CpuSet{} : home_nodes);
+        if (bind == BenchBind::None) {
+            sim.place_chunks(proc, 0, chunks, first_node);
+        } else {
+            // Bound runs first-write under the process's own memory policy:
+            // the memory starts spread over the process's nodes.
+            const auto members = home_nodes.members();
+            for (int c = 0; c < chunks; ++c)
+                sim.place_chunks(proc, c, c + 1, members[static_cast<size_t>(c) % members.size()]);
+        }
+        CpuSet allowed;
+        if (bind != BenchBind::None)
+            for (int n : cpu_nodes.members())
+                for (int cpu : topo.pus_of_node(n).members())
+                    allowed.set(cpu);
+        for (std::int64_t t = 0; t < threads; ++t) {
+            Simulation::TaskSpec s;
+            s.name = what + "." + std::to_string(proc_i) + "/" + std::to_string(t);
+            const auto [b, e] = thread_alloc ? slice_chunks(chunks, static_cast<int>(t), static_cast<int>(threads))
+                                             : std::pair<int, int>{0, chunks};
+            const double touched = (e - b) * chunk_bytes;
+            s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, touched, intensity_us), 0, -1}};
+            s.program.iterations = loops;
+            s.segments = {AccessSegment{b, e, 1.0}};
+            s.mem_intensity = intensity_us / 1000.0;
+            s.working_set_bytes = touched;
+            s.cpus_allowed = allowed;
+            sim.add_task(proc, std::move(s));
+        }
+    }
+}
+
+} // namespace
+
+WorkloadInfo numa01_workload_info()
+{
+    WorkloadInfo w;
+    w.name = "numa01";
+    w.description = "autonuma-benchmark numa01: 2 processes x NCPUS/2 threads; each process's memory first written "
+                    "on one node, then every thread writes all of its process's memory 50 times. Elapsed time.";
+    w.params = numa01_params(false);
+    w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa01(sim, p, src, false); };
+    return w;
+}
+
+WorkloadInfo numa01_thread_alloc_workload_info()
+{
+    WorkloadInfo w;
+    w.name = "numa01_THREAD_ALLOC";
+    w.description = "autonuma-benchmark numa01_THREAD_ALLOC: as numa01, but each thread writes only its own "
+                    "slice of its process's memory, 1000 times. Elapsed time.";
+    w.params = numa01_params(true);
+    w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa01(sim, p, src, true); };
+    return w;
+}
+
+} // namespace schedscope

@@ -1,0 +1,101 @@
+// `specjbb`: a SPECjbb-like Java server: one JVM process whose warehouse
+// threads run back-to-back business transactions over one shared heap,
+// optionally beside noise processes standing in for other VMs on the same
+// host (the 2012 AutoNUMA and sched/numa comparisons). Each warehouse
+// thread mostly touches its own warehouse's objects (allocated where it ran
+// when it created them) and now and then the rest of the heap. Throughput:
+// operations (transactions) per second.
+
+#include "engine/simulation.h"
+#include "workloads/factories.h"
+#include "workloads/workload_support.h"
+
+#include <algorithm>
+
+namespace schedscope {
+
+namespace {
+
+constexpr std::int64_t kSpecjbbHeapMiB = 2048;       // scaled-down heap; a 2012 run used ~ tens of GB
+constexpr std::int64_t kSpecjbbTxnMinUs = 50;        // one business transaction, uniform in [min, max]
+constexpr std::int64_t kSpecjbbTxnMaxUs = 150;
+constexpr double kSpecjbbAccessesPerUs = 40.0;       // object-graph walks miss L1 a lot
+constexpr double kSpecjbbOwnShare = 0.8;             // share of accesses to the thread's own warehouse
+constexpr std::int64_t kSpecjbbHotSetKiB = 4096;     // per thread: the warehouse's hot objects
+constexpr std::int64_t kSpecjbbNoiseMiB = 512;       // memory per noise VM
+constexpr double kSpecjbbNoiseAccessesPerUs = 40.0;  // noise VMs are busy, memory-touching guests
+
+const std::vector<ParamInfo> &specjbb_params()
+{
+    static const std::vector<ParamInfo> params = {
+        {"warehouses", "0", "warehouse threads of the JVM (0 = one per PU)"},
+        {"heap_mb", std::to_string(kSpecjbbHeapMiB), "Java heap, MiB"},
+        {"noise", "0", "noise processes (other VMs) beside the JVM"},
+        {"noise_threads", "0", "threads per noise process (0 = PUs / node count, a VM the size of a node)"},
+        {"prefault", "none", "none: warehouses first-touch their own objects | node0: the heap starts on node 0"},
+    };
+    return params;
+}
+
+void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source)
+{
+    check_param_names(p, specjbb_params(), "workload 'specjbb'", source);
+    const int npu = sim.topology().pu_count();
+    const int nodes = std::max(1, sim.topology().numa_count());
+    std::int64_t warehouses = param_int(p, "warehouses", 0, 0, 100'000, source);
+    if (warehouses == 0)
+        warehouses = npu;
+    const std::int64_t heap_mb = param_int(p, "heap_mb", kSpecjbbHeapMiB, 1, 1 << 24, source);
+    const std::int64_t noise = param_int(p, "noise", 0, 0, 10'000, source);
+    std::int64_t noise_threads = param_int(p, "noise_threads", 0, 0, 100'000, source);
+    if (noise_threads == 0)
+        noise_threads = std::max(1, npu / nodes);
+    const bool prefault = param_choice(p, "prefault", "none", {"none", "node0"}, source) == "node0";
+
+    const int chunks = chunks_for_bytes(sim, std::max(heap_mb * 1024 * 1024, warehouses * sim.model().chunk_bytes));
+    const ProcId jvm = sim.add_process("jvm", chunks * sim.model().chunk_bytes);
+    if (prefault)
+        sim.place_chunks(jvm, 0, chunks, 0);
+    for (std::int64_t i = 0; i < warehouses; ++i) {
+        Simulation::TaskSpec s;
+        s.name = "jvm/warehouse" + std::to_string(i);
+        s.program.ops = {Op{Op::Kind::Compute, kSpecjbbTxnMinUs * 1000, kSpecjbbTxnMaxUs * 1000, -1},
+                         Op{Op::Kind::CountOp, 0, 0, -1}};
+        s.program.iterations = 0;
+        const auto [b, e] = slice_chunks(chunks, static_cast<int>(i), static_cast<int>(warehouses));
+        s.segments = {AccessSegment{b, e, kSpecjbbOwnShare}, AccessSegment{0, chunks, 1.0 - kSpecjbbOwnShare}};
+        s.mem_intensity = kSpecjbbAccessesPerUs / 1000.0;
+        s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
+        sim.add_task(jvm, std::move(s));
+    }
+    for (std::int64_t v = 0; v < noise; ++v) {
+        const int nchunks = chunks_for_bytes(sim, kSpecjbbNoiseMiB * 1024 * 1024);
+        const ProcId vm = sim.add_process("noise" + std::to_string(v), nchunks * sim.model().chunk_bytes);
+        for (std::int64_t t = 0; t < noise_threads; ++t) {
+            Simulation::TaskSpec s;
+            s.name = "noise" + std::to_string(v) + "/" + std::to_string(t);
+            s.program.ops = {Op{Op::Kind::Compute, 1'000'000, 0, -1}};
+            s.program.iterations = 0;
+            s.segments = {AccessSegment{0, nchunks, 1.0}};
+            s.mem_intensity = kSpecjbbNoiseAccessesPerUs / 1000.0;
+            s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
+            sim.add_task(vm, std::move(s));
+        }
+    }
+}
+
+} // namespace
+
+WorkloadInfo specjbb_workload_info()
+{
+    WorkloadInfo w;
+    w.name = "specjbb";
+    w.description = "SPECjbb-like: one JVM, warehouse threads running transactions over one shared heap, "
+                    "optionally beside noise processes (other VMs). Operations/s.";
+    w.params = specjbb_params();
+    w.build = build_specjbb;
+    w.fixed_work = false;
+    return w;
+}
+
+} // namespace schedscope

@@ -1,0 +1,73 @@
+// `stream`: N independent single-threaded STREAM instances (McCalpin's
+// memory bandwidth benchmark), as used to show how a balancer spreads
+// memory-bound tasks over nodes: 1, 4, 8, ... instances up to #CPUs.
+//
+// Each instance owns three arrays a, b, c and runs the four kernels (copy,
+// scale, add, triad) `ntimes` times; per iteration the kernels move 10
+// arrays' worth of data (copy and scale 2 each, add and triad 3 each). The
+// arrays are first touched by the instance itself, so they live wherever it
+// ran first. Fixed work: elapsed time (bandwidth = bytes moved / elapsed).
+
+#include "engine/simulation.h"
+#include "workloads/factories.h"
+#include "workloads/workload_support.h"
+
+namespace schedscope {
+
+namespace {
+
+constexpr std::int64_t kStreamArrayElements = 10'000'000; // stream.c default STREAM_ARRAY_SIZE
+constexpr std::int64_t kStreamElementBytes = 8;           // STREAM_TYPE double
+constexpr std::int64_t kStreamNtimes = 10;                // stream.c NTIMES
+constexpr int kStreamArraysTouchedPerIteration = 10;      // copy 2 + scale 2 + add 3 + triad 3
+
+const std::vector<ParamInfo> &stream_params()
+{
+    static const std::vector<ParamInfo> params = {
+        {"instances", "0", "independent single-threaded instances (0 = one per PU)"},
+        {"array_elements", std::to_string(kStreamArrayElements), "elements (doubles) per array"},
+        {"ntimes", std::to_string(kStreamNtimes), "iterations of the four kernels"},
+        {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
+         "cache lines touched per us of unstalled work"},
+    };
+    return params;
+}
+
+void build_stream(Simulation &sim, const ParamMap &p, const std::string &source)
+{
+    check_param_names(p, stream_params(), "workload 'stream'", source);
+    std::int64_t instances = param_int(p, "instances", 0, 0, 100'000, source);
+    if (instances == 0)
+        instances = sim.topology().pu_count();
+    const std::int64_t elements = param_int(p, "array_elements", kStreamArrayElements, 1, 1LL << 36, source);
+    const std::int64_t ntimes = param_int(p, "ntimes", kStreamNtimes, 1, 1'000'000, source);
+    const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
+    const std::int64_t array_bytes = elements * kStreamElementBytes;
+    const int chunks = chunks_for_bytes(sim, 3 * array_bytes);
+    const double moved = static_cast<double>(kStreamArraysTouchedPerIteration) * static_cast<double>(array_bytes);
+    for (std::int64_t i = 0; i < instances; ++i) {
+        const ProcId proc = sim.add_process("stream" + std::to_string(i), chunks * sim.model().chunk_bytes);
+        Simulation::TaskSpec s;
+        s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, moved, intensity_us), 0, -1}};
+        s.program.iterations = ntimes;
+        s.segments = {AccessSegment{0, chunks, 1.0}};
+        s.mem_intensity = intensity_us / 1000.0;
+        s.working_set_bytes = 3.0 * static_cast<double>(array_bytes);
+        sim.add_task(proc, std::move(s));
+    }
+}
+
+} // namespace
+
+WorkloadInfo stream_workload_info()
+{
+    WorkloadInfo w;
+    w.name = "stream";
+    w.description = "STREAM: N independent single-threaded instances, three arrays each, copy/scale/add/triad "
+                    "NTIMES; memory-bandwidth bound. Elapsed time.";
+    w.params = stream_params();
+    w.build = build_stream;
+    return w;
+}
+
+} // namespace schedscope

@@ -1,0 +1,97 @@
+#include "workloads/workload_support.h"
+
+#include "engine/catalog.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedscope {
+
+int chunks_for_bytes(const Simulation &sim, std::int64_t bytes)
+{
+    const std::int64_t chunk = sim.model().chunk_bytes;
+    return static_cast<int>(std::max<std::int64_t>(1, (bytes + chunk - 1) / chunk));
+}
+
+std::int64_t pass_work_ns(const Simulation &sim, double bytes, double accesses_per_us)
+{
+    const double lines = bytes / sim.model().cache_line_bytes;
+    const double ns_per_line = 1000.0 / std::max(accesses_per_us, 1e-6);
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(lines * ns_per_line)));
+}
+
+std::pair<int, int> slice_chunks(int chunks, int i, int n)
+{
+    const int begin = static_cast<int>(static_cast<std::int64_t>(chunks) * i / n);
+    int end = static_cast<int>(static_cast<std::int64_t>(chunks) * (i + 1) / n);
+    return {begin, std::max(end, begin + 1)};
+}
+
+BenchBind parse_bench_bind(const ParamMap &p, const std::string &source)
+{
+    const std::string b = param_choice(p, "bind", "none", {"none", "hard", "inverse"}, source);
+    return b == "hard" ? BenchBind::Hard : b == "inverse" ? BenchBind::Inverse : BenchBind::None;
+}
+
+int bench_bind_node(BenchBind b, int i, int count, int nodes)
+{
+    // count / nodes as integer division, like the benchmark; at least 1 so
+    // fewer threads than nodes still map somewhere.
+    const int per_node = std::max(1, count / std::max(1, nodes));
+    const int idx = b == BenchBind::Inverse ? count - 1 - i : i;
+    return std::clamp(idx / per_node, 0, std::max(1, nodes) - 1);
+}
+
+std::optional<std::string> bind_mode_for_workload_suffix(const std::string &name, std::string *base)
+{
+    static const std::pair<const char *, const char *> kSuffixes[] = {
+        {"_HARD_BIND", "hard"},
+        {"_INVERSE_BIND", "inverse"},
+    };
+    for (auto [suffix, mode] : kSuffixes) {
+        const std::string s = suffix;
+        if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+            if (base)
+                *base = name.substr(0, name.size() - s.size());
+            return std::string(mode);
+        }
+    }
+    if (base)
+        *base = name;
+    return std::nullopt;
+}
+
+void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix)
+{
+    for (std::int64_t g = 0; g < shape.groups; ++g) {
+        // hackbench's default mode forks processes; one simulated process per
+        // group is enough since nothing here depends on address spaces.
+        const ProcId proc = sim.add_process(name_prefix + std::to_string(g), sim.model().chunk_bytes);
+        int channels[kHackbenchReceiversPerGroup];
+        for (int &ch : channels)
+            ch = sim.add_channel();
+        for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {
+            Simulation::TaskSpec s;
+            s.name = name_prefix + std::to_string(g) + "/recv" + std::to_string(r);
+            s.program.ops = {Op{Op::Kind::Wait, 0, 0, channels[r]}, Op{Op::Kind::Compute, shape.receive_ns, 0, -1}};
+            s.program.iterations = kHackbenchSendersPerGroup * shape.loops;
+            s.start_ns = shape.start_ns;
+            s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
+            sim.add_task(proc, std::move(s));
+        }
+        for (int snd = 0; snd < kHackbenchSendersPerGroup; ++snd) {
+            Simulation::TaskSpec s;
+            s.name = name_prefix + std::to_string(g) + "/send" + std::to_string(snd);
+            for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {
+                s.program.ops.push_back(Op{Op::Kind::Compute, shape.send_ns, 0, -1});
+                s.program.ops.push_back(Op{Op::Kind::Post, 1, 0, channels[r]});
+            }
+            s.program.iterations = shape.loops;
+            s.start_ns = shape.start_ns;
+            s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
+            sim.add_task(proc, std::move(s));
+        }
+    }
+}
+
+} // namespace schedscope

@@ -1,0 +1,58 @@
+#pragma once
+// Small helpers the built-in workloads share: sizes in chunks, the work a
+// streaming pass over memory represents, binding as the autonuma-benchmark
+// does it, and the hackbench groups that numa_test reuses.
+
+#include "engine/simulation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace schedscope {
+
+// A loop that streams through memory (bzero, STREAM kernels) issues a new
+// cache line about every 5 ns of instruction work when it is not stalled:
+// 200 accesses per us. Order of magnitude for an unrolled store loop on a
+// 2010s core; the model then adds the memory latency it pays per line.
+inline constexpr double kStreamAccessesPerUs = 200.0;
+
+// Whole chunks needed for `bytes` (at least one).
+int chunks_for_bytes(const Simulation &sim, std::int64_t bytes);
+
+// Compute ns one pass over `bytes` represents at `accesses_per_us`: one
+// access per cache line, each access preceded by 1/intensity ns of work.
+std::int64_t pass_work_ns(const Simulation &sim, double bytes, double accesses_per_us);
+
+// Chunks [begin, end) of slice `i` of `n` equal slices of `chunks`.
+std::pair<int, int> slice_chunks(int chunks, int i, int n);
+
+// The autonuma-benchmark's static placements, as its own source does them:
+// thread (or process) i of `count` goes to node i / (count / nodes) (hard)
+// or (count - 1 - i) / (count / nodes) (inverse).
+enum class BenchBind { None, Hard, Inverse };
+BenchBind parse_bench_bind(const ParamMap &p, const std::string &source);
+int bench_bind_node(BenchBind b, int i, int count, int nodes);
+
+// "numa01_HARD_BIND" -> "hard" and base "numa01"; "numa02_INVERSE_BIND" ->
+// "inverse" and "numa02"; names without a bind suffix -> nullopt and the
+// name itself. The scenario/run layer maps the mode to the `bind` policy
+// (or to the workload's own `bind` parameter).
+std::optional<std::string> bind_mode_for_workload_suffix(const std::string &name, std::string *base = nullptr);
+
+// hackbench's groups: 20 senders and 20 receivers per group; each sender
+// sends `loops` messages to every receiver of its group, each message one
+// Post on the receiver's channel (a wakeup when the receiver waits).
+struct HackbenchShape {
+    std::int64_t groups = 10;
+    std::int64_t loops = 100;
+    SimTime start_ns = 0;
+    std::int64_t send_ns = 0;    // work to write one message
+    std::int64_t receive_ns = 0; // work to read one message
+    std::int64_t working_set_bytes = 0;
+};
+inline constexpr int kHackbenchSendersPerGroup = 20;   // hackbench's fixed group shape
+inline constexpr int kHackbenchReceiversPerGroup = 20; // (num_fds = 20 by default)
+void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix);
+
+} // namespace schedscope

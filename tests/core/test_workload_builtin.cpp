@@ -1,0 +1,202 @@
+// The built-in workloads: each builds and runs on small machines, keeps the
+// engine's invariants, and has the shape its benchmark defines.
+
+#include "engine/catalog.h"
+#include "engine/invariants.h"
+#include "engine/simulation.h"
+#include "topology/import.h"
+#include "workloads/workload_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace schedscope;
+
+namespace {
+
+std::shared_ptr<const Topology> synth(const std::string &s)
+{
+    return std::make_shared<const Topology>(import_synthetic(s));
+}
+
+// Four nodes of two PUs: small enough to run anything in a moment.
+const char *kFourNodes = "pack:4 [numa] l3:1(size=4MiB) core:2 pu:1";
+
+Simulation build(const std::string &topo, const std::string &workload, SimTime duration_ns = 0,
+                 std::uint64_t seed = 1)
+{
+    SimConfig cfg;
+    cfg.seed = seed;
+    cfg.duration_ns = duration_ns;
+    Simulation sim(synth(topo), make_policy("simple", {}, "test"), cfg);
+    auto [name, params] = parse_name_params(workload, "test");
+    find_workload(name, "test").build(sim, params, "test");
+    return sim;
+}
+
+} // namespace
+
+TEST_CASE("every built-in workload runs small to its end with invariants intact", "[workload]")
+{
+    struct Case {
+        const char *spec;
+        SimTime duration_ns; // throughput workloads
+    };
+    const Case cases[] = {
+        {"numa01:memory_mb=64,loops=2", 0},
+        {"numa01_THREAD_ALLOC:memory_mb=64,loops=4", 0},
+        {"numa02:memory_mb=32,loops=4", 0},
+        {"numa02_SMT:memory_mb=32,loops=4", 0},
+        {"stream:instances=4,array_elements=1000000,ntimes=2", 0},
+        {"hackbench:groups=1,loops=5", 0},
+        {"kernbench:jobs=20,job_min_ms=1,job_max_ms=5", 0},
+        {"numa_test:work_ms=50,disturb_groups=1,disturb_loops=5,disturb_at_ms=10", 0},
+        {"sembench:threads=64,wake=16", 50'000'000},
+        {"specjbb:noise=1,heap_mb=64", 50'000'000},
+        {"oltp:processes=16", 100'000'000},
+    };
+    for (const auto &c : cases) {
+        INFO(c.spec);
+        Simulation sim = build(kFourNodes, c.spec, c.duration_ns);
+        sim.run_to_end();
+        REQUIRE(sim.finished());
+        CHECK(check_invariants(sim).empty());
+        const auto [name, params] = parse_name_params(c.spec, "t");
+        const bool fixed = find_workload(name, "t").fixed_work;
+        CHECK(fixed == (c.duration_ns == 0));
+        if (fixed) {
+            for (const auto &t : sim.tasks())
+                CHECK(t.state == TaskState::Exited);
+        } else {
+            CHECK(sim.total_ops() > 0);
+        }
+    }
+}
+
+TEST_CASE("every workload lists a description and defaults its factory accepts", "[workload]")
+{
+    for (const auto &w : workload_catalog()) {
+        INFO(w.name);
+        CHECK(!w.description.empty());
+        ParamMap defaults;
+        for (const auto &p : w.params) {
+            CHECK(!p.description.empty());
+            defaults[p.name] = p.default_value;
+        }
+        SimConfig cfg;
+        cfg.duration_ns = 1'000'000;
+        Simulation sim(synth(kFourNodes), make_policy("simple", {}, "t"), cfg);
+        CHECK_NOTHROW(w.build(sim, defaults, "t"));
+        CHECK_THROWS(w.build(sim, ParamMap{{"no_such_param", "1"}}, "t"));
+    }
+}
+
+TEST_CASE("numa01: two processes of NCPUS/2 threads, all memory on the first node, each thread on all of it",
+          "[workload]")
+{
+    Simulation sim = build(kFourNodes, "numa01:memory_mb=64");
+    REQUIRE(sim.processes().size() == 2);
+    const int chunks = static_cast<int>(sim.processes()[0].chunk_node.size());
+    for (const auto &p : sim.processes()) {
+        CHECK(p.tasks.size() == 4); // 8 PUs / 2
+        CHECK(p.chunks_on_node[0] == chunks);
+        for (TaskId t : p.tasks) {
+            REQUIRE(sim.task(t).segments.size() == 1);
+            CHECK(sim.task(t).segments[0].chunk_begin == 0);
+            CHECK(sim.task(t).segments[0].chunk_end == chunks);
+            CHECK(sim.task(t).program.iterations == 50);
+        }
+    }
+}
+
+TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[workload]")
+{
+    for (const char *spec : {"numa01_THREAD_ALLOC:memory_mb=64", "numa02:memory_mb=64"}) {
+        INFO(spec);
+        Simulation sim = build(kFourNodes, spec);
+        for (const auto &p : sim.processes()) {
+            int next = 0;
+            for (TaskId t : p.tasks) {
+                const auto &seg = sim.task(t).segments.at(0);
+                CHECK(seg.chunk_begin == next);
+                CHECK(seg.chunk_end > seg.chunk_begin);
+                next = seg.chunk_end;
+            }
+            CHECK(next == static_cast<int>(p.chunk_node.size()));
+        }
+    }
+    Simulation n2 = build(kFourNodes, "numa02:memory_mb=64");
+    CHECK(n2.processes().size() == 1);
+    CHECK(n2.tasks().size() == 8);
+    // First touched node chunk by node chunk: a quarter on each node.
+    for (int n = 0; n < 4; ++n)
+        CHECK(n2.processes()[0].chunks_on_node[n] == 4);
+    CHECK(build(kFourNodes, "numa02_SMT:memory_mb=64").tasks().size() == 4);
+}
+
+TEST_CASE("the benchmark's own binding: hard puts thread i with its memory, inverse away from it", "[workload]")
+{
+    Simulation hard = build(kFourNodes, "numa02:memory_mb=64,bind=hard");
+    Simulation inv = build(kFourNodes, "numa02:memory_mb=64,bind=inverse");
+    const Topology &topo = hard.topology();
+    for (size_t i = 0; i < hard.tasks().size(); ++i) {
+        const auto &th = hard.tasks()[i];
+        const auto &ti = inv.tasks()[i];
+        const int slice_node = hard.processes()[0].chunk_node[th.segments[0].chunk_begin];
+        CHECK(topo.node_of_pu(th.cpus_allowed.first()) == slice_node);
+        CHECK(th.cpus_allowed.count() == 2);
+        CHECK(topo.node_of_pu(ti.cpus_allowed.first()) != slice_node);
+    }
+    Simulation n1 = build(kFourNodes, "numa01:memory_mb=64,bind=hard");
+    // Process 0 on nodes 0-1 (CPUs and memory), process 1 on nodes 2-3.
+    CHECK(n1.processes()[0].chunks_on_node[0] + n1.processes()[0].chunks_on_node[1] ==
+          static_cast<int>(n1.processes()[0].chunk_node.size()));
+    CHECK(n1.processes()[1].chunks_on_node[2] + n1.processes()[1].chunks_on_node[3] ==
+          static_cast<int>(n1.processes()[1].chunk_node.size()));
+    CHECK(topo.node_of_pu(n1.tasks().back().cpus_allowed.first()) >= 2);
+}
+
+TEST_CASE("bind suffixes name a bind mode and the base workload", "[workload]")
+{
+    std::string base;
+    CHECK(bind_mode_for_workload_suffix("numa01_HARD_BIND", &base) == std::optional<std::string>("hard"));
+    CHECK(base == "numa01");
+    CHECK(bind_mode_for_workload_suffix("numa02_SMT_INVERSE_BIND", &base) == std::optional<std::string>("inverse"));
+    CHECK(base == "numa02_SMT");
+    CHECK(bind_mode_for_workload_suffix("numa01_THREAD_ALLOC_HARD_BIND", &base) == std::optional<std::string>("hard"));
+    CHECK(base == "numa01_THREAD_ALLOC");
+    CHECK(!bind_mode_for_workload_suffix("numa01_THREAD_ALLOC", &base));
+    CHECK(base == "numa01_THREAD_ALLOC");
+    CHECK(!bind_mode_for_workload_suffix("_HARD_BIND"));
+}
+
+TEST_CASE("remote memory and bandwidth congestion slow numa02 down: inverse > none > hard", "[workload]")
+{
+    auto elapsed = [](const std::string &spec) {
+        Simulation sim = build(kFourNodes, spec);
+        sim.run_to_end();
+        return static_cast<double>(sim.end_time());
+    };
+    const double hard = elapsed("numa02:memory_mb=32,loops=20,bind=hard");
+    const double inverse = elapsed("numa02:memory_mb=32,loops=20,bind=inverse");
+    CHECK(inverse > 1.3 * hard);
+}
+
+TEST_CASE("hackbench moves every message; sembench wakes W per round", "[workload]")
+{
+    Simulation hb = build(kFourNodes, "hackbench:groups=2,loops=3");
+    CHECK(hb.tasks().size() == 80);
+    hb.run_to_end();
+    CHECK(hb.finished());
+    Simulation sb = build(kFourNodes, "sembench:threads=32,wake=8", 20'000'000);
+    sb.run_to_end();
+    // Burns come in whole rounds of W (one round may be in flight at the end).
+    CHECK(sb.total_ops() >= 8);
+}
+
+TEST_CASE("kernbench jobs arrive staggered, one process each", "[workload]")
+{
+    Simulation sim = build(kFourNodes, "kernbench:jobs=10,parallel=5,job_min_ms=10,job_max_ms=30");
+    REQUIRE(sim.tasks().size() == 10);
+    CHECK(sim.processes().size() == 10);
+    CHECK(sim.tasks()[1].start_ns == 4'000'000); // mean 20 ms / 5 in flight
+}
