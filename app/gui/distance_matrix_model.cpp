@@ -51,11 +51,12 @@ QVariant DistanceMatrixModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
     case Qt::BackgroundRole: {
-        // White for local, towards lstopo's NUMA tone then a deeper red for the farthest.
+        // White for local to a soft salmon for the farthest: strong enough to
+        // show blocks, light enough to read the numbers on.
         const double t = max_distance_ > kLocalDistance
                              ? double(d - kLocalDistance) / (max_distance_ - kLocalDistance)
                              : 0.0;
-        return QColor::fromRgbF(1.0, 1.0 - 0.55 * t, 1.0 - 0.6 * t);
+        return QColor::fromRgbF(1.0, 1.0 - 0.3 * t, 1.0 - 0.38 * t);
     }
     case Qt::ForegroundRole:
         return QColor(Qt::black);

@@ -18,7 +18,7 @@ struct RenderOptions {
     std::optional<LayoutRect> visible;
     // Below this height in device pixels text is an unreadable smear; the
     // boxes alone still show the structure (level of detail for big machines).
-    double min_text_px = 5.0;
+    double min_text_px = 6.0;
     // Below this size in device pixels a box is drawn by its parent's fill only.
     double min_box_px = 1.5;
     ObjId highlighted = kNoObj;

@@ -2,6 +2,7 @@
 // modal box, and the view's interaction.
 #include "main_window.h"
 #include "synthetic_dialog.h"
+#include "topology/import.h"
 #include "test_machines.h"
 #include "topology_layout.h"
 #include "topology_opener.h"
@@ -10,7 +11,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QDockWidget>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolTip>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,6 +123,36 @@ TEST_CASE("the window shows the topology in the view, the tree and the distance 
     CHECK(window.topologyView()->topologyLayout().count(ObjType::PU) == 24);
     CHECK(window.treeModel()->rowCount() == 1);
     CHECK(window.distanceDock()->isHidden()); // on demand only
+
+    // The Samples menu lists every sample machine.
+    const auto menus = window.menuBar()->findChildren<QMenu *>();
+    const auto samples = std::find_if(menus.begin(), menus.end(), [](QMenu *m) { return m->title() == "&Samples"; });
+    REQUIRE(samples != menus.end());
+    const auto expected = list_sample_topologies();
+    CHECK((*samples)->actions().size() == std::max<qsizetype>(1, static_cast<qsizetype>(expected.size())));
+    if (!expected.empty()) {
+        (*samples)->actions().front()->trigger();
+        CHECK(window.topology() != nullptr);
+        CHECK(messages.texts.isEmpty());
+    }
+}
+
+TEST_CASE("tooltips describe the object under the mouse", "[view]")
+{
+    TopologyView view;
+    view.resize(800, 600);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    const auto topo = std::make_shared<const Topology>(test::make_machine({}));
+    view.setTopology(topo);
+    const LayoutRect r = view.topologyLayout().boxes()[view.topologyLayout().box_of(topo->pu(3))].rect;
+    const QPointF origin = view.toLayout(QPointF(0, 0));
+    const QPoint pos(qRound((r.x + r.w / 2 - origin.x()) * view.zoom()), qRound((r.y + r.h / 2 - origin.y()) * view.zoom()));
+    QHelpEvent help(QEvent::ToolTip, pos, view.viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(view.viewport(), &help);
+    CHECK(QToolTip::text().contains("PU P#3"));
+    CHECK(QToolTip::text().contains("OS index: 3"));
+    QToolTip::hideText();
 }
 
 TEST_CASE("the view fits, zooms, and unfolds a fold on click", "[view]")
