@@ -1,0 +1,112 @@
+#include "policies/balancer_params.h"
+
+#include "policies/policy_text.h"
+#include "profiler/migration_profile.h"
+#include "profiler/profile_store.h"
+#include "util/input_error.h"
+
+#include <cmath>
+
+namespace schedscope {
+
+namespace {
+// Upper bounds only reject nonsense (a typo in units); nothing in the
+// kernel forbids large values.
+constexpr double kMaxCacheHotTimeMs = 1e6;
+constexpr int kMaxCacheNiceTries = 1000;
+constexpr double kNsPerMs = 1e6;
+} // namespace
+
+std::string BalancerParams::level_param(const std::string &level) { return "cache_hot_time_ms." + level; }
+
+std::vector<ParamInfo> BalancerParams::infos()
+{
+    std::vector<ParamInfo> out{
+        {"cache_hot_time_ms", num_text(kDefaultCacheHotTimeMs),
+         "a task that ran less than this ago is cache hot and is not pulled (all levels)"},
+        {"migration_cost_ns", std::to_string(static_cast<long long>(kDefaultCacheHotTimeMs * kNsPerMs)),
+         "the same knob in ns, as later kernels name it (sched_migration_cost_ns)"},
+        {"cache_nice_tries", std::to_string(kDefaultCacheNiceTries),
+         "failed balancing attempts after which hot tasks are pulled anyway"},
+        {"autotune", "off", "off, or profile: take each level's cache_hot_time from a migration profile"},
+        {"profile", "", "the migration profile file (schedscope-cli profile --save) for autotune=profile"},
+    };
+    for (const auto &level : domain_level_names())
+        out.push_back({level_param(level), "",
+                       "cache_hot_time_ms for the " + level + " level only (it must exist on the machine)"});
+    return out;
+}
+
+BalancerParams BalancerParams::parse(const ParamMap &p, const std::string &source)
+{
+    BalancerParams b;
+    b.source = source;
+    b.cache_hot_time_ms = param_double(p, "cache_hot_time_ms", kDefaultCacheHotTimeMs, 0, kMaxCacheHotTimeMs, source);
+    if (p.count("migration_cost_ns")) {
+        const double ns = param_double(p, "migration_cost_ns", 0, 0, kMaxCacheHotTimeMs * kNsPerMs, source);
+        // Both may be given (a saved params map has both); they must agree.
+        if (p.count("cache_hot_time_ms") && std::abs(ns / kNsPerMs - b.cache_hot_time_ms) > 1e-6)
+            throw InputError(source, 0, "migration_cost_ns",
+                             "disagrees with cache_hot_time_ms (" + p.at("cache_hot_time_ms") +
+                                 " ms); give one of them");
+        b.cache_hot_time_ms = ns / kNsPerMs;
+    }
+    b.cache_nice_tries = static_cast<int>(
+        param_int(p, "cache_nice_tries", kDefaultCacheNiceTries, 0, kMaxCacheNiceTries, source));
+    for (const auto &level : domain_level_names()) {
+        const std::string key = level_param(level);
+        if (p.count(key))
+            b.level_hot_ms[level] = param_double(p, key, 0, 0, kMaxCacheHotTimeMs, source);
+    }
+    b.autotune = param_choice(p, "autotune", "off", {"off", "profile"}, source);
+    if (auto it = p.find("profile"); it != p.end())
+        b.profile_path = it->second;
+    if (b.autotune == "profile") {
+        if (b.profile_path.empty())
+            throw InputError(source, 0, "profile", "autotune=profile needs profile=FILE (schedscope-cli profile --save FILE)");
+        const MigrationProfile prof = load_profile(b.profile_path);
+        for (const auto &level : domain_level_names())
+            if (auto v = prof.cache_hot_time_ms_for_level(level))
+                b.profile_hot_ms[level] = *v;
+        b.profile_overall_ms = prof.cache_hot_time_ms_for_level(kOverallLevel);
+    } else if (!b.profile_path.empty()) {
+        throw InputError(source, 0, "profile", "a profile is only read with autotune=profile");
+    }
+    return b;
+}
+
+double BalancerParams::hot_ms_for(const std::string &level) const
+{
+    if (auto it = level_hot_ms.find(level); it != level_hot_ms.end())
+        return it->second;
+    if (auto it = profile_hot_ms.find(level); it != profile_hot_ms.end())
+        return it->second;
+    if (profile_overall_ms)
+        return *profile_overall_ms;
+    return cache_hot_time_ms;
+}
+
+std::string BalancerParams::hot_origin(const std::string &level) const
+{
+    if (level_hot_ms.count(level))
+        return "set by " + level_param(level);
+    if (profile_hot_ms.count(level))
+        return "measured in " + profile_path;
+    if (profile_overall_ms)
+        return "overall value of " + profile_path;
+    return "cache_hot_time_ms";
+}
+
+void BalancerParams::add_to(ParamMap &out) const
+{
+    out["cache_hot_time_ms"] = num_text(cache_hot_time_ms);
+    out["migration_cost_ns"] = std::to_string(static_cast<long long>(std::llround(cache_hot_time_ms * kNsPerMs)));
+    out["cache_nice_tries"] = std::to_string(cache_nice_tries);
+    out["autotune"] = autotune;
+    if (!profile_path.empty())
+        out["profile"] = profile_path;
+    for (const auto &[level, ms] : level_hot_ms)
+        out[level_param(level)] = num_text(ms);
+}
+
+} // namespace schedscope

@@ -1,0 +1,47 @@
+#pragma once
+// The knobs of the scheduling-domain balancer that sched-domains and the
+// NUMA policies built on it share: cache-hot time (overall, per level, or
+// from a migration profile) and cache_nice_tries.
+
+#include "engine/catalog.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+// The 2.6 scheduler's cache_hot_time default (cache_decay_ticks, 2.5 ms on
+// the machines of the 2004 reports; DOMAIN.md section 3).
+inline constexpr double kDefaultCacheHotTimeMs = 2.5;
+// SD_CPU_INIT / SD_NODE_INIT cache_nice_tries in 2.6.
+inline constexpr int kDefaultCacheNiceTries = 1;
+
+struct BalancerParams {
+    double cache_hot_time_ms = kDefaultCacheHotTimeMs; // every level unless overridden
+    std::map<std::string, double> level_hot_ms;        // explicit per-level overrides
+    int cache_nice_tries = kDefaultCacheNiceTries;
+    std::string autotune = "off";                      // "off" | "profile"
+    std::string profile_path;
+    std::map<std::string, double> profile_hot_ms;      // loaded from the profile, by level
+    std::optional<double> profile_overall_ms;
+    std::string source;                                // where the parameters came from, for errors
+
+    // The parameter list every domain-balanced policy accepts.
+    static std::vector<ParamInfo> infos();
+    // The per-level override's parameter name, e.g. "cache_hot_time_ms.NUMA".
+    static std::string level_param(const std::string &level);
+    // Reads and checks the parameters; loads the profile when autotune=profile.
+    static BalancerParams parse(const ParamMap &p, const std::string &source);
+
+    // The cache-hot time a level uses: explicit override, then the profile,
+    // then the machine-wide value.
+    double hot_ms_for(const std::string &level) const;
+    // Where that value came from, for the reason logged at attach.
+    std::string hot_origin(const std::string &level) const;
+    // Effective values, for Policy::params().
+    void add_to(ParamMap &out) const;
+};
+
+} // namespace schedscope

@@ -1,0 +1,173 @@
+// `bind`: numactl-style static placement, as autonuma-benchmark's
+// _HARD_BIND and _INVERSE_BIND builds do it. The binding unit is the
+// process when there are several (numa01), else the thread (numa02): unit i
+// of U goes to node i/(U/NODES) (hard) or (U-1-i)/(U/NODES) (inverse), CPUs
+// and memory; with fewer units than nodes each unit gets an equal run of
+// nodes. interleave spreads memory round-robin over all nodes and binds no
+// CPU. Within its binding a task is balanced by the domain balancer, which
+// cannot cross it: hard binding never migrates across nodes.
+
+#include "engine/simulation.h"
+#include "policies/domain_balancer.h"
+#include "policies/factories.h"
+#include "policies/policy_text.h"
+
+namespace schedscope {
+
+namespace {
+
+enum class BindMode { Hard, Inverse, Interleave };
+
+class BindPolicy final : public DomainBalancer {
+public:
+    BindPolicy(BalancerParams bp, BindMode m) : DomainBalancer(std::move(bp)), mode_(m) {}
+    std::unique_ptr<Policy> clone() const override { return std::make_unique<BindPolicy>(*this); }
+    std::string name() const override { return "bind"; }
+    ParamMap params() const override
+    {
+        ParamMap m = base_params();
+        m["mode"] = mode_ == BindMode::Hard ? "hard" : mode_ == BindMode::Inverse ? "inverse" : "interleave";
+        return m;
+    }
+
+    void attach(Simulation &sim) override
+    {
+        DomainBalancer::attach(sim);
+        const int nodes = sim.topology().numa_count();
+        if (nodes < 1)
+            return;
+        if (mode_ == BindMode::Interleave) {
+            CpuSet all;
+            for (int n = 0; n < nodes; ++n)
+                all.set(n);
+            for (const Process &p : sim.processes()) {
+                Process &pm = sim.process_mut(p.id);
+                pm.alloc = AllocPolicy::Interleave;
+                pm.alloc_nodes = all;
+                // Memory written before the run was allocated under the same policy.
+                for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
+                    if (pm.chunk_node[c] != kNoNode)
+                        sim.place_chunks(p.id, c, c + 1, c % nodes);
+                sim.log(DecisionKind::Other, -1, -1, -1, "process " + p.name + ": memory interleaved over all nodes");
+            }
+            return;
+        }
+        std::vector<ProcId> procs;
+        for (const Process &p : sim.processes())
+            if (!p.tasks.empty())
+                procs.push_back(p.id);
+        if (procs.size() > 1) {
+            const int units = static_cast<int>(procs.size());
+            for (int i = 0; i < units; ++i)
+                bind_process(sim, procs[i], unit_nodes(i, units, nodes));
+        } else if (procs.size() == 1) {
+            const auto &tasks = sim.processes()[procs[0]].tasks;
+            const int units = static_cast<int>(tasks.size());
+            for (int i = 0; i < units; ++i)
+                bind_thread(sim, tasks[i], unit_nodes(i, units, nodes));
+        }
+    }
+
+private:
+    // The nodes of unit i of `units`, as a node set.
+    CpuSet unit_nodes(int i, int units, int nodes) const
+    {
+        if (mode_ == BindMode::Inverse)
+            i = units - 1 - i;
+        CpuSet s;
+        if (units >= nodes) {
+            s.set(std::min(nodes - 1, i / (units / nodes)));
+        } else {
+            for (int n = i * nodes / units; n < (i + 1) * nodes / units; ++n)
+                s.set(n);
+        }
+        return s;
+    }
+
+    static CpuSet cpus_of(const Simulation &sim, const CpuSet &nodes)
+    {
+        CpuSet cpus;
+        for (int n = nodes.first(); n >= 0; n = nodes.next(n))
+            cpus |= sim.topology().pus_of_node(n);
+        return cpus;
+    }
+
+    // cpus_allowed narrowed to the nodes (replaced if they do not meet).
+    static void bind_cpus(Simulation &sim, TaskId t, const CpuSet &cpus)
+    {
+        Task &task = sim.task_mut(t);
+        CpuSet both = task.cpus_allowed;
+        both &= cpus;
+        task.cpus_allowed = both.empty() ? cpus : both;
+    }
+
+    // Memory written before the run lands where the binding would have put it.
+    static void rehome_chunk(Simulation &sim, ProcId p, int c, const CpuSet &nodes)
+    {
+        const int where = sim.processes()[p].chunk_node[c];
+        if (where == kNoNode || nodes.test(where))
+            return;
+        const auto members = nodes.members();
+        sim.place_chunks(p, c, c + 1, members[static_cast<size_t>(c) % members.size()]);
+    }
+
+    void bind_process(Simulation &sim, ProcId p, const CpuSet &nodes)
+    {
+        const CpuSet cpus = cpus_of(sim, nodes);
+        for (TaskId t : sim.processes()[p].tasks)
+            bind_cpus(sim, t, cpus);
+        Process &pm = sim.process_mut(p);
+        pm.alloc = AllocPolicy::Bind;
+        pm.alloc_nodes = nodes;
+        for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
+            rehome_chunk(sim, p, c, nodes);
+        sim.log(DecisionKind::Other, -1, -1, nodes.first(),
+                "process " + pm.name + " bound to nodes " + nodes.to_list_string() + " (CPUs " + cpus.to_list_string() +
+                    "), CPUs and memory");
+    }
+
+    void bind_thread(Simulation &sim, TaskId t, const CpuSet &nodes)
+    {
+        const CpuSet cpus = cpus_of(sim, nodes);
+        bind_cpus(sim, t, cpus);
+        const Task &task = sim.task(t);
+        // The thread's own slice: chunks its segments cover, first owner wins.
+        for (const auto &s : task.segments)
+            for (int c = s.chunk_begin; c < s.chunk_end; ++c) {
+                bool earlier_owner = false;
+                for (TaskId o : sim.processes()[task.proc].tasks) {
+                    if (o >= t)
+                        break;
+                    for (const auto &os : sim.task(o).segments)
+                        earlier_owner = earlier_owner || (c >= os.chunk_begin && c < os.chunk_end);
+                }
+                if (!earlier_owner)
+                    rehome_chunk(sim, task.proc, c, nodes);
+            }
+        sim.log(DecisionKind::Other, t, -1, nodes.first(),
+                task_text(t) + " bound to nodes " + nodes.to_list_string() + " (CPUs " +
+                    sim.task(t).cpus_allowed.to_list_string() + "), memory it touches first too");
+    }
+
+    BindMode mode_;
+};
+
+} // namespace
+
+PolicyInfo bind_policy_info()
+{
+    PolicyInfo info;
+    info.name = "bind";
+    info.description = "numactl-style static placement: hard (threads bound to their memory's nodes), inverse "
+                       "(bound to the wrong nodes), or interleave (memory spread over all nodes).";
+    info.params = BalancerParams::infos();
+    info.params.insert(info.params.begin(), {"mode", "hard", "hard, inverse or interleave"});
+    info.make = [](const ParamMap &p, const std::string &source) {
+        const std::string m = param_choice(p, "mode", "hard", {"hard", "inverse", "interleave"}, source);
+        const BindMode mode = m == "hard" ? BindMode::Hard : m == "inverse" ? BindMode::Inverse : BindMode::Interleave;
+        return std::make_unique<BindPolicy>(BalancerParams::parse(p, source), mode);
+    };
+    return info;
+}
+
+} // namespace schedscope

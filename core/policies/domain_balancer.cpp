@@ -1,0 +1,293 @@
+#include "policies/domain_balancer.h"
+
+#include "engine/simulation.h"
+#include "policies/policy_text.h"
+#include "util/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedscope {
+
+namespace {
+constexpr double kNsPerMs = 1e6;
+
+const char *idle_words(int kind)
+{
+    switch (kind) {
+    case 1: return " idle";
+    case 2: return " newly idle";
+    default: return " busy";
+    }
+}
+
+double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(sim.now() - t) / kNsPerMs; }
+} // namespace
+
+void DomainBalancer::attach(Simulation &sim)
+{
+    domains_ = build_sched_domains(sim.topology(), bp_);
+    check_level_overrides(sim);
+    for (const auto &sd : domains_.at(0))
+        sim.log(DecisionKind::Other, -1, 0, 0,
+                "sched domain of CPU 0: " + sd.describe() + " (cache_hot_time: " + bp_.hot_origin(sd.level) + ")");
+}
+
+void DomainBalancer::check_level_overrides(const Simulation &sim) const
+{
+    for (const auto &[level, ms] : bp_.level_hot_ms) {
+        bool found = false;
+        std::string have;
+        for (const auto &sd : domains_.at(0))
+            have += (have.empty() ? "" : ", ") + sd.level;
+        for (const auto &chain : domains_)
+            for (const auto &sd : chain)
+                found = found || sd.level == level;
+        if (!found)
+            throw InputError(bp_.source, 0, BalancerParams::level_param(level),
+                             "the machine '" + sim.topology().name() + "' has no " + level +
+                                 " scheduling-domain level (its levels: " + (have.empty() ? "none" : have) + ")");
+    }
+}
+
+ParamMap DomainBalancer::base_params() const
+{
+    ParamMap m;
+    bp_.add_to(m);
+    m["wakeup"] = wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
+    return m;
+}
+
+int DomainBalancer::least_loaded_cpu(const Simulation &sim, const CpuSet &among, int prefer)
+{
+    int best = -1, best_load = 0;
+    for (int c = among.first(); c >= 0 && c < sim.topology().pu_count(); c = among.next(c)) {
+        const int load = sim.nr_running(c);
+        if (best < 0 || load < best_load || (load == best_load && c == prefer)) {
+            best = c;
+            best_load = load;
+        }
+    }
+    return best;
+}
+
+bool DomainBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
+                               const std::string &why)
+{
+    const bool was = acting_;
+    acting_ = true;
+    const bool ok = sim.migrate_task(t, to_cpu, by_cpu, kind, why);
+    acting_ = was;
+    return ok;
+}
+
+int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
+{
+    CpuSet region = sim.task(t).cpus_allowed;
+    if (const int node = fork_node(sim, t); node != kNoNode) {
+        CpuSet on_node = sim.topology().pus_of_node(node);
+        on_node &= region;
+        if (!on_node.empty())
+            region = on_node;
+    }
+    // SD_BALANCE_EXEC: from the widest level down, the least loaded group.
+    int rep = region.first();
+    for (int k = static_cast<int>(domains_.at(rep).size()) - 1; k >= 0; --k) {
+        if (k >= static_cast<int>(domains_[rep].size()) || !domains_[rep][k].has(kSdBalanceExec))
+            continue;
+        const CpuSet *best = nullptr;
+        CpuSet best_set;
+        double best_load = 0;
+        for (const CpuSet &g : domains_[rep][k].groups) {
+            CpuSet m = g;
+            m &= region;
+            if (m.empty())
+                continue;
+            double load = 0;
+            for (int c = m.first(); c >= 0; c = m.next(c))
+                load += sim.nr_running(c);
+            load /= m.count();
+            if (!best || load < best_load) {
+                best = &g;
+                best_set = m;
+                best_load = load;
+            }
+        }
+        if (best) {
+            region = best_set;
+            rep = region.first();
+        }
+    }
+    return least_loaded_cpu(sim, region, -1);
+}
+
+int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
+{
+    const Task &task = sim.task(t);
+    const int prev = task.cpu;
+    if (prev < 0 || !task.cpus_allowed.test(prev))
+        return least_loaded_cpu(sim, task.cpus_allowed, -1);
+    if (sim.cpu_idle(prev))
+        return prev;
+    int target = prev;
+    std::string why;
+    if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
+        // SD_WAKE_AFFINE: the lowest level of the waker spanning prev decides.
+        for (const auto &sd : domains_.at(waker_cpu)) {
+            if (!sd.span.test(prev))
+                continue;
+            const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : 1e12;
+            if (sd.has(kSdWakeAffine) && ago >= sd.cache_hot_time_ms &&
+                sim.nr_running(waker_cpu) < sim.nr_running(prev) && numa_preference(sim, t, prev, waker_cpu) >= 0) {
+                target = waker_cpu;
+                why = task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (wake-affine, " + sd.level +
+                      " level): " + cpu_text(prev) + " has " + std::to_string(sim.nr_running(prev)) +
+                      " runnable and the task is cold, ran " + ms_text(ago) + " ago >= " + ms_text(sd.cache_hot_time_ms);
+            }
+            break;
+        }
+    }
+    if (!sim.cpu_idle(target)) {
+        // SD_WAKE_IDLE: an idle sibling of the target will do as well.
+        for (const auto &sd : domains_.at(target)) {
+            if (!sd.has(kSdWakeIdle))
+                continue;
+            for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
+                if (c != target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
+                    why = task_text(t) + " woken on idle " + cpu_text(c) + " (wake-idle, " + sd.level + " sibling of " +
+                          cpu_text(target) + ")";
+                    target = c;
+                    break;
+                }
+            break;
+        }
+    }
+    if (target != prev)
+        sim.log(DecisionKind::Wakeup, t, prev, target, why);
+    return target;
+}
+
+void DomainBalancer::on_tick(Simulation &sim, int cpu)
+{
+    if (acting_)
+        return;
+    IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;
+    for (auto &sd : domains_.at(cpu)) {
+        const double interval_ms = sd.balance_interval_ms * (idle == IdleType::NotIdle ? sd.busy_factor : 1);
+        const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns, static_cast<SimTime>(interval_ms * kNsPerMs));
+        if (sim.now() - sd.last_balance_ns < interval_ns)
+            continue;
+        // Once work was pulled, the levels above balance as a busy CPU.
+        if (load_balance(sim, cpu, sd, idle))
+            idle = IdleType::NotIdle;
+        sd.last_balance_ns = sim.now();
+    }
+}
+
+void DomainBalancer::on_idle(Simulation &sim, int cpu)
+{
+    if (acting_)
+        return;
+    for (auto &sd : domains_.at(cpu))
+        if (sd.has(kSdBalanceNewIdle) && load_balance(sim, cpu, sd, IdleType::NewIdle))
+            return;
+}
+
+bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
+{
+    const int mine = sd.group_of(cpu);
+    double this_total = 0, max_total = 0;
+    int this_n = 1, max_n = 1, busiest_group = -1;
+    for (int g = 0; g < static_cast<int>(sd.groups.size()); ++g) {
+        double total = 0;
+        for (int c = sd.groups[g].first(); c >= 0; c = sd.groups[g].next(c))
+            total += sim.nr_running(c);
+        const int n = sd.groups[g].count();
+        if (g == mine) {
+            this_total = total;
+            this_n = n;
+        } else if (total > 0 && (busiest_group < 0 || total / n > max_total / max_n)) {
+            busiest_group = g;
+            max_total = total;
+            max_n = n;
+        }
+    }
+    const double this_avg = this_total / this_n, max_avg = max_total / max_n;
+    // Tasks to move so that both groups end level, never overshooting.
+    const double want = (max_total * this_n - this_total * max_n) / (max_n + this_n);
+    if (busiest_group < 0 || max_avg * 100 <= this_avg * sd.imbalance_pct || want < 1) {
+        sd.nr_balance_failed = 0;
+        sd.balance_interval_ms = std::min(sd.max_interval_ms, sd.balance_interval_ms * 2);
+        return false;
+    }
+    int busiest = -1;
+    for (int c = sd.groups[busiest_group].first(); c >= 0; c = sd.groups[busiest_group].next(c))
+        if (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest))
+            busiest = c;
+    const std::string why = cpu_text(cpu) + idle_words(static_cast<int>(idle)) + ": load " + fixed1_text(max_avg) +
+                            " vs " + fixed1_text(this_avg) + " per CPU > " + std::to_string(sd.imbalance_pct) +
+                            "% at " + sd.level + " level";
+    if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why)) {
+        sd.nr_balance_failed = 0;
+        sd.balance_interval_ms = sd.min_interval_ms;
+        return true;
+    }
+    ++sd.nr_balance_failed;
+    // Active balancing: push the task running on the busiest CPU over.
+    if (sd.nr_balance_failed > sd.cache_nice_tries + 2) {
+        const TaskId cur = sim.rq(busiest).current;
+        if (cur >= 0 && sim.task(cur).cpus_allowed.test(cpu) && sim.nr_running(busiest) >= 1 &&
+            numa_preference(sim, cur, busiest, cpu) >= 0) {
+            const bool ok = move_task(sim, cur, cpu, cpu, DecisionKind::Pull,
+                                      why + ": moved running " + task_text(cur) + " from " + cpu_text(busiest) +
+                                          " (active balance after " + std::to_string(sd.nr_balance_failed) +
+                                          " failed attempts)");
+            sd.nr_balance_failed = sd.cache_nice_tries + 1;
+            return ok;
+        }
+    }
+    return false;
+}
+
+bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType, int want,
+                               const std::string &why)
+{
+    std::vector<TaskId> cands = sim.rq(busiest).queue; // front = waited longest, the coldest
+    std::stable_sort(cands.begin(), cands.end(), [&](TaskId a, TaskId b) {
+        return numa_preference(sim, a, busiest, cpu) > numa_preference(sim, b, busiest, cpu);
+    });
+    const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
+    const std::string tries = " (" + sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
+                              " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+    int moved = 0;
+    for (TaskId t : cands) {
+        if (moved >= want)
+            break;
+        const Task &task = sim.task(t);
+        if (!task.cpus_allowed.test(cpu))
+            continue;
+        if (!aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
+            sim.log(DecisionKind::Other, t, busiest, cpu, task_text(t) + " kept on " + cpu_text(busiest) + ": " +
+                                                              numa_reason(sim, t) + tries);
+            continue;
+        }
+        const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
+        const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
+        if (hot && !aggressive) {
+            sim.log(DecisionKind::SkipHot, t, busiest, cpu,
+                    task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
+                        ms_text(sd.cache_hot_time_ms) + tries);
+            continue;
+        }
+        std::string reason = why + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
+        if (hot)
+            reason += ", cache hot (ran " + ms_text(ago) + " ago) but balancing failed " +
+                      std::to_string(sd.nr_balance_failed) + " times > cache_nice_tries " +
+                      std::to_string(sd.cache_nice_tries);
+        if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))
+            ++moved;
+    }
+    return moved > 0;
+}
+
+} // namespace schedscope

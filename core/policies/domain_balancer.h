@@ -1,0 +1,66 @@
+#pragma once
+// The scheduling-domain balancer of Linux 2.6 (2004): periodic balancing
+// per domain level on the tick (more often when idle), new-idle balancing,
+// exec placement down the hierarchy, wake-affine wakeups, cache-hot
+// protection with cache_nice_tries, and active balancing after repeated
+// failures. With no hooks overridden it is the `sched-domains` policy, the
+// "no NUMA affinity" baseline; the NUMA policies derive from it and steer
+// it through the virtual hooks.
+
+#include "engine/policy.h"
+#include "engine/recording.h"
+#include "policies/balancer_params.h"
+#include "policies/sched_domain.h"
+
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+class DomainBalancer : public Policy {
+public:
+    explicit DomainBalancer(BalancerParams params) : bp_(std::move(params)) {}
+
+    void attach(Simulation &sim) override;
+    int select_cpu_fork(Simulation &sim, TaskId t) override;
+    int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) override;
+    void on_tick(Simulation &sim, int cpu) override;
+    void on_idle(Simulation &sim, int cpu) override;
+
+    const std::vector<SchedDomain> &domains_of(int cpu) const { return domains_.at(cpu); }
+    const BalancerParams &balancer_params() const { return bp_; }
+
+protected:
+    enum class IdleType { NotIdle, Idle, NewIdle };
+
+    // NUMA hook: > 0 if moving the task brings it closer to its memory (or
+    // home), < 0 if it takes it away, 0 if indifferent. A move away is
+    // refused like a cache-hot one, until balancing has failed more than
+    // cache_nice_tries times.
+    virtual int numa_preference(const Simulation &, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
+    // Why the task resists a move away (completes "task 5 kept: ...").
+    virtual std::string numa_reason(const Simulation &, TaskId) const { return "it prefers its node"; }
+    // Placement hook: the node a new task should start on, or kNoNode.
+    virtual int fork_node(const Simulation &, TaskId) const { return kNoNode; }
+
+    // Adds the balancer's effective parameters and the wakeup knob.
+    ParamMap base_params() const;
+    // Migrate with the re-entrancy guard: the engine's switch_to_next may
+    // call on_idle while we are in the middle of a decision.
+    bool move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
+    // The least loaded allowed CPU of `among`; `prefer` wins ties.
+    static int least_loaded_cpu(const Simulation &sim, const CpuSet &among, int prefer);
+    bool acting() const { return acting_; }
+
+private:
+    bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
+    bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
+                   const std::string &why_imbalanced);
+    void check_level_overrides(const Simulation &sim) const;
+
+    BalancerParams bp_;
+    std::vector<std::vector<SchedDomain>> domains_; // [cpu][level], lowest first
+    bool acting_ = false;
+};
+
+} // namespace schedscope

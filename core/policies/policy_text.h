@@ -1,0 +1,31 @@
+#pragma once
+// Small formatting helpers for the plain-language reasons every decision
+// carries (the explain view shows them verbatim).
+
+#include <cstdio>
+#include <string>
+
+namespace schedscope {
+
+// "1.2" — one decimal is what a reader compares against a threshold.
+inline std::string fixed1_text(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+// Shortest exact-enough form, for parameter values that must read back equal.
+inline std::string num_text(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+inline std::string ms_text(double ms) { return fixed1_text(ms) + " ms"; }
+inline std::string cpu_text(int cpu) { return "CPU " + std::to_string(cpu); }
+inline std::string task_text(int task) { return "task " + std::to_string(task); }
+inline std::string node_text(int node) { return "node " + std::to_string(node); }
+
+} // namespace schedscope

@@ -1,0 +1,177 @@
+#include "policies/sched_domain.h"
+
+#include "policies/policy_text.h"
+#include "profiler/migration_profile.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace schedscope {
+
+namespace {
+
+// Tunables of the 2.6.9 initialisers (include/linux/topology.h):
+// SD_SIBLING_INIT for SMT, SD_CPU_INIT for cache/package/node levels,
+// SD_NODE_INIT for levels that cross NUMA nodes. Intervals are in ms (the
+// kernel's are in jiffies at HZ=1000).
+struct LevelTunables {
+    double min_interval_ms, max_interval_ms;
+    int busy_factor, imbalance_pct;
+    unsigned flags;
+};
+constexpr LevelTunables kSiblingInit{1, 2, 8, 110, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine | kSdWakeIdle};
+constexpr LevelTunables kCpuInit{1, 4, 64, 125, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine};
+constexpr LevelTunables kNodeInit{8, 32, 32, 125, kSdBalanceExec};
+
+CpuSet single(int pu)
+{
+    CpuSet s;
+    s.set(pu);
+    return s;
+}
+
+CpuSet object_span(const Topology &topo, int pu, ObjType type)
+{
+    const ObjId o = topo.ancestor_of_pu(pu, type);
+    return o == kNoObj ? single(pu) : topo.obj(o).cpuset;
+}
+
+// The candidate spans around one PU, as generators so that a level's groups
+// can be built from the same generator applied to the other PUs.
+using SpanOf = std::function<CpuSet(int)>;
+
+std::vector<SpanOf> candidate_generators(const Topology &topo)
+{
+    std::vector<SpanOf> gens;
+    gens.push_back([&topo](int pu) { return object_span(topo, pu, ObjType::Core); });
+    if (const int llc = topo.last_cache_level(); llc > 0)
+        gens.push_back([&topo, llc](int pu) {
+            CpuSet s = topo.pus_sharing_cache(pu, llc);
+            return s.empty() ? single(pu) : s;
+        });
+    gens.push_back([&topo](int pu) { return object_span(topo, pu, ObjType::Package); });
+    if (topo.numa_count() > 1) {
+        gens.push_back([&topo](int pu) { return topo.pus_of_node(topo.node_of_pu(pu)); });
+        // One level per distinct SLIT distance, as later kernels build them.
+        std::set<int> dists;
+        for (int a = 0; a < topo.numa_count(); ++a)
+            for (int b = 0; b < topo.numa_count(); ++b)
+                if (a != b)
+                    dists.insert(topo.node_distance(a, b));
+        for (int d : dists)
+            gens.push_back([&topo, d](int pu) {
+                CpuSet s;
+                const int home = topo.node_of_pu(pu);
+                for (int n = 0; n < topo.numa_count(); ++n)
+                    if (topo.node_distance(home, n) <= d)
+                        s |= topo.pus_of_node(n);
+                return s;
+            });
+    }
+    gens.push_back([&topo](int) {
+        CpuSet s;
+        for (int p = 0; p < topo.pu_count(); ++p)
+            s.set(p);
+        return s;
+    });
+    return gens;
+}
+
+const LevelTunables &tunables_for(const std::string &level)
+{
+    if (level == "SMT")
+        return kSiblingInit;
+    if (level == "NUMA")
+        return kNodeInit;
+    return kCpuInit;
+}
+
+} // namespace
+
+int SchedDomain::group_of(int cpu) const
+{
+    for (size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].test(cpu))
+            return static_cast<int>(g);
+    return -1;
+}
+
+std::string SchedDomain::describe() const
+{
+    std::string f;
+    auto add = [&](SchedDomainFlag x, const char *n) {
+        if (has(x))
+            f += (f.empty() ? "" : "|") + std::string(n);
+    };
+    add(kSdBalanceNewIdle, "newidle");
+    add(kSdBalanceExec, "exec");
+    add(kSdWakeAffine, "wake-affine");
+    add(kSdWakeIdle, "wake-idle");
+    return level + " {" + span.to_list_string() + "} " + std::to_string(groups.size()) + " groups, interval " +
+           num_text(min_interval_ms) + "-" + num_text(max_interval_ms) + " ms, busy_factor " +
+           std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) +
+           ", cache_nice_tries " + std::to_string(cache_nice_tries) + ", cache_hot_time " +
+           num_text(cache_hot_time_ms) + " ms, flags " + (f.empty() ? "none" : f);
+}
+
+std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, const BalancerParams &params)
+{
+    const auto gens = candidate_generators(topo);
+    const int npu = topo.pu_count();
+    std::vector<std::vector<SchedDomain>> out(npu);
+    for (int pu = 0; pu < npu; ++pu) {
+        // Candidates ordered by size (stable: ties keep the tree order);
+        // a level is kept when it strictly widens the previous one.
+        std::vector<size_t> order(gens.size());
+        std::vector<CpuSet> spans(gens.size());
+        for (size_t g = 0; g < gens.size(); ++g) {
+            order[g] = g;
+            spans[g] = gens[g](pu);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return spans[a].count() < spans[b].count(); });
+        CpuSet prev = single(pu);
+        int prev_gen = -1;
+        for (size_t g : order) {
+            const CpuSet &span = spans[g];
+            if (span.count() <= prev.count() || !span.contains(prev))
+                continue;
+            SchedDomain sd;
+            sd.span = span;
+            // Named after the pairs it newly joins, as the profiler names levels.
+            int other = -1;
+            for (int q = span.first(); q >= 0; q = span.next(q))
+                if (!prev.test(q)) {
+                    other = q;
+                    break;
+                }
+            const char *name = domain_level_name(topo.distance(pu, other).cls);
+            sd.level = name ? name : "package";
+            CpuSet covered;
+            for (int q = span.first(); q >= 0; q = span.next(q)) {
+                if (covered.test(q))
+                    continue;
+                CpuSet grp = prev_gen < 0 ? single(q) : gens[prev_gen](q);
+                grp &= span;
+                covered |= grp;
+                sd.groups.push_back(std::move(grp));
+            }
+            const LevelTunables &t = tunables_for(sd.level);
+            sd.min_interval_ms = t.min_interval_ms;
+            sd.max_interval_ms = t.max_interval_ms;
+            sd.busy_factor = t.busy_factor;
+            sd.imbalance_pct = t.imbalance_pct;
+            sd.flags = t.flags;
+            sd.cache_nice_tries = params.cache_nice_tries;
+            sd.cache_hot_time_ms = params.hot_ms_for(sd.level);
+            sd.balance_interval_ms = sd.min_interval_ms;
+            out[pu].push_back(std::move(sd));
+            prev = span;
+            prev_gen = static_cast<int>(g);
+        }
+    }
+    return out;
+}
+
+} // namespace schedscope

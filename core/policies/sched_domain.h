@@ -1,0 +1,50 @@
+#pragma once
+// One level of a CPU's scheduling-domain hierarchy (Linux 2.6, 2004), built
+// from the loaded topology: SMT siblings, cores sharing the last-level cache,
+// the package, the NUMA node, then NUMA levels by SLIT distance, as they
+// exist. Each level has the tunables of its kernel initialiser and the
+// per-CPU balancing state the balancer keeps in it.
+
+#include "engine/sim_types.h"
+#include "policies/balancer_params.h"
+#include "topology/topology.h"
+
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+enum SchedDomainFlag : unsigned {
+    kSdBalanceNewIdle = 1u << 0, // balance when a CPU runs out of work
+    kSdBalanceExec = 1u << 1,    // spread new tasks over this level's groups
+    kSdWakeAffine = 1u << 2,     // a wakeup may pull the wakee to the waker's CPU
+    kSdWakeIdle = 1u << 3,       // a wakeup may go to an idle CPU of this level
+};
+
+struct SchedDomain {
+    std::string level;          // "SMT", "MC", "package", "node", "NUMA" (profiler level names)
+    CpuSet span;
+    std::vector<CpuSet> groups; // the child level's spans; single PUs at the lowest level
+    double min_interval_ms = 1;
+    double max_interval_ms = 4;
+    int busy_factor = 64;
+    int imbalance_pct = 125;
+    int cache_nice_tries = 1;
+    double cache_hot_time_ms = 2.5;
+    unsigned flags = 0;
+
+    // Per-CPU balancing state.
+    double balance_interval_ms = 1;
+    SimTime last_balance_ns = 0;
+    int nr_balance_failed = 0;
+
+    bool has(SchedDomainFlag f) const { return (flags & f) != 0; }
+    int group_of(int cpu) const; // index into groups, or -1
+    std::string describe() const; // one line for the explain view
+};
+
+// domains[cpu] = that CPU's levels, lowest first. Tunables from the kernel
+// initialisers, cache-hot times and cache_nice_tries from `params`.
+std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, const BalancerParams &params);
+
+} // namespace schedscope
