@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
+#include <cstdio>
 #include <cstring>
 
 namespace schedscope::gui {
@@ -32,8 +33,9 @@ ParsedOptions parse_app_options(const QStringList &args)
         result.message = parser.errorText();
         return result;
     }
-    if (parser.isSet(help)) {
-        result.message = parser.helpText();
+    if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all"))) {
+        // Without a QCoreApplication yet, Qt cannot name the program itself.
+        result.message = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("schedscope"));
         return result;
     }
     if (parser.isSet(version)) {
@@ -60,6 +62,22 @@ ParsedOptions parse_app_options(const QStringList &args)
     options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
     result.options = options;
     return result;
+}
+
+std::optional<int> handle_info_options(int argc, char **argv)
+{
+    QStringList args;
+    bool info = false;
+    for (int i = 0; i < argc; ++i) {
+        args << QString::fromLocal8Bit(argv[i]);
+        for (const char *o : {"--help", "--help-all", "-h", "-?", "--version", "-v"})
+            info |= i > 0 && std::strcmp(argv[i], o) == 0;
+    }
+    if (!info)
+        return std::nullopt;
+    const ParsedOptions parsed = parse_app_options(args);
+    std::fprintf(parsed.exit_code ? stderr : stdout, "%s\n", qUtf8Printable(parsed.message));
+    return parsed.exit_code;
 }
 
 void prepare_platform(int argc, char **argv)

@@ -29,6 +29,11 @@ struct ParsedOptions {
 // args as QCoreApplication::arguments() gives them, program name first.
 ParsedOptions parse_app_options(const QStringList &args);
 
+// Before the QApplication exists: --help and --version are answered without
+// one, so they work with no display. Returns the exit code if the program
+// should stop there.
+std::optional<int> handle_info_options(int argc, char **argv);
+
 // Before the QApplication exists: headless runs default to Qt's offscreen
 // platform so they work without a display (QT_QPA_PLATFORM still wins).
 void prepare_platform(int argc, char **argv);

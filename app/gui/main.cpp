@@ -12,6 +12,8 @@
 int main(int argc, char *argv[])
 {
     using namespace schedscope::gui;
+    if (const auto exit_code = handle_info_options(argc, argv))
+        return *exit_code;
     prepare_platform(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("schedscope"));
