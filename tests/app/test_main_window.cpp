@@ -17,6 +17,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QToolTip>
+#include <QWheelEvent>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -202,4 +203,33 @@ TEST_CASE("the view fits, zooms, and unfolds a fold on click", "[view]")
 
     view.setFoldingEnabled(false);
     CHECK(view.topologyLayout().count(ObjType::PU) == 1024);
+}
+
+TEST_CASE("Ctrl+wheel zooms around the mouse, dragging pans", "[view]")
+{
+    TopologyView view;
+    view.resize(600, 400);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    view.setTopology(std::make_shared<const Topology>(test::make_machine({.packages = 4})));
+    const double fit = view.zoom();
+
+    const QPointF anchor(200, 150);
+    const QPointF under_before = view.toLayout(anchor);
+    QWheelEvent wheel(anchor, view.viewport()->mapToGlobal(anchor), {}, QPoint(0, 240), Qt::NoButton,
+                      Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view.viewport(), &wheel);
+    CHECK(view.zoom() > fit * 1.3);
+    const QPointF under_after = view.toLayout(anchor);
+    CHECK(under_after.x() == Approx(under_before.x()).margin(2.0));
+    CHECK(under_after.y() == Approx(under_before.y()).margin(2.0));
+
+    // Drag left by 100 px: the content follows the mouse.
+    const QPointF before = view.toLayout(QPointF(300, 200));
+    QTest::mousePress(view.viewport(), Qt::LeftButton, {}, QPoint(300, 200));
+    QTest::mouseMove(view.viewport(), QPoint(250, 200));
+    QTest::mouseMove(view.viewport(), QPoint(200, 200));
+    QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, QPoint(200, 200));
+    const QPointF after = view.toLayout(QPointF(300, 200));
+    CHECK(after.x() - before.x() == Approx(100 / view.zoom()).margin(1.0));
 }
