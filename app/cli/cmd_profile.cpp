@@ -33,8 +33,10 @@ static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs 
 
 extern "C" void on_sigint(int) { g_cancel.store(true); }
 
-// Installs the Ctrl-C handler for the duration of a run. SA_RESETHAND: a
-// second Ctrl-C gets the default action and kills a run that does not stop.
+// Installs the Ctrl-C handler for the duration of a run. Further Ctrl-Cs
+// are absorbed too (no SA_RESETHAND): the run checks the flag before every
+// sample, so it stops within one sample anyway, and a signal sent twice (by
+// `timeout`, to the child and to its group) must not kill it half-way.
 class SigintGuard {
 public:
     SigintGuard()
@@ -42,7 +44,7 @@ public:
         struct sigaction sa {};
         sa.sa_handler = on_sigint;
         sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESETHAND;
+        sa.sa_flags = 0;
         sigaction(SIGINT, &sa, &previous_);
     }
     ~SigintGuard() { sigaction(SIGINT, &previous_, nullptr); }

@@ -111,8 +111,8 @@ std::string format_boot_log(const MigrationProfile &p)
 
     std::string out;
     out += "---------------------\n";
-    out += "| migration cost matrix (max_cache_size: " + std::to_string(p.buffer_bytes) +
-           ", level: L" + std::to_string(p.cache_level) + ", mode: " + p.mode + ", pairs: " + p.pairs + "):\n";
+    out += "| migration cost matrix (max_cache_size: " + std::to_string(p.cache_bytes) +
+           ", buffer: " + std::to_string(p.buffer_bytes) + ", level: L" + std::to_string(p.cache_level) + ", mode: " + p.mode + ", pairs: " + p.pairs + "):\n";
     out += "---------------------\n";
     out += std::string(6, ' ');
     for (int t : order)

@@ -56,7 +56,8 @@ struct MigrationProfile {
     std::string topology_source;
     std::string mode;            // "measure" | "model"
     std::string pairs;           // "all" | "classes"
-    int cache_level = 0;         // the cache whose size set the buffer
+    int cache_level = 0;         // the cache whose size set the buffer (0: none known)
+    std::uint64_t cache_bytes = 0; // its size (the largest instance)
     std::uint64_t buffer_bytes = 0;
     double factor = 0;
     int reps = 0;                // measure mode only

@@ -150,6 +150,7 @@ MigrationProfile MigrationProfiler::run(const std::atomic<bool> *cancel, const P
     p.mode = options_.mode == ProfileMode::Measure ? "measure" : "model";
     p.pairs = options_.pairs == PairSelection::All ? "all" : "classes";
     p.cache_level = cache_level_;
+    p.cache_bytes = cache_bytes_;
     p.buffer_bytes = buffer_bytes_;
     p.factor = options_.buffer_bytes > 0 ? static_cast<double>(buffer_bytes_) / static_cast<double>(cache_bytes_)
                                          : options_.factor;

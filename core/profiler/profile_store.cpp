@@ -62,6 +62,7 @@ nlohmann::json profile_to_json(const MigrationProfile &p)
     doc["mode"] = p.mode;
     doc["pairs"] = p.pairs;
     doc["cache_level"] = p.cache_level;
+    doc["cache_bytes"] = p.cache_bytes;
     doc["buffer_bytes"] = p.buffer_bytes;
     doc["factor"] = p.factor;
     doc["reps"] = p.reps;
@@ -99,7 +100,9 @@ nlohmann::json profile_to_json(const MigrationProfile &p)
     return doc;
 }
 
-MigrationProfile profile_from_json(const nlohmann::json &doc, const std::string &source)
+namespace {
+
+MigrationProfile parse_profile(const nlohmann::json &doc, const std::string &source)
 {
     if (!doc.is_object() || doc.value("format", "") != "schedscope-migration-profile")
         throw InputError(source, 0, "format", "not a schedscope migration profile");
@@ -109,24 +112,21 @@ MigrationProfile profile_from_json(const nlohmann::json &doc, const std::string 
                          "profile format version " + std::to_string(version) + " is not supported (this build reads " +
                              std::to_string(kProfileFormatVersion) + ")");
     MigrationProfile p;
-    try {
-        if (doc.contains("topology")) {
-            p.topology_name = doc["topology"].value("name", "");
-            p.topology_source = doc["topology"].value("source", "");
-        }
-        p.mode = doc.value("mode", "");
-        p.pairs = doc.value("pairs", "");
-        p.cache_level = doc.value("cache_level", 0);
-        p.buffer_bytes = doc.value("buffer_bytes", std::uint64_t{0});
-        p.factor = doc.value("factor", 0.0);
-        p.reps = doc.value("reps", 0);
-        p.complete = doc.value("complete", true);
-        p.pu_os_index = doc.value("pu_os_index", std::vector<int>{});
-        p.skipped_pus = doc.value("skipped_pus", std::vector<int>{});
-        p.notes = doc.value("notes", std::vector<std::string>{});
-    } catch (const nlohmann::json::exception &e) {
-        throw InputError(source, "malformed profile header: " + std::string(e.what()));
+    if (doc.contains("topology")) {
+        p.topology_name = doc["topology"].value("name", "");
+        p.topology_source = doc["topology"].value("source", "");
     }
+    p.mode = doc.value("mode", "");
+    p.pairs = doc.value("pairs", "");
+    p.cache_level = doc.value("cache_level", 0);
+    p.cache_bytes = doc.value("cache_bytes", std::uint64_t{0});
+    p.buffer_bytes = doc.value("buffer_bytes", std::uint64_t{0});
+    p.factor = doc.value("factor", 0.0);
+    p.reps = doc.value("reps", 0);
+    p.complete = doc.value("complete", true);
+    p.pu_os_index = doc.value("pu_os_index", std::vector<int>{});
+    p.skipped_pus = doc.value("skipped_pus", std::vector<int>{});
+    p.notes = doc.value("notes", std::vector<std::string>{});
 
     const auto &matrix = require(doc, "matrix", source);
     if (!matrix.is_array())
@@ -173,6 +173,19 @@ MigrationProfile profile_from_json(const nlohmann::json &doc, const std::string 
         p.cache_hot_time_ms[level] = ms;
     }
     return p;
+}
+
+} // namespace
+
+MigrationProfile profile_from_json(const nlohmann::json &doc, const std::string &source)
+{
+    // Field checks above name what they expect; anything they let through
+    // with a wrong type still becomes an input error, not a crash.
+    try {
+        return parse_profile(doc, source);
+    } catch (const nlohmann::json::exception &e) {
+        throw InputError(source, "malformed migration profile: " + std::string(e.what()));
+    }
 }
 
 void write_file_atomically(const std::string &path, const std::string &contents)

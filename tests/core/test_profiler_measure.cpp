@@ -102,3 +102,12 @@ TEST_CASE("measure: cancelling from the progress callback stops after the curren
             known += std::isfinite(v);
     CHECK(known == 1);
 }
+
+TEST_CASE("measure: buffers beyond the machine's memory are a clear error", "[profiler][measure]")
+{
+    Topology t = import_detect();
+    ProfilerOptions o = measure_options(PairSelection::Classes);
+    o.buffer_bytes = 1ull << 50; // a petabyte
+    MigrationProfiler profiler(t, o);
+    CHECK_THROWS_WITH(profiler.run(), Catch::Contains("memory"));
+}
