@@ -3,14 +3,24 @@
 
 #include "command.h"
 
+#include "engine/catalog.h"
+#include "engine/model_params.h"
 #include "topology/import.h"
 #include "topology/topology_report.h"
 
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 namespace schedscope::cli {
 namespace {
+
+std::string format_number(double v)
+{
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
 
 void print_topologies(std::ostream &out)
 {
@@ -27,6 +37,39 @@ void print_topologies(std::ostream &out)
     out << "  (use as --topology sample:NAME; also detect, synthetic:STRING or a file)\n";
 }
 
+// A catalog entry: name, description, then one line per parameter with its
+// default. Shared by policies and workloads, which list the same way.
+template <class Info>
+void print_catalog(std::ostream &out, const std::vector<Info> &items, const char *use_as)
+{
+    for (const auto &i : items) {
+        out << "  " << i.name << "\n      " << i.description << "\n";
+        for (const auto &p : i.params)
+            out << "      " << std::left << std::setw(30) << (p.name + "=" + p.default_value) << " " << p.description
+                << "\n";
+    }
+    out << "  " << use_as << "\n";
+}
+
+void print_policies(std::ostream &out)
+{
+    print_catalog(out, policy_catalog(), "(every policy also takes wakeup=locked|queued; use as --policy NAME:key=value,...)");
+}
+
+void print_workloads(std::ostream &out)
+{
+    print_catalog(out, workload_catalog(), "(use as --workload NAME:key=value,...)");
+}
+
+void print_model(std::ostream &out)
+{
+    const ModelParams defaults;
+    for (const auto &f : ModelParams::fields())
+        out << "  " << std::left << std::setw(30) << (std::string(f.name) + "=" + format_number(defaults.get(f.name)))
+            << " " << f.unit_note << "\n";
+    out << "  (override in a scenario's \"model\" object)\n";
+}
+
 struct ListSection {
     const char *heading;
     void (*print)(std::ostream &);
@@ -35,6 +78,9 @@ struct ListSection {
 // The sections printed by `list`, in order. Add new kinds of items here.
 const ListSection kListSections[] = {
     {"Topologies:", print_topologies},
+    {"Policies:", print_policies},
+    {"Workloads:", print_workloads},
+    {"Model constants:", print_model},
 };
 
 int run_list()
@@ -52,7 +98,7 @@ int run_list()
 
 const CommandRegistrar registrar{Command{
     "list", [](CLI::App &app) -> std::function<int()> {
-        app.add_subcommand("list", "List the sample topologies (and later policies and workloads)");
+        app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
         return [] { return run_list(); };
     }}};
 

@@ -1,0 +1,288 @@
+#include "scenario/run.h"
+
+#include "engine/catalog.h"
+#include "util/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace schedscope {
+
+namespace {
+constexpr double kNsPerS = 1e9;
+const char *const kBindSuffixes[][2] = {{"_HARD_BIND", "hard"}, {"_INVERSE_BIND", "inverse"}};
+
+bool ends_with(const std::string &s, const std::string &suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+} // namespace
+
+std::pair<std::string, std::string> split_bind_suffix(const std::string &workload)
+{
+    for (auto &[suffix, mode] : kBindSuffixes)
+        if (ends_with(workload, suffix))
+            return {workload.substr(0, workload.size() - std::string(suffix).size()), mode};
+    return {workload, ""};
+}
+
+std::vector<PolicySpec> effective_policies(const Scenario &s)
+{
+    const auto [base, mode] = split_bind_suffix(s.workload.name);
+    if (mode.empty())
+        return s.policies;
+    // Keep the wakeup knob the user chose for the first policy, if any.
+    PolicySpec bind{"bind", {{"mode", mode}}};
+    if (!s.policies.empty() && s.policies.front().params.count("wakeup"))
+        bind.params["wakeup"] = s.policies.front().params.at("wakeup");
+    return {bind};
+}
+
+Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::uint64_t seed,
+                            std::shared_ptr<const Topology> topo)
+{
+    SimConfig cfg;
+    cfg.seed = seed;
+    for (auto &[k, v] : s.model)
+        cfg.model.set(k, v, s.source.empty() ? "model" : s.source);
+    cfg.sample_interval_ns = static_cast<SimTime>(s.sample_interval_ms * 1e6);
+    cfg.duration_ns = static_cast<SimTime>(s.duration_s * kNsPerS);
+    const std::string src = s.source.empty() ? "scenario" : s.source;
+    auto pol = make_policy(policy.name, policy.params, src);
+    const auto [base, mode] = split_bind_suffix(s.workload.name);
+    const WorkloadInfo &w = find_workload(base, src);
+    if (!w.fixed_work && cfg.duration_ns <= 0)
+        throw InputError(src, 0, "duration_s", "workload '" + w.name + "' measures throughput: give a duration");
+    Simulation sim(std::move(topo), std::move(pol), cfg);
+    w.build(sim, s.workload.params, src);
+    sim.start();
+    return sim;
+}
+
+RunResult summarize(const Simulation &sim, bool fixed_work)
+{
+    RunResult r;
+    r.policy = sim.policy().name();
+    r.params = sim.policy().params();
+    r.seed = sim.config().seed;
+    r.finished = sim.finished();
+    r.fixed_work = fixed_work;
+    const SimTime end = sim.finished() ? sim.end_time() : sim.now();
+    r.elapsed_s = static_cast<double>(end) / kNsPerS;
+    double user = 0, sys = 0, idle = 0;
+    for (auto &rq : sim.runqueues()) {
+        user += static_cast<double>(rq.user_ns);
+        sys += static_cast<double>(rq.sys_ns);
+        idle += static_cast<double>(rq.idle_ns);
+    }
+    r.user_s = user / kNsPerS;
+    r.sys_s = sys / kNsPerS;
+    r.idle_pct = user + sys + idle > 0 ? 100.0 * idle / (user + sys + idle) : 0.0;
+    r.throughput = r.elapsed_s > 0 ? static_cast<double>(sim.total_ops()) / r.elapsed_s : 0.0;
+    const auto &samples = sim.recording().samples;
+    if (!samples.empty()) {
+        r.migrations = samples.back().migrations_by_class;
+        r.page_migrations = samples.back().page_migrations;
+        r.hinting_faults = samples.back().hinting_faults;
+        r.lock_wait_s = samples.back().lock_wait_ns / kNsPerS;
+    }
+    for (auto m : r.migrations)
+        r.migrations_total += m;
+    double acc = 0, local = 0;
+    for (auto &t : sim.tasks()) {
+        acc += t.stats.accesses;
+        local += t.stats.local_accesses;
+    }
+    r.local_access_pct = acc > 0 ? 100.0 * local / acc : 100.0;
+    r.events = sim.events_processed();
+
+    // Series, one array per figure, aligned on time_s.
+    nlohmann::json s;
+    std::vector<double> t, u, sy, idle_pct, prog, ops, pm, hf, lw;
+    std::vector<std::vector<double>> mig(kDistanceClassCount);
+    const auto &procs = sim.processes();
+    std::vector<std::vector<double>> local_pct(procs.size());
+    std::vector<std::vector<std::vector<double>>> node_mb(procs.size());
+    const double npu = sim.topology().pu_count();
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const auto &m = samples[i];
+        t.push_back(static_cast<double>(m.time_ns) / kNsPerS);
+        u.push_back(m.user_ns / kNsPerS);
+        sy.push_back(m.sys_ns / kNsPerS);
+        double busy = 0;
+        for (float b : m.pu_busy)
+            busy += b;
+        idle_pct.push_back(100.0 * (1.0 - busy / npu));
+        prog.push_back(m.progress);
+        ops.push_back(static_cast<double>(m.ops));
+        pm.push_back(static_cast<double>(m.page_migrations));
+        hf.push_back(static_cast<double>(m.hinting_faults));
+        lw.push_back(m.lock_wait_ns / kNsPerS);
+        for (int c = 0; c < kDistanceClassCount; ++c)
+            mig[c].push_back(static_cast<double>(m.migrations_by_class[c]));
+        for (size_t p = 0; p < procs.size() && p < m.proc_local_pct.size(); ++p) {
+            local_pct[p].push_back(m.proc_local_pct[p]);
+            std::vector<double> mb;
+            for (double b : m.proc_node_bytes[p])
+                mb.push_back(b / (1024.0 * 1024.0));
+            node_mb[p].push_back(std::move(mb));
+        }
+    }
+    s["time_s"] = t;
+    s["user_s"] = u;
+    s["sys_s"] = sy;
+    s["idle_pct"] = idle_pct;
+    s["progress"] = prog;
+    s["ops"] = ops;
+    s["page_migrations"] = pm;
+    s["hinting_faults"] = hf;
+    s["lock_wait_s"] = lw;
+    nlohmann::json mj = nlohmann::json::object();
+    for (int c = 0; c < kDistanceClassCount; ++c)
+        mj[distance_class_name(static_cast<DistanceClass>(c))] = mig[c];
+    s["migrations"] = mj;
+    nlohmann::json lp = nlohmann::json::object(), nm = nlohmann::json::object();
+    for (size_t p = 0; p < procs.size(); ++p) {
+        const std::string key = std::to_string(p) + ":" + procs[p].name;
+        lp[key] = local_pct[p];
+        nm[key] = node_mb[p];
+    }
+    s["local_access_pct"] = lp;
+    s["node_mb"] = nm;
+    r.series = std::move(s);
+    return r;
+}
+
+RunResult run_policy(const Scenario &s, const PolicySpec &policy, std::uint64_t seed,
+                     std::shared_ptr<const Topology> topo, const RunProgress &progress, double max_simulated_s)
+{
+    Simulation sim = build_simulation(s, policy, seed, std::move(topo));
+    const auto [base, mode] = split_bind_suffix(s.workload.name);
+    const bool fixed = find_workload(base, s.source).fixed_work;
+    const SimTime limit = sim.config().duration_ns > 0 ? sim.config().duration_ns
+                                                       : static_cast<SimTime>(max_simulated_s * kNsPerS);
+    // Advance in slices so progress can be reported and a caller can stop.
+    constexpr SimTime kSliceNs = 100'000'000;
+    while (!sim.finished() && sim.now() < limit) {
+        sim.run_until(std::min(limit, sim.now() + kSliceNs));
+        if (progress) {
+            const double f = fixed && sim.config().duration_ns <= 0 ? sim.progress()
+                                                                    : static_cast<double>(sim.now()) / limit;
+            if (!progress(f))
+                break;
+        }
+    }
+    return summarize(sim, fixed);
+}
+
+nlohmann::json run_to_json(const RunResult &r, bool with_series)
+{
+    nlohmann::json j;
+    j["seed"] = r.seed;
+    j["finished"] = r.finished;
+    j["elapsed_s"] = r.elapsed_s;
+    j["throughput"] = r.throughput;
+    j["user_s"] = r.user_s;
+    j["sys_s"] = r.sys_s;
+    j["idle_pct"] = r.idle_pct;
+    nlohmann::json m = nlohmann::json::object();
+    for (int c = 0; c < kDistanceClassCount; ++c)
+        if (static_cast<DistanceClass>(c) != DistanceClass::Self)
+            m[distance_class_name(static_cast<DistanceClass>(c))] = r.migrations[c];
+    m["total"] = r.migrations_total;
+    j["migrations"] = m;
+    j["page_migrations"] = r.page_migrations;
+    j["hinting_faults"] = r.hinting_faults;
+    j["lock_wait_s"] = r.lock_wait_s;
+    j["local_access_pct"] = r.local_access_pct;
+    j["events"] = r.events;
+    if (with_series)
+        j["series"] = r.series;
+    return j;
+}
+
+nlohmann::json results_to_json(const std::vector<std::vector<RunResult>> &by_policy, bool with_series)
+{
+    nlohmann::json results = nlohmann::json::array();
+    for (auto &runs : by_policy) {
+        if (runs.empty())
+            continue;
+        nlohmann::json p;
+        p["policy"] = runs.front().policy;
+        nlohmann::json params = nlohmann::json::object();
+        for (auto &[k, v] : runs.front().params)
+            params[k] = v;
+        p["params"] = params;
+        nlohmann::json rs = nlohmann::json::array();
+        for (auto &r : runs)
+            rs.push_back(run_to_json(r, with_series));
+        p["runs"] = rs;
+        results.push_back(p);
+    }
+    return nlohmann::json{{"results", results}};
+}
+
+std::string format_report(const Scenario &s, const std::vector<std::vector<RunResult>> &by_policy)
+{
+    struct Figure {
+        const char *name;
+        double (*get)(const RunResult &);
+        bool lower_is_better;
+    };
+    const bool fixed = !by_policy.empty() && !by_policy.front().empty() && by_policy.front().front().fixed_work;
+    std::vector<Figure> figures;
+    if (fixed)
+        figures.push_back({"Elapsed (s)", [](const RunResult &r) { return r.elapsed_s; }, true});
+    else
+        figures.push_back({"Throughput (ops/s)", [](const RunResult &r) { return r.throughput; }, false});
+    figures.push_back({"User (s)", [](const RunResult &r) { return r.user_s; }, true});
+    figures.push_back({"System (s)", [](const RunResult &r) { return r.sys_s; }, true});
+    figures.push_back({"Idle (%)", [](const RunResult &r) { return r.idle_pct; }, true});
+    figures.push_back({"Migrations", [](const RunResult &r) { return static_cast<double>(r.migrations_total); }, true});
+    figures.push_back({"Page migrations", [](const RunResult &r) { return static_cast<double>(r.page_migrations); }, true});
+    figures.push_back({"Local access (%)", [](const RunResult &r) { return r.local_access_pct; }, false});
+
+    std::ostringstream os;
+    const int runs = by_policy.empty() ? 0 : static_cast<int>(by_policy.front().size());
+    os << (s.name.empty() ? s.workload.name : s.name) << ": workload " << s.workload.name << ", " << runs
+       << (runs == 1 ? " run" : " runs") << " per policy\n";
+    char line[256];
+    std::vector<double> first_avg(figures.size(), 0);
+    for (size_t p = 0; p < by_policy.size(); ++p) {
+        const auto &rs = by_policy[p];
+        if (rs.empty())
+            continue;
+        std::string title = rs.front().policy;
+        std::string params;
+        for (auto &[k, v] : rs.front().params)
+            params += (params.empty() ? "" : ",") + k + "=" + v;
+        os << "\n" << title << (params.empty() ? "" : " (" + params + ")");
+        bool all_done = std::all_of(rs.begin(), rs.end(), [](auto &r) { return r.finished; });
+        os << (all_done ? "" : "  [not finished: stopped at the time limit]") << "\n";
+        std::snprintf(line, sizeof line, "  %-20s %12s %12s %12s %9s\n", "", "Min", "Max", "Avg", "%Change");
+        os << line;
+        for (size_t f = 0; f < figures.size(); ++f) {
+            double mn = 1e300, mx = -1e300, sum = 0;
+            for (auto &r : rs) {
+                const double v = figures[f].get(r);
+                mn = std::min(mn, v);
+                mx = std::max(mx, v);
+                sum += v;
+            }
+            const double avg = sum / static_cast<double>(rs.size());
+            if (p == 0)
+                first_avg[f] = avg;
+            char change[32] = "";
+            if (p > 0 && first_avg[f] != 0)
+                std::snprintf(change, sizeof change, "%+.1f%%", 100.0 * (avg - first_avg[f]) / std::fabs(first_avg[f]));
+            std::snprintf(line, sizeof line, "  %-20s %12.3f %12.3f %12.3f %9s\n", figures[f].name, mn, mx, avg,
+                          change);
+            os << line;
+        }
+    }
+    return os.str();
+}
+
+} // namespace schedscope

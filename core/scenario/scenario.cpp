@@ -1,0 +1,228 @@
+#include "scenario/scenario.h"
+
+#include "engine/model_params.h"
+#include "topology/import.h"
+#include "profiler/profile_store.h" // write_file_atomically (to move to util/)
+#include "util/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace schedscope {
+
+namespace {
+
+using nlohmann::json;
+
+int line_of_byte(const std::string &text, std::size_t byte)
+{
+    byte = std::min(byte, text.size());
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(byte), '\n'));
+}
+
+// Reads JSON fields with messages that name the field's path.
+class Reader {
+public:
+    explicit Reader(std::string source) : source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string &field, const std::string &msg) const
+    {
+        throw InputError(source_, 0, field, msg);
+    }
+    std::string string(const json &v, const std::string &field) const
+    {
+        if (!v.is_string())
+            fail(field, "expected a string");
+        return v.get<std::string>();
+    }
+    double number(const json &v, const std::string &field, double lo, double hi) const
+    {
+        if (!v.is_number())
+            fail(field, "expected a number");
+        const double d = v.get<double>();
+        if (!std::isfinite(d) || d < lo || d > hi)
+            fail(field, "value " + v.dump() + " is out of range [" + trim(lo) + ", " + trim(hi) + "]");
+        return d;
+    }
+    // Parameter values are strings; numbers and booleans are accepted and
+    // kept in their JSON spelling so "2.5" and 2.5 mean the same.
+    ParamMap params(const json &v, const std::string &field) const
+    {
+        ParamMap out;
+        if (v.is_null())
+            return out;
+        if (!v.is_object())
+            fail(field, "expected an object of parameter values");
+        for (auto &[k, val] : v.items()) {
+            if (val.is_string())
+                out[k] = val.get<std::string>();
+            else if (val.is_number() || val.is_boolean())
+                out[k] = val.dump();
+            else
+                fail(field + "." + k, "expected a string or a number");
+        }
+        return out;
+    }
+    void only_keys(const json &obj, const std::set<std::string> &known, const std::string &prefix) const
+    {
+        for (auto &[k, v] : obj.items())
+            if (!known.count(k))
+                fail(prefix.empty() ? k : prefix + "." + k, "unknown field");
+    }
+
+private:
+    static std::string trim(double d)
+    {
+        std::ostringstream os;
+        os << d;
+        return os.str();
+    }
+    std::string source_;
+};
+
+json params_to_json(const ParamMap &p)
+{
+    json o = json::object();
+    for (auto &[k, v] : p)
+        o[k] = v;
+    return o;
+}
+
+} // namespace
+
+Scenario parse_scenario(const std::string &text, const std::string &source)
+{
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error &e) {
+        std::string what = e.what();
+        throw InputError(source, line_of_byte(text, e.byte > 0 ? e.byte - 1 : 0), {},
+                         "not valid JSON (" + what.substr(what.find(' ') + 1) + ")");
+    }
+    const Reader r(source);
+    if (!doc.is_object())
+        r.fail("", "a scenario is a JSON object");
+    r.only_keys(doc,
+                {"schedscope_scenario", "name", "description", "topology", "workload", "policies", "seed",
+                 "duration_s", "repeat", "sample_interval_ms", "model"},
+                "");
+    Scenario s;
+    s.source = source;
+    if (!doc.contains("schedscope_scenario"))
+        r.fail("schedscope_scenario", "missing: not a schedscope scenario file");
+    const double version = r.number(doc["schedscope_scenario"], "schedscope_scenario", 1, 1e6);
+    if (version > kScenarioFormatVersion)
+        r.fail("schedscope_scenario", "version " + doc["schedscope_scenario"].dump() +
+                                          " is newer than this schedscope reads (" +
+                                          std::to_string(kScenarioFormatVersion) + ")");
+    if (doc.contains("name"))
+        s.name = r.string(doc["name"], "name");
+    if (doc.contains("description"))
+        s.description = r.string(doc["description"], "description");
+    if (!doc.contains("topology"))
+        r.fail("topology", "missing");
+    if (!doc["topology"].is_string() && !doc["topology"].is_object())
+        r.fail("topology", "expected a topology spec string or an object");
+    s.topology = doc["topology"];
+
+    if (!doc.contains("workload") || !doc["workload"].is_object())
+        r.fail("workload", "missing or not an object {\"name\": ..., \"params\": {...}}");
+    const json &w = doc["workload"];
+    r.only_keys(w, {"name", "params"}, "workload");
+    if (!w.contains("name"))
+        r.fail("workload.name", "missing");
+    s.workload.name = r.string(w["name"], "workload.name");
+    s.workload.params = r.params(w.value("params", json()), "workload.params");
+
+    if (!doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
+        r.fail("policies", "missing or empty: list one to four policies to compare");
+    constexpr std::size_t kMaxPolicies = 16;
+    if (doc["policies"].size() > kMaxPolicies)
+        r.fail("policies", "more than " + std::to_string(kMaxPolicies) + " policies");
+    for (std::size_t i = 0; i < doc["policies"].size(); ++i) {
+        const std::string f = "policies[" + std::to_string(i) + "]";
+        const json &p = doc["policies"][i];
+        if (!p.is_object())
+            r.fail(f, "expected an object {\"name\": ..., \"params\": {...}}");
+        r.only_keys(p, {"name", "params"}, f);
+        if (!p.contains("name"))
+            r.fail(f + ".name", "missing");
+        s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"), r.params(p.value("params", json()), f + ".params")});
+    }
+    if (doc.contains("seed")) {
+        const json &v = doc["seed"];
+        if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+            r.fail("seed", "expected a non-negative whole number");
+        s.seed = v.get<std::uint64_t>();
+    }
+    constexpr double kMaxDurationS = 86'400; // a simulated day
+    if (doc.contains("duration_s"))
+        s.duration_s = r.number(doc["duration_s"], "duration_s", 0, kMaxDurationS);
+    if (doc.contains("repeat"))
+        s.repeat = static_cast<int>(r.number(doc["repeat"], "repeat", 1, 1000));
+    if (doc.contains("sample_interval_ms"))
+        s.sample_interval_ms = r.number(doc["sample_interval_ms"], "sample_interval_ms", 1, 60'000);
+    if (doc.contains("model")) {
+        if (!doc["model"].is_object())
+            r.fail("model", "expected an object of model constants");
+        ModelParams check;
+        for (auto &[k, v] : doc["model"].items()) {
+            const double d = r.number(v, "model." + k, -1e300, 1e300);
+            check.set(k, d, source); // validates name and range
+            s.model[k] = d;
+        }
+    }
+    return s;
+}
+
+Scenario load_scenario(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "cannot open scenario file");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    const std::string text = buf.str();
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw InputError(path, "scenario file is empty");
+    return parse_scenario(text, path);
+}
+
+nlohmann::json scenario_to_json(const Scenario &s)
+{
+    json doc = json::object();
+    doc["schedscope_scenario"] = kScenarioFormatVersion;
+    doc["name"] = s.name;
+    doc["description"] = s.description;
+    doc["topology"] = s.topology;
+    doc["workload"] = {{"name", s.workload.name}, {"params", params_to_json(s.workload.params)}};
+    json pols = json::array();
+    for (auto &p : s.policies)
+        pols.push_back({{"name", p.name}, {"params", params_to_json(p.params)}});
+    doc["policies"] = pols;
+    doc["seed"] = s.seed;
+    doc["duration_s"] = s.duration_s;
+    doc["repeat"] = s.repeat;
+    doc["sample_interval_ms"] = s.sample_interval_ms;
+    json model = json::object();
+    for (auto &[k, v] : s.model)
+        model[k] = v;
+    doc["model"] = model;
+    return doc;
+}
+
+void save_scenario(const Scenario &s, const std::string &path)
+{
+    write_file_atomically(path, scenario_to_json(s).dump(2) + "\n");
+}
+
+std::shared_ptr<const Topology> scenario_topology(const Scenario &s)
+{
+    return std::make_shared<const Topology>(import_scenario_topology(s.topology, s.source));
+}
+
+} // namespace schedscope
