@@ -1,0 +1,77 @@
+// Engine speed on the three loads named in the engine issue. Each benchmark
+// reports simulated seconds per wall second, events per second and the
+// process's peak resident memory.
+//
+//   build/bench/engine_bench --benchmark_min_time=1x   (one run of each)
+
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+using namespace schedscope;
+
+namespace {
+
+double peak_rss_mib()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+Scenario scenario(const std::string &topology, const std::string &workload, const ParamMap &params,
+                  const std::string &policy, double duration_s)
+{
+    Scenario s;
+    s.topology = topology;
+    s.workload = WorkloadSpec{workload, params};
+    s.policies = {PolicySpec{policy, {}}};
+    s.duration_s = duration_s;
+    s.source = "bench";
+    return s;
+}
+
+void run(benchmark::State &state, const Scenario &s)
+{
+    auto topo = scenario_topology(s);
+    double simulated = 0, events = 0;
+    for (auto _ : state) {
+        Simulation sim = build_simulation(s, s.policies.front(), 1, topo);
+        sim.run_until(static_cast<SimTime>(s.duration_s * 1e9));
+        simulated += static_cast<double>(sim.now()) / 1e9;
+        events += static_cast<double>(sim.events_processed());
+        benchmark::DoNotOptimize(sim.now());
+    }
+    state.counters["sim_s_per_s"] = benchmark::Counter(simulated, benchmark::Counter::kIsRate);
+    state.counters["events_per_s"] = benchmark::Counter(events, benchmark::Counter::kIsRate);
+    state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+// (a) 300 simulated seconds of numa01 on the 8-node 64-CPU sample.
+void BM_numa01_8node_64(benchmark::State &state)
+{
+    run(state, scenario("sample:numa-8node-64", "numa01", {}, "sched-domains", 300));
+}
+
+// (b) the 1024-CPU sample, one CPU-bound thread per PU.
+void BM_altix_1024(benchmark::State &state)
+{
+    run(state, scenario("sample:altix-1024", "spin", {{"work_ms", "100000"}}, "sched-domains", 5));
+}
+
+// (c) a wakeup storm: 2048 sembench threads on the 128-CPU sample.
+void BM_sembench_2048_on_128(benchmark::State &state)
+{
+    run(state, scenario("sample:big-128", "sembench", {{"threads", "2048"}}, "sched-domains", 2));
+}
+
+} // namespace
+
+BENCHMARK(BM_numa01_8node_64)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_altix_1024)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_sembench_2048_on_128)->Unit(benchmark::kSecond)->Iterations(1);
+
+BENCHMARK_MAIN();
