@@ -77,6 +77,17 @@ std::string fixed1(double v)
     return buf;
 }
 
+// Summary lines: one decimal like the matrix, but small measured values
+// (an L2-sized buffer takes well under a millisecond) keep three digits.
+std::string summary_ms(double v)
+{
+    if (!std::isfinite(v) || v >= 1.0)
+        return fixed1(v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
 std::string pad_left(const std::string &s, size_t width)
 {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
@@ -125,21 +136,21 @@ std::string format_boot_log(const MigrationProfile &p)
         out += "\n";
     }
     out += "--------------------------------\n";
-    out += "| min off-diagonal cost: " + fixed1(p.min_offdiag_ms) + " ms\n";
+    out += "| min off-diagonal cost: " + summary_ms(p.min_offdiag_ms) + " ms\n";
     out += "| cache_hot_time (x" + fixed1(kCacheHotSafetyFactor) + "):";
     auto overall = p.cache_hot_time_ms_for_level(kOverallLevel);
-    out += " overall " + (overall ? fixed1(*overall) + " ms" : std::string("-"));
+    out += " overall " + (overall ? summary_ms(*overall) + " ms" : std::string("-"));
     for (const auto &level : domain_level_names())
         if (auto v = p.cache_hot_time_ms_for_level(level))
-            out += ", " + level + " " + fixed1(*v) + " ms";
+            out += ", " + level + " " + summary_ms(*v) + " ms";
     out += "\n";
     for (const auto &c : p.classes) {
         out += "| class " + std::string(distance_class_name(c.cls));
         if (c.cls == DistanceClass::RemoteNode)
             out += " (distance " + std::to_string(c.numa_distance) + ")";
-        out += ": " + std::to_string(c.pair_count) + " pairs, " + fixed1(c.min_ms);
-        if (std::isfinite(c.max_ms) && fixed1(c.max_ms) != fixed1(c.min_ms))
-            out += " - " + fixed1(c.max_ms);
+        out += ": " + std::to_string(c.pair_count) + " pairs, " + summary_ms(c.min_ms);
+        if (std::isfinite(c.max_ms) && summary_ms(c.max_ms) != summary_ms(c.min_ms))
+            out += " - " + summary_ms(c.max_ms);
         out += " ms\n";
     }
     if (!p.skipped_pus.empty()) {
