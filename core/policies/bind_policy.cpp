@@ -1,10 +1,12 @@
 // `bind`: numactl-style static placement, as autonuma-benchmark's
 // _HARD_BIND and _INVERSE_BIND builds do it. The binding unit is the
-// process when there are several (numa01), else the thread (numa02): unit i
-// of U goes to node i/(U/NODES) (hard) or (U-1-i)/(U/NODES) (inverse), CPUs
-// and memory; with fewer units than nodes each unit gets an equal run of
-// nodes. interleave spreads memory round-robin over all nodes and binds no
-// CPU. Within its binding a task is balanced by the domain balancer, which
+// process when there are several (numa01), else the thread (numa02). Unit
+// i of U owns node i/(U/NODES): its memory lives there (memory written
+// before the run is placed as if written under the binding). hard runs its
+// CPUs there too; inverse runs them on node (U-1-i)/(U/NODES), away from
+// its memory, the worst case. With fewer units than nodes each unit gets an
+// equal run of nodes. interleave spreads memory round-robin over all nodes
+// and binds no CPU. Within its binding a task is balanced by the domain balancer, which
 // cannot cross it: hard binding never migrates across nodes.
 
 #include "engine/simulation.h"
@@ -59,21 +61,25 @@ public:
         if (procs.size() > 1) {
             const int units = static_cast<int>(procs.size());
             for (int i = 0; i < units; ++i)
-                bind_process(sim, procs[i], unit_nodes(i, units, nodes));
+                bind_process(sim, procs[i], cpu_nodes(i, units, nodes), unit_nodes(i, units, nodes));
         } else if (procs.size() == 1) {
             const auto &tasks = sim.processes()[procs[0]].tasks;
             const int units = static_cast<int>(tasks.size());
             for (int i = 0; i < units; ++i)
-                bind_thread(sim, tasks[i], unit_nodes(i, units, nodes));
+                bind_thread(sim, tasks[i], cpu_nodes(i, units, nodes), unit_nodes(i, units, nodes));
         }
     }
 
 private:
-    // The nodes of unit i of `units`, as a node set.
-    CpuSet unit_nodes(int i, int units, int nodes) const
+    // Where unit i runs: its own nodes, or for inverse those of unit U-1-i.
+    CpuSet cpu_nodes(int i, int units, int nodes) const
     {
-        if (mode_ == BindMode::Inverse)
-            i = units - 1 - i;
+        return unit_nodes(mode_ == BindMode::Inverse ? units - 1 - i : i, units, nodes);
+    }
+
+    // The nodes unit i of `units` owns, as a node set.
+    static CpuSet unit_nodes(int i, int units, int nodes)
+    {
         CpuSet s;
         if (units >= nodes) {
             s.set(std::min(nodes - 1, i / (units / nodes)));
@@ -111,9 +117,9 @@ private:
         sim.place_chunks(p, c, c + 1, members[static_cast<size_t>(c) % members.size()]);
     }
 
-    void bind_process(Simulation &sim, ProcId p, const CpuSet &nodes)
+    void bind_process(Simulation &sim, ProcId p, const CpuSet &run_nodes, const CpuSet &nodes)
     {
-        const CpuSet cpus = cpus_of(sim, nodes);
+        const CpuSet cpus = cpus_of(sim, run_nodes);
         for (TaskId t : sim.processes()[p].tasks)
             bind_cpus(sim, t, cpus);
         Process &pm = sim.process_mut(p);
@@ -121,14 +127,14 @@ private:
         pm.alloc_nodes = nodes;
         for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
             rehome_chunk(sim, p, c, nodes);
-        sim.log(DecisionKind::Other, -1, -1, nodes.first(),
-                "process " + pm.name + " bound to nodes " + nodes.to_list_string() + " (CPUs " + cpus.to_list_string() +
-                    "), CPUs and memory");
+        sim.log(DecisionKind::Other, -1, -1, run_nodes.first(),
+                "process " + pm.name + " runs on nodes " + run_nodes.to_list_string() + " (CPUs " +
+                    cpus.to_list_string() + "), its memory is bound to nodes " + nodes.to_list_string());
     }
 
-    void bind_thread(Simulation &sim, TaskId t, const CpuSet &nodes)
+    void bind_thread(Simulation &sim, TaskId t, const CpuSet &run_nodes, const CpuSet &nodes)
     {
-        const CpuSet cpus = cpus_of(sim, nodes);
+        const CpuSet cpus = cpus_of(sim, run_nodes);
         bind_cpus(sim, t, cpus);
         const Task &task = sim.task(t);
         // The thread's own slice: chunks its segments cover, first owner wins.
@@ -144,9 +150,10 @@ private:
                 if (!earlier_owner)
                     rehome_chunk(sim, task.proc, c, nodes);
             }
-        sim.log(DecisionKind::Other, t, -1, nodes.first(),
-                task_text(t) + " bound to nodes " + nodes.to_list_string() + " (CPUs " +
-                    sim.task(t).cpus_allowed.to_list_string() + "), memory it touches first too");
+        sim.log(DecisionKind::Other, t, -1, run_nodes.first(),
+                task_text(t) + " runs on nodes " + run_nodes.to_list_string() + " (CPUs " +
+                    sim.task(t).cpus_allowed.to_list_string() + "), its slice of memory lives on nodes " +
+                    nodes.to_list_string());
     }
 
     BindMode mode_;

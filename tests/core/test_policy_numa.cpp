@@ -1,0 +1,252 @@
+// NUMA policies on a 2-node, 4-CPU machine (CPUs 0-1 node 0, 2-3 node 1),
+// with outcomes worked out by hand: where memory and threads end up, and
+// that moving stops once everything is local.
+
+#include "engine/catalog.h"
+#include "engine/invariants.h"
+#include "engine/simulation.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+using namespace schedscope;
+
+namespace {
+
+constexpr const char *kTwoNodes = "pack:2 [numa] core:2 pu:1";
+constexpr int kChunks = 16; // 64 MiB per process at the model's 4 MiB chunks
+
+Simulation make(const std::string &policy, std::uint64_t seed = 1)
+{
+    SimConfig cfg;
+    cfg.seed = seed;
+    auto [name, params] = parse_name_params(policy, "test");
+    return Simulation(std::make_shared<const Topology>(import_synthetic(kTwoNodes)), make_policy(name, params, "test"),
+                      cfg);
+}
+
+CpuSet cpus(std::initializer_list<int> list)
+{
+    CpuSet s;
+    for (int c : list)
+        s.set(c);
+    return s;
+}
+
+// A process whose threads all touch all of its memory (numa01-like).
+ProcId add_shared_process(Simulation &sim, int threads, double work_ms, int memory_node, CpuSet pin = {})
+{
+    ProcId p = sim.add_process("proc" + std::to_string(sim.processes().size()), std::int64_t{kChunks} << 22);
+    for (int i = 0; i < threads; ++i) {
+        Simulation::TaskSpec s;
+        s.program.ops = {Op{Op::Kind::Compute, static_cast<std::int64_t>(work_ms * 1e6), 0, -1}};
+        s.segments = {AccessSegment{0, kChunks, 1.0}};
+        s.mem_intensity = 0.02;
+        s.working_set_bytes = 8 << 20;
+        s.cpus_allowed = pin;
+        sim.add_task(p, std::move(s));
+    }
+    if (memory_node >= 0)
+        sim.place_chunks(p, 0, kChunks, memory_node);
+    return p;
+}
+
+std::int64_t page_migrations(const Simulation &sim)
+{
+    std::int64_t n = 0;
+    for (auto &d : sim.recording().decisions)
+        n += d.kind == DecisionKind::PageMigrate;
+    return n;
+}
+
+std::int64_t count_kind(const Simulation &sim, DecisionKind k)
+{
+    std::int64_t n = 0;
+    for (auto &d : sim.recording().decisions)
+        n += d.kind == k;
+    return n;
+}
+
+bool threads_on_node(const Simulation &sim, ProcId p, int node)
+{
+    for (TaskId t : sim.processes()[p].tasks)
+        if (sim.topology().node_of_pu(sim.task(t).cpu) != node)
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("autonuma moves a process's memory to the node its threads run on, then stops", "[policy]")
+{
+    // Threads pinned to node 1, memory first written on node 0. With the
+    // default scan (all 16 chunks per 100 ms pass, pmd: one fault per chunk
+    // per pass) a chunk sees two faults in a row from node 1 within two
+    // passes, so everything is on node 1 well before 1 s.
+    for (std::uint64_t seed : {1, 2, 3}) {
+        Simulation sim = make("autonuma", seed);
+        ProcId p = add_shared_process(sim, 2, 3000, 0, cpus({2, 3}));
+        sim.run_until(1'000'000'000);
+        INFO("seed " << seed);
+        CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
+        const std::int64_t moved = page_migrations(sim);
+        CHECK(moved == kChunks); // each chunk once, no ping-pong
+        sim.run_until(2'500'000'000);
+        CHECK(page_migrations(sim) == moved); // converged: no more migrations
+        CHECK(sim.recording().samples.back().sys_ns > 0); // scanning and faults cost system time
+        CHECK(check_invariants(sim).empty());
+    }
+    // The control: with mem_follow off nothing moves memory.
+    Simulation off = make("autonuma:mem_follow=off");
+    ProcId p = add_shared_process(off, 2, 3000, 0, cpus({2, 3}));
+    off.run_until(1'000'000'000);
+    CHECK(off.processes()[p].chunks_on_node[0] == kChunks);
+    CHECK(page_migrations(off) == 0);
+}
+
+TEST_CASE("autonuma migrate_threshold is the number of faults in a row", "[policy]")
+{
+    // Threshold 4 needs four passes instead of two: half a second in, memory
+    // has moved with threshold 2 but not yet with 6.
+    auto moved_by = [](const std::string &policy, SimTime t) {
+        Simulation sim = make(policy);
+        add_shared_process(sim, 2, 3000, 0, cpus({2, 3}));
+        sim.run_until(t);
+        return page_migrations(sim);
+    };
+    CHECK(moved_by("autonuma:migrate_threshold=2", 350'000'000) > 0);
+    CHECK(moved_by("autonuma:migrate_threshold=6", 350'000'000) == 0);
+}
+
+TEST_CASE("autonuma exchanges tasks between full nodes so both end near their memory", "[policy]")
+{
+    // Placement spreads each process over both nodes (task 1 of proc0 on
+    // node 1, task 0 of proc1 on node 0); every CPU is busy, so only an
+    // exchange can bring them home. Memory stays put (mem_follow off).
+    auto run = [](const std::string &policy) {
+        Simulation sim = make(policy);
+        add_shared_process(sim, 2, 4000, 0);
+        add_shared_process(sim, 2, 4000, 1);
+        sim.run_until(1'500'000'000);
+        return sim;
+    };
+    Simulation sim = run("autonuma:mem_follow=off");
+    CHECK(threads_on_node(sim, 0, 0));
+    CHECK(threads_on_node(sim, 1, 1));
+    CHECK(count_kind(sim, DecisionKind::Exchange) >= 2); // one swap = two moves
+    const size_t moves = sim.recording().migrations.size();
+    sim.run_until(3'000'000'000);
+    CHECK(sim.recording().migrations.size() == moves); // converged: tasks stay
+    // Without the exchange the misplaced tasks have nowhere to go.
+    Simulation no_exchange = run("autonuma:mem_follow=off,exchange=off");
+    CHECK(!threads_on_node(no_exchange, 0, 0));
+    CHECK(count_kind(no_exchange, DecisionKind::Exchange) == 0);
+}
+
+TEST_CASE("autonuma with both halves converges each process onto one node and stops", "[policy]")
+{
+    for (std::uint64_t seed : {1, 2, 3}) {
+        Simulation sim = make("autonuma", seed);
+        add_shared_process(sim, 2, 6000, 0);
+        add_shared_process(sim, 2, 6000, 1);
+        sim.run_until(2'000'000'000);
+        INFO("seed " << seed);
+        for (ProcId p : {0, 1}) {
+            const int node = sim.topology().node_of_pu(sim.task(sim.processes()[p].tasks[0]).cpu);
+            CHECK(threads_on_node(sim, p, node));
+            CHECK(sim.processes()[p].chunks_on_node[node] == kChunks);
+        }
+        const size_t moves = sim.recording().migrations.size();
+        const std::int64_t pages = page_migrations(sim);
+        sim.run_until(4'000'000'000);
+        CHECK(sim.recording().migrations.size() == moves);
+        CHECK(page_migrations(sim) == pages);
+    }
+}
+
+TEST_CASE("sched-numa homes processes on separate nodes and pulls their memory home", "[policy]")
+{
+    Simulation sim = make("sched-numa");
+    add_shared_process(sim, 2, 3000, 1); // home 0, memory on node 1
+    add_shared_process(sim, 2, 3000, 0); // home 1, memory on node 0
+    sim.run_until(1'000'000'000);
+    CHECK(sim.processes()[0].home_node == 0);
+    CHECK(sim.processes()[1].home_node == 1);
+    CHECK(threads_on_node(sim, 0, 0));
+    CHECK(threads_on_node(sim, 1, 1));
+    CHECK(sim.processes()[0].chunks_on_node[0] == kChunks);
+    CHECK(sim.processes()[1].chunks_on_node[1] == kChunks);
+    // No CPU-follows-memory: nobody got a preferred node.
+    CHECK(count_kind(sim, DecisionKind::PreferNode) == 0);
+    CHECK(count_kind(sim, DecisionKind::Exchange) == 0);
+}
+
+TEST_CASE("bind mode=hard never migrates across nodes; inverse binds to the other node", "[policy]")
+{
+    // Three threads per process, long and short alternating (L S L, S L S).
+    // Unbound, exec placement alternates nodes, so node 0 gets the three
+    // long ones and node 1 the short ones: once those exit, node 1 idles
+    // while node 0 has three on two CPUs, and a balancer pulls across.
+    auto run = [](const std::string &policy) {
+        Simulation sim = make(policy);
+        for (int proc = 0; proc < 2; ++proc) {
+            ProcId p = sim.add_process("numa01-" + std::to_string(proc), std::int64_t{kChunks} << 22);
+            for (int i = 0; i < 3; ++i) {
+                const bool long_one = (proc * 3 + i) % 2 == 0;
+                Simulation::TaskSpec s;
+                s.program.ops = {Op{Op::Kind::Compute, (long_one ? 400 : 50) * 1'000'000LL, 0, -1}};
+                s.segments = {AccessSegment{0, kChunks, 1.0}};
+                s.mem_intensity = 0.02;
+                s.working_set_bytes = 1 << 20;
+                sim.add_task(p, std::move(s));
+            }
+            sim.place_chunks(p, 0, kChunks, 0); // both first written on node 0, as numa01 does
+        }
+        sim.run_to_end();
+        return sim;
+    };
+    auto cross_node = [](const Simulation &sim) {
+        int n = 0;
+        for (auto &m : sim.recording().migrations)
+            n += m.cls == DistanceClass::RemoteNode;
+        return n;
+    };
+    Simulation free_run = run("sched-domains");
+    REQUIRE(cross_node(free_run) > 0); // the load does tempt a balancer across nodes
+
+    Simulation hard = run("bind:mode=hard");
+    CHECK(cross_node(hard) == 0);
+    CHECK(page_migrations(hard) == 0);
+    for (ProcId p : {0, 1}) {
+        CHECK(hard.processes()[p].chunks_on_node[p] == kChunks); // memory with its threads
+        for (TaskId t : hard.processes()[p].tasks)
+            CHECK(hard.topology().node_of_pu(hard.task(t).cpu) == p);
+    }
+    Simulation inverse = run("bind:mode=inverse");
+    CHECK(cross_node(inverse) == 0);
+    CHECK(page_migrations(inverse) == 0);
+    for (TaskId t : inverse.processes()[0].tasks)
+        CHECK(inverse.topology().node_of_pu(inverse.task(t).cpu) == 1); // runs on node 1...
+    CHECK(inverse.processes()[0].chunks_on_node[0] == kChunks);          // ...its memory is on node 0
+    // Hard is the best case, inverse the worst, for the same work.
+    CHECK(hard.end_time() < inverse.end_time());
+}
+
+TEST_CASE("bind binds threads one by one when there is a single process", "[policy]")
+{
+    // numa02-like: thread i of 4 on 2 nodes goes to node i/(4/2).
+    for (const std::string mode : {"hard", "inverse"}) {
+        Simulation sim = make("bind:mode=" + mode);
+        add_shared_process(sim, 4, 20, -1);
+        sim.start();
+        for (int i = 0; i < 4; ++i) {
+            const int node = mode == "hard" ? i / 2 : (3 - i) / 2;
+            CHECK(sim.task(i).cpus_allowed == sim.topology().pus_of_node(node));
+        }
+    }
+    Simulation inter = make("bind:mode=interleave");
+    ProcId p = add_shared_process(inter, 2, 20, 0);
+    inter.start();
+    CHECK(inter.processes()[p].chunks_on_node[0] == kChunks / 2);
+    CHECK(inter.processes()[p].chunks_on_node[1] == kChunks / 2);
+}
