@@ -24,10 +24,11 @@ namespace {
 // Defaults chosen for the 4-CPU, 9 MB-L3 machine of the experiment; none is
 // from the report, which gave no workload internals. They describe a
 // typical OLTP server process: ~1 ms of CPU between I/Os, a few I/Os per
-// transaction, a hot set of about a third of a 9 MB cache.
-constexpr std::int64_t kOltpProcessesPerPu = 8;       // enough server processes to keep CPUs busy through I/O waits
+// transaction, a hot set such that the processes sharing one CPU fit its
+// cache together (otherwise they evict each other and affinity buys little).
+constexpr std::int64_t kOltpProcessesPerPu = 5;       // each is busy ~1/6 of the time: CPUs just saturated
 constexpr std::int64_t kOltpBufferMiB = 1024;         // shared buffer (SGA); only its size matters to the model
-constexpr std::int64_t kOltpHotSetKiB = 3072;         // per process, ~1/3 of the 9 MB L3
+constexpr std::int64_t kOltpHotSetKiB = 1536;         // per process, ~1/6 of a 9 MB L3
 constexpr std::int64_t kOltpBurstMinUs = 300;         // CPU burst between I/Os, uniform in [min, max]
 constexpr std::int64_t kOltpBurstMaxUs = 1700;
 constexpr std::int64_t kOltpIoMeanUs = 5000;          // disk I/O wait, exponential, ~5 ms (10k rpm disk)
