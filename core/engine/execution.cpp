@@ -53,6 +53,14 @@ void Simulation::advance_cpu(int cpu)
         window_acc_[t.proc] += acc;
         window_local_[t.proc] += acc * rq.local_share;
     }
+    if (t.mig_cost.record >= 0 && (rq.refill_frac > 0 || rq.remote_frac > 0)) {
+        MigrationCostState &mc = t.mig_cost;
+        mc.refill_ns += static_cast<double>(rest) * rq.refill_frac;
+        mc.remote_ns += static_cast<double>(rest) * rq.remote_frac;
+        MigrationRecord &r = rec_->migrations[static_cast<size_t>(mc.record)];
+        r.refill_stall_ns = mc.refill_ns;
+        r.remote_stall_ns = mc.remote_ns;
+    }
     warm_caches(t, cpu, static_cast<double>(rest), work);
 }
 
@@ -129,11 +137,12 @@ double Simulation::cache_latency_ns(const Task &t, int cpu, double *covered_out)
 void Simulation::recompute_rate(int cpu)
 {
     Runqueue &rq = rqs_[cpu];
+    rq.refill_frac = rq.remote_frac = 0;
     if (rq.current < 0) {
         rq.rate = 0;
         return;
     }
-    const Task &t = tasks_[rq.current];
+    Task &t = tasks_[rq.current];
     double rate = 1.0;
     if (t.mem_intensity > 0) {
         double covered = 0;
@@ -142,10 +151,8 @@ void Simulation::recompute_rate(int cpu)
         // Memory latency, weighted over the nodes holding what it touches.
         const int here = pu_node_[cpu];
         double mem = 0, weight = 0;
-        for (size_t n = 0; n < t.node_weight.size(); ++n) {
-            if (t.node_weight[n] <= 0)
-                continue;
-            const double d = topo_->node_distance(here, static_cast<int>(n)) / 10.0;
+        for (int n : t.used_nodes) {
+            const double d = topo_->node_distance(here, n) / 10.0;
             mem += t.node_weight[n] * d * node_congestion_[n];
             weight += t.node_weight[n];
         }
@@ -156,6 +163,8 @@ void Simulation::recompute_rate(int cpu)
         const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
         const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
         rate = 1.0 / (1.0 + t.mem_intensity * lat);
+        if (t.mig_cost.record >= 0)
+            price_migration(t, rq, cpu, cache_lat, miss, mem_factor, lat);
         rq.mem_frac = miss;
         rq.local_share = local;
     } else {
@@ -172,6 +181,64 @@ void Simulation::recompute_rate(int cpu)
     rq.rate = rate;
 }
 
+void Simulation::open_migration_cost(Task &t, int from_cpu, int to_cpu)
+{
+    MigrationCostState &mc = t.mig_cost;
+    mc = MigrationCostState{};
+    if (t.mem_intensity <= 0)
+        return; // it never waits on memory, so no move can slow it
+    double covered = 0;
+    mc.ref_cache_lat_ns = cache_latency_ns(t, from_cpu, &covered);
+    mc.ref_miss = 1.0 - covered;
+    mc.from_node = pu_node_[from_cpu];
+    mc.record = static_cast<std::int64_t>(rec_->migrations.size()) - 1;
+    mc.refill_open = true;
+    mc.remote_open = pu_node_[to_cpu] != mc.from_node;
+}
+
+void Simulation::price_migration(Task &t, Runqueue &rq, int cpu, double cache_lat, double miss, double mem_factor,
+                                 double lat)
+{
+    // Latency differences this small are rounding, not a cost still being paid.
+    constexpr double kSettledLatencyNs = 1e-9;
+    MigrationCostState &mc = t.mig_cost;
+    const double mem_lat = cfg_.model.mem_latency_local_ns;
+    // The memory factor seen from the node it left, over today's placement;
+    // untouched memory would be placed locally wherever it runs.
+    double from_factor = mem_factor;
+    if (mc.remote_open) {
+        const int here = pu_node_[cpu];
+        double mem = t.unplaced_weight * node_congestion_[here], weight = t.unplaced_weight;
+        for (int n : t.used_nodes) {
+            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n];
+            weight += t.node_weight[n];
+        }
+        if (weight > 0)
+            from_factor = mem / weight;
+        // Memory followed it (or it is back on that node): the penalty is over.
+        if (mem_factor <= from_factor + kSettledLatencyNs)
+            mc.remote_open = false;
+    }
+    // Split so that the parts add up to now minus before: first remove the
+    // remote part at today's cache warmth, then the cold-cache part.
+    const double remote = mc.remote_open ? miss * mem_lat * (mem_factor - from_factor) : 0.0;
+    double refill = 0;
+    if (mc.refill_open) {
+        refill = cache_lat - mc.ref_cache_lat_ns + (miss - mc.ref_miss) * mem_lat * from_factor;
+        if (refill <= kSettledLatencyNs) {
+            mc.refill_open = false;
+            refill = 0;
+        }
+    }
+    if (!mc.refill_open && !mc.remote_open) {
+        mc.record = -1;
+        return;
+    }
+    const double per_lat = t.mem_intensity / (1.0 + t.mem_intensity * lat);
+    rq.refill_frac = refill * per_lat;
+    rq.remote_frac = std::max(0.0, remote) * per_lat;
+}
+
 void Simulation::update_congestion()
 {
     // Bytes per ns each node is asked for at the current rates. Each node's
@@ -186,11 +253,11 @@ void Simulation::update_congestion()
         const Task &t = tasks_[rq.current];
         const double bytes_per_ns = rq.rate * t.mem_intensity * rq.mem_frac * line;
         double total = t.unplaced_weight;
-        for (double w : t.node_weight)
-            total += w;
+        for (int n : t.used_nodes)
+            total += t.node_weight[n];
         if (total <= 0)
             continue;
-        for (size_t n = 0; n < demand.size(); ++n)
+        for (int n : t.used_nodes)
             demand[n] += bytes_per_ns * t.node_weight[n] / total;
         demand[pu_node_[cpu]] += bytes_per_ns * t.unplaced_weight / total;
     }
@@ -287,10 +354,20 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
         const double w = chunk_weight(t, chunk);
         if (w <= 0)
             continue;
-        if (from_node == kNoNode)
+        if (from_node == kNoNode) {
             t.unplaced_weight = std::max(0.0, t.unplaced_weight - w);
-        else
-            t.node_weight[from_node] = std::max(0.0, t.node_weight[from_node] - w);
+        } else {
+            // Rounding leaves crumbs; below this a node no longer holds any of it.
+            constexpr double kNoWeight = 1e-12;
+            double &fw = t.node_weight[from_node];
+            fw -= w;
+            if (fw <= kNoWeight) {
+                fw = 0;
+                std::erase(t.used_nodes, from_node);
+            }
+        }
+        if (t.node_weight[to_node] <= 0)
+            t.used_nodes.push_back(to_node);
         t.node_weight[to_node] += w;
     }
 }

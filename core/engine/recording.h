@@ -34,6 +34,17 @@ struct MigrationRecord {
     int to_cpu = -1;
     DistanceClass cls = DistanceClass::Self;
     SimTime since_last_ran_ns = 0; // what cache_hot_time judges
+    // What the move cost the task afterwards, in ns of its own running time
+    // beyond what it would have needed without the move (Task::mig_cost says
+    // how it is measured). They grow while the phase is open, so a record
+    // read mid-run shows the bill so far.
+    double refill_stall_ns = 0; // until its caches were as warm as before the move
+    double remote_stall_ns = 0; // until its memory was no further than from the PU it left
+};
+
+struct NodeBytes {
+    int node = 0;
+    double bytes = 0;
 };
 
 // One sample of the whole simulation. Cumulative counters are totals since
@@ -49,7 +60,9 @@ struct MetricsSample {
     double progress = 0;               // fraction of fixed work done, 0..1
     std::vector<float> pu_busy;                     // window busy fraction per PU
     std::vector<float> cache_heat;                  // per cache (CacheState order): used / capacity
-    std::vector<std::vector<double>> proc_node_bytes; // [process][node] resident bytes
+    // [process] -> resident bytes on each node that holds some. Sparse: a
+    // 512-node machine with 1024 processes would otherwise keep 4 MiB a sample.
+    std::vector<std::vector<NodeBytes>> proc_node_bytes;
     std::vector<float> proc_local_pct;              // [process] window local-access %, -1 if no access
 };
 

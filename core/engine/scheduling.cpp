@@ -31,6 +31,8 @@ void Simulation::arrive(TaskId tid)
     lock_rq(cpu, cpu);
     log(DecisionKind::Place, tid, -1, cpu,
         "task " + std::to_string(tid) + " (" + t.name + ") started on " + cpu_name(cpu));
+    if (sink_)
+        sink_->on_task_new(now_, tid, cpu);
     enqueue(tid, cpu);
 }
 
@@ -45,7 +47,7 @@ void Simulation::enqueue(TaskId tid, int cpu)
         switch_to_next(cpu);
 }
 
-void Simulation::put_prev(int cpu, bool requeue)
+void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
 {
     Runqueue &rq = rqs_[cpu];
     const TaskId tid = rq.current;
@@ -57,6 +59,8 @@ void Simulation::put_prev(int cpu, bool requeue)
     t.last_ran_ns = now_;
     t.vruntime_ns += now_ - t.slice_start_ns;
     rq.current = -1;
+    if (sink_)
+        sink_->on_switch_out(now_, cpu, tid, requeue ? TaskState::Runnable : leaving_as);
     if (requeue) {
         t.state = TaskState::Runnable;
         rq.queue.push_back(tid);
@@ -86,6 +90,8 @@ void Simulation::switch_to_next(int cpu)
     t.slice_start_ns = now_;
     t.last_ran_ns = now_;
     rq.current = tid;
+    if (sink_)
+        sink_->on_switch_in(now_, cpu, tid);
     charge_sys(cpu, static_cast<double>(cfg_.model.context_switch_ns));
     if (t.remaining_work_ns <= 0.5)
         run_program(tid); // may block or exit, and switch again
@@ -165,7 +171,7 @@ void Simulation::block(TaskId tid)
 {
     Task &t = tasks_[tid];
     const int cpu = t.cpu;
-    put_prev(cpu, false);
+    put_prev(cpu, false, TaskState::Blocked);
     t.state = TaskState::Blocked;
     ++t.wake_seq;
 }
@@ -174,7 +180,7 @@ void Simulation::task_exit(TaskId tid)
 {
     Task &t = tasks_[tid];
     const int cpu = t.cpu;
-    put_prev(cpu, false);
+    put_prev(cpu, false, TaskState::Exited);
     t.state = TaskState::Exited;
     t.remaining_work_ns = 0;
     for (auto &c : caches_)
@@ -211,7 +217,12 @@ void Simulation::wake(TaskId tid, int waker_cpu)
         t.prev_cpu = prev;
         rec_->migrations.push_back(
             MigrationRecord{now_, tid, prev, target, cls, t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0});
+        open_migration_cost(t, prev, target);
+        if (sink_)
+            sink_->on_migration(rec_->migrations.back(), DecisionKind::Wakeup, std::string());
     }
+    if (sink_)
+        sink_->on_wakeup(now_, tid, target, waker_cpu);
     const int by = waker_cpu >= 0 ? waker_cpu : target;
     if (policy_->wakeup_mode() == WakeupMode::Queued && by != target) {
         // One atomic add on the target's wake list (a line transfer, no lock
@@ -312,7 +323,10 @@ bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind k
     t.prev_cpu = from;
     rec_->migrations.push_back(MigrationRecord{now_, tid, from, to_cpu, cls,
                                                t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0});
+    open_migration_cost(t, from, to_cpu);
     log(kind, tid, from, to_cpu, reason);
+    if (sink_)
+        sink_->on_migration(rec_->migrations.back(), kind, reason);
     enqueue(tid, to_cpu);
     if (src.current < 0)
         switch_to_next(from);

@@ -55,6 +55,23 @@ struct TaskStats {
     double local_accesses = 0; // of which to the node of the PU that ran it
 };
 
+// The cost phases of a task's latest migration, open until they settle. The
+// engine prices them from its own rate model: the latency per access the task
+// pays now against the latency it would pay with the caches it had on the PU
+// it left (refill), and with its memory seen from that PU's node (remote).
+// The extra share of running time is I x delta / (1 + I x latency), the exact
+// difference between the two rates. A newer migration supersedes an open one.
+struct MigrationCostState {
+    std::int64_t record = -1;    // index in Recording::migrations; -1 = nothing open
+    bool refill_open = false;    // caches not yet as warm as before the move
+    bool remote_open = false;    // memory still further away than from the PU it left
+    double ref_cache_lat_ns = 0; // cache part of the latency per access before the move
+    double ref_miss = 0;         // share of accesses past every cache before the move
+    int from_node = kNoNode;     // node of the PU it left
+    double refill_ns = 0;        // accumulated so far; the record mirrors these
+    double remote_ns = 0;
+};
+
 struct Task {
     TaskId id = 0;
     ProcId proc = 0;
@@ -80,11 +97,13 @@ struct Task {
     double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
     double working_set_bytes = 0.0;  // what it would like to keep in cache
     std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
+    std::vector<int> used_nodes;     // nodes whose node_weight is non-zero: big machines have hundreds
     double unplaced_weight = 1.0;    // share on chunks not yet touched
     int preferred_node = kNoNode;    // set by NUMA policies
     std::vector<std::int64_t> faults_by_node;
 
     TaskStats stats;
+    MigrationCostState mig_cost;
 };
 
 // A lock's state for the contention model: when it is next free.
@@ -105,6 +124,8 @@ struct Runqueue {
     double sys_debt_ns = 0.0;    // kernel work charged but not yet spent
     double mem_frac = 0.0;       // share of the current task's accesses that miss every cache
     double local_share = 1.0;    // share of those that go to this PU's node
+    double refill_frac = 0.0;    // share of the current task's user time owed to its last move's cold caches
+    double remote_frac = 0.0;    // ... and to its memory being further than before the move
     std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
     // Accounting
     SimTime user_ns = 0;

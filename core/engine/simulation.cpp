@@ -259,6 +259,10 @@ void Simulation::start()
         }
         if (t.segments.empty())
             t.unplaced_weight = 0;
+        t.used_nodes.clear();
+        for (size_t n = 0; n < t.node_weight.size(); ++n)
+            if (t.node_weight[n] > 0)
+                t.used_nodes.push_back(static_cast<int>(n));
         if (t.program.iterations > 0) {
             ++live_finite_tasks_;
             double per_iter = 0;
@@ -455,7 +459,11 @@ void Simulation::on_sample()
     s.proc_node_bytes.resize(procs_.size());
     s.proc_local_pct.resize(procs_.size());
     for (size_t p = 0; p < procs_.size(); ++p) {
-        s.proc_node_bytes[p] = process_node_bytes(static_cast<ProcId>(p));
+        const auto &counts = procs_[p].chunks_on_node;
+        for (size_t n = 0; n < counts.size(); ++n)
+            if (counts[n] > 0)
+                s.proc_node_bytes[p].push_back(
+                    NodeBytes{static_cast<int>(n), static_cast<double>(counts[n]) * static_cast<double>(cfg_.model.chunk_bytes)});
         s.proc_local_pct[p] = window_acc_[p] > 0 ? static_cast<float>(100.0 * window_local_[p] / window_acc_[p]) : -1.f;
         window_acc_[p] = window_local_[p] = 0;
     }
@@ -478,6 +486,15 @@ void Simulation::restore(const Checkpoint &cp)
     *this = *cp.state;
     rec_ = std::move(rec);
     rec_->truncate(cp.mark);
+    // Moves still being paid for at the checkpoint kept growing on the
+    // abandoned timeline: put their bill back to what it was then.
+    for (const Task &t : tasks_) {
+        const auto i = static_cast<size_t>(t.mig_cost.record);
+        if (t.mig_cost.record >= 0 && i < rec_->migrations.size()) {
+            rec_->migrations[i].refill_stall_ns = t.mig_cost.refill_ns;
+            rec_->migrations[i].remote_stall_ns = t.mig_cost.remote_ns;
+        }
+    }
 }
 
 // --- reading ---
@@ -521,6 +538,8 @@ double Simulation::progress() const
 
 void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string reason)
 {
+    if (sink_)
+        sink_->on_decision(Decision{now_, kind, t, from, to, reason});
     if (rec_->decisions.size() >= rec_->max_decisions) {
         ++rec_->decisions_dropped;
         return;

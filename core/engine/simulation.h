@@ -16,6 +16,7 @@
 #include "engine/model_params.h"
 #include "engine/policy.h"
 #include "engine/recording.h"
+#include "engine/sched_event_sink.h"
 #include "engine/sim_types.h"
 #include "util/prng.h"
 
@@ -131,6 +132,13 @@ public:
     double lock_rq(int rq_cpu, int by_cpu);
     void log(DecisionKind kind, TaskId t, int from, int to, std::string reason);
 
+    // --- observers ---
+    // Streams context switches, wakeups, migrations and decisions to `sink`
+    // (null detaches). Not owned, not copied into checkpoints: see
+    // sched_event_sink.h.
+    void set_event_sink(SchedEventSink *sink) { sink_ = sink; }
+    SchedEventSink *event_sink() const { return sink_; }
+
 private:
     struct Impl;
     friend struct Impl;
@@ -149,11 +157,17 @@ private:
     // Latency past L1 served by caches; *covered = share of accesses they serve.
     double cache_latency_ns(const Task &t, int cpu, double *covered) const;
     void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
+    // Migration cost hook (Task::mig_cost): open the phases at a move, price
+    // them when the rate is re-derived.
+    void open_migration_cost(Task &t, int from_cpu, int to_cpu);
+    void price_migration(Task &t, Runqueue &rq, int cpu, double cache_lat, double miss, double mem_factor,
+                         double lat);
     void sample_accesses(Task &t, int cpu);
     // scheduling
     void enqueue(TaskId t, int cpu);
     void switch_to_next(int cpu);
-    void put_prev(int cpu, bool requeue);
+    // `leaving_as` only tells an attached event sink why the task stopped.
+    void put_prev(int cpu, bool requeue, TaskState leaving_as = TaskState::Runnable);
     void run_program(TaskId t); // interpret ops until it computes, blocks or exits
     void block(TaskId t);
     void wake(TaskId t, int waker_cpu);
@@ -203,6 +217,8 @@ private:
     std::vector<SimTime> last_sample_busy_;
 
     std::shared_ptr<Recording> rec_;
+    // Left out of operator=, so copies (checkpoints) start without one.
+    SchedEventSink *sink_ = nullptr;
 };
 
 } // namespace schedscope

@@ -1,5 +1,7 @@
 #include "scenario/run.h"
 
+#include "analysis/migration_analysis.h"
+#include "analysis/migration_json.h"
 #include "engine/catalog.h"
 #include "util/input_error.h"
 
@@ -97,6 +99,10 @@ RunResult summarize(const Simulation &sim, bool fixed_work)
     }
     r.local_access_pct = acc > 0 ? 100.0 * local / acc : 100.0;
     r.events = sim.events_processed();
+    const MigrationAnalysis ma = analyze_migrations(sim);
+    r.hot_migration_pct = 100.0 * ma.totals.hot_share;
+    r.refill_cost_ms = ma.totals.refill_stall_ns / 1e6;
+    r.migrations_detail = migrations_detail_json(ma);
 
     // Series, one array per figure, aligned on time_s.
     nlohmann::json s;
@@ -104,7 +110,7 @@ RunResult summarize(const Simulation &sim, bool fixed_work)
     std::vector<std::vector<double>> mig(kDistanceClassCount);
     const auto &procs = sim.processes();
     std::vector<std::vector<double>> local_pct(procs.size());
-    std::vector<std::vector<std::vector<double>>> node_mb(procs.size());
+    std::vector<nlohmann::json> node_mb(procs.size(), nlohmann::json::array());
     const double npu = sim.topology().pu_count();
     for (size_t i = 0; i < samples.size(); ++i) {
         const auto &m = samples[i];
@@ -124,9 +130,9 @@ RunResult summarize(const Simulation &sim, bool fixed_work)
             mig[c].push_back(static_cast<double>(m.migrations_by_class[c]));
         for (size_t p = 0; p < procs.size() && p < m.proc_local_pct.size(); ++p) {
             local_pct[p].push_back(m.proc_local_pct[p]);
-            std::vector<double> mb;
-            for (double b : m.proc_node_bytes[p])
-                mb.push_back(b / (1024.0 * 1024.0));
+            nlohmann::json mb = nlohmann::json::object(); // node -> MiB, nodes holding none left out
+            for (const NodeBytes &nb : m.proc_node_bytes[p])
+                mb[std::to_string(nb.node)] = nb.bytes / (1024.0 * 1024.0);
             node_mb[p].push_back(std::move(mb));
         }
     }
@@ -198,6 +204,8 @@ nlohmann::json run_to_json(const RunResult &r, bool with_series)
     j["lock_wait_s"] = r.lock_wait_s;
     j["local_access_pct"] = r.local_access_pct;
     j["events"] = r.events;
+    if (!r.migrations_detail.is_null())
+        j["migrations_detail"] = r.migrations_detail;
     if (with_series)
         j["series"] = r.series;
     return j;
@@ -241,6 +249,8 @@ std::string format_report(const Scenario &s, const std::vector<std::vector<RunRe
     figures.push_back({"System (s)", [](const RunResult &r) { return r.sys_s; }, true});
     figures.push_back({"Idle (%)", [](const RunResult &r) { return r.idle_pct; }, true});
     figures.push_back({"Migrations", [](const RunResult &r) { return static_cast<double>(r.migrations_total); }, true});
+    figures.push_back({"Hot migrations (%)", [](const RunResult &r) { return r.hot_migration_pct; }, true});
+    figures.push_back({"Refill cost (ms)", [](const RunResult &r) { return r.refill_cost_ms; }, true});
     figures.push_back({"Page migrations", [](const RunResult &r) { return static_cast<double>(r.page_migrations); }, true});
     figures.push_back({"Local access (%)", [](const RunResult &r) { return r.local_access_pct; }, false});
 

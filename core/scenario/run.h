@@ -38,6 +38,10 @@ struct RunResult {
     double local_access_pct = 0; // all processes, whole run
     std::int64_t events = 0;
     nlohmann::json series;       // time series from the recording
+    // From the migration analysis (analysis/migration_analysis.h).
+    double hot_migration_pct = 0;     // moves of a task that ran less than cache_hot_time ago
+    double refill_cost_ms = 0;        // stall while caches refilled after moves, summed over tasks
+    nlohmann::json migrations_detail; // analysis/migration_json.h
 };
 
 // If the workload name ends in _HARD_BIND or _INVERSE_BIND, the base name and

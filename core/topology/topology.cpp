@@ -146,6 +146,22 @@ void Topology::finalize()
             }
         }
     }
+    // The engine asks for ancestors and distances on every wakeup and
+    // balancing pass: each PU's closest ancestor of every type, computed once.
+    pu_ancestor_.assign(pus_.size(), {});
+    for (int p = 0; p < pu_count(); ++p) {
+        pu_ancestor_[p].fill(kNoObj);
+        for (ObjId a = pus_[p]; a != kNoObj; a = objects_[a].parent) {
+            auto &slot = pu_ancestor_[p][static_cast<size_t>(objects_[a].type)];
+            if (slot == kNoObj)
+                slot = a;
+        }
+    }
+    // Asked for on every balancing pass: computed once.
+    node_pus_.assign(static_cast<size_t>(std::max(1, numa_count())), CpuSet(pu_count()));
+    if (numa_count() > 0)
+        for (int p = 0; p < pu_count(); ++p)
+            node_pus_[pu_node_[p]].set(p);
 
     if (!distances_.empty()) {
         const auto n = static_cast<size_t>(numa_count());
@@ -187,13 +203,9 @@ std::uint64_t Topology::total_memory_bytes() const
 
 int Topology::node_of_pu(int pu_logical) const { return pu_node_.at(pu_logical); }
 
-CpuSet Topology::pus_of_node(int numa_logical) const
+const CpuSet &Topology::pus_of_node(int numa_logical) const
 {
-    CpuSet s(pu_count());
-    for (int p = 0; p < pu_count(); ++p)
-        if (pu_node_[p] == numa_logical && numa_count() > 0)
-            s.set(p);
-    return s;
+    return node_pus_.at(numa_logical);
 }
 
 int Topology::node_distance(int a, int b) const
@@ -207,10 +219,7 @@ ObjId Topology::ancestor_of_pu(int pu_logical, ObjType type) const
 {
     if (type == ObjType::NUMANode)
         return numa_count() > 0 ? numa_.at(node_of_pu(pu_logical)) : kNoObj;
-    for (ObjId a = pu(pu_logical); a != kNoObj; a = objects_[a].parent)
-        if (objects_[a].type == type)
-            return a;
-    return kNoObj;
+    return pu_ancestor_.at(pu_logical)[static_cast<size_t>(type)];
 }
 
 CpuSet Topology::pus_sharing_cache(int pu_logical, int level) const

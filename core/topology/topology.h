@@ -9,6 +9,7 @@
 
 #include "topology/cpuset.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -84,7 +85,7 @@ public:
     int numa_count() const { return static_cast<int>(numa_.size()); }
     ObjId numa_node(int logical) const { return numa_.at(logical); }
     int node_of_pu(int pu_logical) const; // NUMA logical index; 0 if the machine has none
-    CpuSet pus_of_node(int numa_logical) const;
+    const CpuSet &pus_of_node(int numa_logical) const;
     // SLIT distance; when no matrix is known: 10 on the diagonal, 20 elsewhere.
     int node_distance(int a, int b) const;
     const std::vector<std::vector<int>> &distances() const { return distances_; }
@@ -109,6 +110,8 @@ private:
     std::vector<ObjId> pus_;
     std::vector<ObjId> numa_;
     std::vector<int> pu_node_;
+    std::vector<CpuSet> node_pus_; // per NUMA node
+    std::vector<std::array<ObjId, static_cast<size_t>(ObjType::PU) + 1>> pu_ancestor_; // per PU, by type
     std::vector<std::vector<int>> distances_;
 };
 
