@@ -25,7 +25,27 @@ ParsedOptions parse_app_options(const QStringList &args)
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({topology, screenshot, size});
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Open a scenario file."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption workload(QStringLiteral("workload"),
+                                      QStringLiteral("Compare on this workload, NAME[:key=value,...]."),
+                                      QStringLiteral("WORKLOAD"));
+    const QCommandLineOption policy(QStringLiteral("policy"),
+                                    QStringLiteral("A policy to compare, NAME[:key=value,...]; repeat for 2-4 panes."),
+                                    QStringLiteral("POLICY"));
+    const QCommandLineOption duration(QStringLiteral("duration"),
+                                      QStringLiteral("Simulated duration for --workload, e.g. 10s."),
+                                      QStringLiteral("TIME"));
+    const QCommandLineOption run_to(QStringLiteral("run-to"),
+                                    QStringLiteral("Run the comparison to this simulated time before --screenshot, e.g. 5s."),
+                                    QStringLiteral("TIME"));
+    const QCommandLineOption benchmark(QStringLiteral("benchmark-render"),
+                                       QStringLiteral("Play for SECONDS of wall time, print frames per second, exit."),
+                                       QStringLiteral("SECONDS"));
+    const QCommandLineOption speed(QStringLiteral("speed"),
+                                   QStringLiteral("Simulated seconds per real second (0 = as fast as possible)."),
+                                   QStringLiteral("X"));
+    parser.addOptions({topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed});
 
     ParsedOptions result;
     if (!parser.parse(args)) {
@@ -60,8 +80,64 @@ ParsedOptions parse_app_options(const QStringList &args)
         return result;
     }
     options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    options.scenario = parser.value(scenario);
+    options.workload = parser.value(workload).toStdString();
+    for (const QString &p : parser.values(policy))
+        options.policies.push_back(p.toStdString());
+    auto fail = [&](const QString &message) {
+        result.exit_code = 2;
+        result.message = message;
+        return result;
+    };
+    if (!options.policies.empty() && options.workload.empty())
+        return fail(QStringLiteral("--policy needs --workload"));
+    if (!options.scenario.isEmpty() && !options.workload.empty())
+        return fail(QStringLiteral("give either --scenario or --workload, not both"));
+    if (parser.isSet(duration)) {
+        const auto ns = parse_duration_ns(parser.value(duration));
+        if (!ns)
+            return fail(QStringLiteral("--duration: expected a time such as 10s or 500ms, got '%1'").arg(parser.value(duration)));
+        options.duration_s = static_cast<double>(*ns) / 1e9;
+    }
+    if (parser.isSet(run_to)) {
+        const auto ns = parse_duration_ns(parser.value(run_to));
+        if (!ns)
+            return fail(QStringLiteral("--run-to: expected a time such as 5s or 500ms, got '%1'").arg(parser.value(run_to)));
+        options.run_to_ns = *ns;
+    }
+    if (parser.isSet(benchmark)) {
+        bool ok = false;
+        options.benchmark_s = parser.value(benchmark).toDouble(&ok);
+        if (!ok || options.benchmark_s <= 0 || options.benchmark_s > 3600)
+            return fail(QStringLiteral("--benchmark-render: expected seconds in (0, 3600], got '%1'").arg(parser.value(benchmark)));
+    }
+    if (parser.isSet(speed)) {
+        bool ok = false;
+        options.speed = parser.value(speed).toDouble(&ok);
+        if (!ok || options.speed < 0)
+            return fail(QStringLiteral("--speed: expected a number >= 0, got '%1'").arg(parser.value(speed)));
+    }
     result.options = options;
     return result;
+}
+
+std::optional<std::int64_t> parse_duration_ns(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*([0-9]*\\.?[0-9]+)\\s*(ns|us|ms|s|m)?\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const double v = m.captured(1).toDouble();
+    const QString unit = m.captured(2).isEmpty() ? QStringLiteral("s") : m.captured(2);
+    const double scale = unit == QLatin1String("ns")   ? 1.0
+                         : unit == QLatin1String("us") ? 1e3
+                         : unit == QLatin1String("ms") ? 1e6
+                         : unit == QLatin1String("m")  ? 60e9
+                                                       : 1e9;
+    const double ns = v * scale;
+    if (ns > 1e16) // beyond any run worth simulating (about 115 days)
+        return std::nullopt;
+    return static_cast<std::int64_t>(ns);
 }
 
 std::optional<int> handle_info_options(int argc, char **argv)
@@ -84,6 +160,8 @@ void prepare_platform(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0) {
+            // (--benchmark-render is measured on a real display, e.g. Xvfb,
+            // so it keeps the platform it is given.)
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
             return;

@@ -7,7 +7,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace schedscope::gui {
@@ -16,9 +18,21 @@ struct AppOptions {
     std::string topology = "detect"; // a load_topology spec
     QString screenshot;              // non-empty: render offscreen to this PNG and exit
     QSize size{1600, 1000};          // window size in screenshot mode
+    QString scenario;                // a scenario file to open instead of the default comparison
+    // A comparison from the command line, as schedscope-cli run takes it
+    // (NAME[:k=v,...]); used when no scenario file is given.
+    std::string workload;
+    std::vector<std::string> policies;
+    double duration_s = 0;
+    std::int64_t run_to_ns = -1;     // >= 0: run the comparison to this instant before the screenshot
+    double benchmark_s = 0;          // > 0: play for this long, report frames per second, exit
+    double speed = -1;               // simulated s per real s for play/benchmark; 0 = max; <0 default
 
-    bool headless() const { return !screenshot.isEmpty(); }
+    bool headless() const { return !screenshot.isEmpty() || benchmark_s > 0; }
 };
+
+// "5s", "250ms", "2.5", "1m" -> nanoseconds; nullopt if malformed.
+std::optional<std::int64_t> parse_duration_ns(const QString &text);
 
 struct ParsedOptions {
     std::optional<AppOptions> options; // empty: exit with exit_code

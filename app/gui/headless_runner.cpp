@@ -1,13 +1,22 @@
 #include "headless_runner.h"
 
+#include "engine/catalog.h"
 #include "main_window.h"
+#include "sim/comparison_page.h"
+#include "sim/comparison_view.h"
+#include "sim/simulation_controller.h"
+#include "sim/simulation_pane.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QWidget>
 
+#include <algorithm>
 #include <cstdio>
+#include <exception>
+#include <vector>
 
 namespace schedscope::gui {
 
@@ -28,11 +37,113 @@ QString save_widget_png(QWidget &widget, QSize size, const QString &path)
     return {};
 }
 
+bool open_from_options(MainWindow &window, const AppOptions &options)
+{
+    if (!options.scenario.isEmpty())
+        return window.openScenarioFile(options.scenario);
+    if (options.workload.empty())
+        return window.openTopology(options.topology);
+    Scenario s;
+    s.name = "command line";
+    s.topology = options.topology;
+    s.duration_s = options.duration_s;
+    try {
+        auto [wname, wparams] = parse_name_params(options.workload, "--workload");
+        s.workload = {wname, wparams};
+        for (const std::string &p : options.policies) {
+            auto [pname, pparams] = parse_name_params(p, "--policy");
+            s.policies.push_back({pname, pparams});
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "schedscope: %s\n", e.what());
+        return false;
+    }
+    if (s.policies.empty())
+        s.policies = {{"sched-domains", {}}};
+    return window.showScenario(s, {});
+}
+
+namespace {
+
+// Plays for the given wall time and prints what the panes managed: frames
+// painted per second (all panes repaint once per frame), the time a paint
+// and a simulation request took, and how far the simulation got.
+int run_benchmark(MainWindow &window, const AppOptions &options)
+{
+    SimulationController *c = window.comparisonPage()->controller();
+    ComparisonView *view = window.comparisonPage()->view();
+    window.resize(options.size);
+    window.show();
+    if (!c->waitLoaded())
+        return 2;
+    c->setSpeed(options.speed >= 0 ? options.speed : 1.0);
+    std::vector<int> paints0;
+    for (int i = 0; i < view->paneCount(); ++i)
+        paints0.push_back(view->pane(i)->paintCount());
+    std::vector<double> paint_ms, sim_ms;
+    QObject::connect(c, &SimulationController::frameReady, &window, [&](const FrameSetPtr &f) {
+        sim_ms.push_back(f->wall_ms);
+        double ms = 0;
+        for (int i = 0; i < view->paneCount(); ++i)
+            ms += view->pane(i)->lastPaintMs();
+        paint_ms.push_back(ms);
+    });
+    QElapsedTimer wall;
+    wall.start();
+    c->play();
+    while (wall.elapsed() < static_cast<qint64>(options.benchmark_s * 1000)) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (!c->isPlaying() && c->frame() && c->frame()->all_finished)
+            break;
+    }
+    c->pause();
+    const double secs = static_cast<double>(wall.elapsed()) / 1000.0;
+    int min_paints = 1 << 30;
+    for (int i = 0; i < view->paneCount(); ++i)
+        min_paints = std::min(min_paints, view->pane(i)->paintCount() - paints0[i]);
+    auto mean = [](const std::vector<double> &v) {
+        double s = 0;
+        for (double x : v)
+            s += x;
+        return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+    };
+    auto p95 = [](std::vector<double> v) {
+        if (v.empty())
+            return 0.0;
+        std::sort(v.begin(), v.end());
+        return v[static_cast<size_t>(0.95 * static_cast<double>(v.size() - 1))];
+    };
+    const RunSetupPtr setup = c->setup();
+    std::printf("benchmark-render: %d pane(s), %d PUs, window %dx%d, %.1f s wall\n", view->paneCount(),
+                setup ? setup->topology->pu_count() : 0, options.size.width(), options.size.height(), secs);
+    std::printf("  fps %.1f (frames painted per second, every pane)\n", min_paints / secs);
+    std::printf("  paint ms per frame, all panes: mean %.2f p95 %.2f\n", mean(paint_ms), p95(paint_ms));
+    std::printf("  simulation ms per frame (worker thread): mean %.2f p95 %.2f\n", mean(sim_ms), p95(sim_ms));
+    std::printf("  simulated time reached %.3f s%s\n", static_cast<double>(c->time()) / 1e9,
+                c->frame() && c->frame()->all_finished ? " (finished)" : "");
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace
+
 int run_headless(MainWindow &window, const AppOptions &options)
 {
     window.setErrorSink(stderr_sink());
-    if (!window.openTopology(options.topology))
+    window.setSavePrompt({}); // never ask: nothing to save in a headless run
+    if (!open_from_options(window, options))
         return 2;
+    if (options.benchmark_s > 0)
+        return run_benchmark(window, options);
+    SimulationController *c = window.comparisonPage()->controller();
+    if (c->setup()) {
+        const bool ok = options.run_to_ns >= 0 ? c->runTo(options.run_to_ns) : c->waitLoaded();
+        if (!ok) {
+            std::fprintf(stderr, "schedscope: the comparison did not reach %s\n",
+                         options.run_to_ns >= 0 ? "the --run-to time" : "its first frame");
+            return 2;
+        }
+    }
     const QString error = save_widget_png(window, options.size, options.screenshot);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "schedscope: %s\n", qUtf8Printable(error));

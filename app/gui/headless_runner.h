@@ -1,14 +1,21 @@
 #pragma once
-// The --screenshot mode: load, lay out, render the whole window offscreen,
-// write a PNG, exit. Later steps (the engine's --scenario/--run-to) slot in
-// between loading and grabbing.
+// The headless modes: --screenshot (load, optionally run the comparison to
+// --run-to, render the whole window offscreen, write a PNG, exit) and
+// --benchmark-render (play for a while on whatever display there is and
+// report frames per second).
 
 #include "app_options.h"
 
 #include <QSize>
 #include <QString>
 
+#include <optional>
+
 class QWidget;
+
+namespace schedscope {
+struct Scenario;
+}
 
 namespace schedscope::gui {
 
@@ -17,6 +24,11 @@ class MainWindow;
 // Resizes and shows the widget, lets Qt lay it out, grabs it into a PNG.
 // Returns an empty string on success, else the reason.
 QString save_widget_png(QWidget &widget, QSize size, const QString &path);
+
+// Opens what the options name in the window: a scenario file, a
+// --workload/--policy comparison, or a machine with the default comparison.
+// Errors go to the window's error sink. Returns whether it opened.
+bool open_from_options(MainWindow &window, const AppOptions &options);
 
 // Exit codes: 0 written, 2 bad input (reported on stderr), 1 cannot write.
 int run_headless(MainWindow &window, const AppOptions &options);

@@ -4,6 +4,8 @@
 #include "app_options.h"
 #include "headless_runner.h"
 #include "main_window.h"
+#include "sim/comparison_page.h"
+#include "sim/simulation_controller.h"
 
 #include <QApplication>
 
@@ -28,7 +30,9 @@ int main(int argc, char *argv[])
     MainWindow window;
     if (parsed.options->headless())
         return run_headless(window, *parsed.options);
-    window.openTopology(parsed.options->topology);
+    open_from_options(window, *parsed.options);
+    if (parsed.options->speed >= 0)
+        window.comparisonPage()->controller()->setSpeed(parsed.options->speed);
     window.show();
     return app.exec();
 }

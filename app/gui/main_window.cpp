@@ -1,6 +1,10 @@
 #include "main_window.h"
 
 #include "distance_matrix_panel.h"
+#include "sim/comparison_page.h"
+#include "sim/run_setup.h"
+#include "sim/scenario_document.h"
+#include "sim/simulation_controller.h"
 #include "synthetic_dialog.h"
 #include "topology/import.h"
 #include "topology_export.h"
@@ -9,7 +13,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QKeySequence>
@@ -17,6 +24,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTreeView>
 
 #include <QIcon>
@@ -37,9 +45,27 @@ MainWindow::MainWindow(QWidget *parent)
     init_resources();
     setWindowTitle(tr("schedscope"));
     setWindowIcon(QIcon(QStringLiteral(":/schedscope/schedscope.svg")));
-    setCentralWidget(view_);
+    // The comparison is what people come for; the plain topology view is a
+    // tab beside it. Analysis views (charts, explain, profiler, lessons)
+    // attach as further tabs or docks fed by comparison_->controller().
+    comparison_ = new ComparisonPage(this);
+    document_ = new ScenarioDocument(this);
+    tabs_ = new QTabWidget(this);
+    tabs_->addTab(comparison_, tr("Comparison"));
+    tabs_->addTab(view_, tr("Topology"));
+    setCentralWidget(tabs_);
+    save_prompt_ = [this](const QString &name) {
+        return static_cast<int>(QMessageBox::question(
+            this, tr("Unsaved changes"), tr("The scenario %1 has changes. Save them?").arg(name),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save));
+    };
+    connect(document_, &ScenarioDocument::changed, this, &MainWindow::updateTitle);
+    connect(comparison_, &ComparisonPage::scenarioModified, document_, &ScenarioDocument::modify);
+    connect(comparison_, &ComparisonPage::loadFailed, this,
+            [this](const QString &message) { error_sink_(tr("Cannot run the scenario"), message); });
     createDocks();
     createMenus();
+    createSimulationMenu();
     status_ = new QLabel(this);
     zoom_label_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
@@ -77,10 +103,23 @@ void MainWindow::createDocks()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New comparison on this machine"), QKeySequence::New, this, [this] {
+        if (topology_ && maybeSave())
+            showScenario(default_comparison(*topology_, spec_), {});
+    });
+    file->addAction(tr("Open s&cenario..."), QKeySequence(tr("Ctrl+L")), this, &MainWindow::openScenarioDialog);
+    recent_menu_ = file->addMenu(tr("&Recent scenarios"));
+    connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    file->addAction(tr("&Save scenario"), QKeySequence::Save, this, &MainWindow::saveScenario);
+    file->addAction(tr("Save scenario &as..."), QKeySequence::SaveAs, this, [this] { saveScenarioAs(); });
+    file->addAction(tr("Export &trace..."), this, &MainWindow::exportTraceRequested);
+    file->addSeparator();
     file->addAction(tr("&Open topology..."), QKeySequence::Open, this, &MainWindow::openFile);
     file->addAction(tr("Open &synthetic..."), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openSynthetic);
-    file->addAction(tr("Open &detected machine"), QKeySequence(tr("Ctrl+Shift+D")), this,
-                    [this] { openTopology("detect"); });
+    file->addAction(tr("Open &detected machine"), QKeySequence(tr("Ctrl+Shift+D")), this, [this] {
+        if (maybeSave())
+            openTopology("detect");
+    });
     file->addSeparator();
     file->addAction(tr("Export view as &PNG..."), QKeySequence(tr("Ctrl+E")), this, [this] { exportView(false); });
     file->addAction(tr("Export view as S&VG..."), QKeySequence(tr("Ctrl+Shift+E")), this,
@@ -116,24 +155,132 @@ void MainWindow::createMenus()
 
 void MainWindow::fillSamplesMenu(QMenu *menu)
 {
+    menu->setToolTipsVisible(true);
     std::vector<SampleInfo> samples;
     try {
         samples = list_sample_topologies();
     } catch (const std::exception &) {
         // No samples directory is not worth a dialog at start-up; the menu says so.
     }
-    if (samples.empty()) {
+    menu->addSection(tr("Machines"));
+    if (samples.empty())
         menu->addAction(tr("(no samples found)"))->setEnabled(false);
-        return;
-    }
     for (const SampleInfo &s : samples) {
         QAction *a = menu->addAction(QString::fromStdString(s.name));
         a->setToolTip(QString::fromStdString(s.summary));
         a->setStatusTip(QString::fromStdString(s.summary));
         const std::string spec = "sample:" + s.name;
-        connect(a, &QAction::triggered, this, [this, spec] { openTopology(spec); });
+        a->setData(QString::fromStdString(spec));
+        connect(a, &QAction::triggered, this, [this, spec] {
+            if (maybeSave())
+                openTopology(spec);
+        });
     }
-    menu->setToolTipsVisible(true);
+    // Scenario files, named and described by their own "name" and
+    // "description" fields. One that does not parse is listed disabled with
+    // the reason, so a broken sample is visible rather than missing.
+    menu->addSection(tr("Scenarios"));
+    const QDir dir(QString::fromStdString(samples_dir()) + QStringLiteral("/scenarios"));
+    const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    if (files.isEmpty())
+        menu->addAction(tr("(no sample scenarios)"))->setEnabled(false);
+    for (const QString &f : files) {
+        const QString path = dir.filePath(f);
+        const QString base = QFileInfo(f).completeBaseName();
+        QAction *a = menu->addAction(base);
+        a->setData(path);
+        try {
+            const Scenario sc = load_scenario(path.toStdString());
+            const QString desc = QString::fromStdString(sc.description.empty() ? sc.name : sc.description);
+            a->setToolTip(desc);
+            a->setStatusTip(desc);
+            if (!sc.name.empty() && sc.name != base.toStdString())
+                a->setText(QStringLiteral("%1 (%2)").arg(base, QString::fromStdString(sc.name)));
+        } catch (const std::exception &e) {
+            a->setEnabled(false);
+            a->setToolTip(QString::fromStdString(e.what()));
+        }
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (maybeSave())
+                openScenarioFile(path);
+        });
+    }
+}
+
+void MainWindow::createSimulationMenu()
+{
+    SimulationController *c = comparison_->controller();
+    QMenu *sim = menuBar()->addMenu(tr("S&imulation"));
+    // Window-wide shortcuts: Space works whichever pane or dock has focus.
+    QAction *play = sim->addAction(tr("&Play / pause"), c, &SimulationController::togglePlay);
+    play->setShortcut(QKeySequence(Qt::Key_Space));
+    play->setShortcutContext(Qt::WindowShortcut);
+    QAction *step = sim->addAction(tr("&Step one tick"), c, &SimulationController::stepTick);
+    step->setShortcut(QKeySequence(Qt::Key_Period));
+    QAction *reset = sim->addAction(tr("&Reset to time zero"), c, &SimulationController::reset);
+    reset->setShortcut(QKeySequence(Qt::Key_Home));
+    sim->addSeparator();
+    for (int i = 0; i < kMaxPanes; ++i) {
+        QAction *edit = sim->addAction(tr("Parameters of pane &%1...").arg(i + 1), comparison_,
+                                       [this, i] { comparison_->editPane(i); });
+        edit->setShortcut(QKeySequence(tr("Ctrl+%1").arg(i + 5)));
+    }
+}
+
+void MainWindow::fillRecentMenu()
+{
+    recent_menu_->clear();
+    const QStringList files = ScenarioDocument::recentFiles();
+    if (files.isEmpty())
+        recent_menu_->addAction(tr("(none yet)"))->setEnabled(false);
+    for (const QString &f : files)
+        recent_menu_->addAction(f, this, [this, f] {
+            if (maybeSave())
+                openScenarioFile(f);
+        });
+}
+
+void MainWindow::openScenarioDialog()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
+                                                      tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openScenarioFile(path);
+}
+
+bool MainWindow::openScenarioFile(const QString &path)
+{
+    Scenario scenario;
+    try {
+        scenario = load_scenario(path.toStdString());
+    } catch (const std::exception &e) {
+        error_sink_(tr("Cannot open the scenario"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return showScenario(scenario, path);
+}
+
+bool MainWindow::showScenario(const Scenario &scenario, const QString &path)
+{
+    std::shared_ptr<const Topology> topo;
+    try {
+        topo = scenario_topology(scenario);
+    } catch (const std::exception &e) {
+        error_sink_(tr("Cannot load the scenario's machine"), QString::fromStdString(e.what()));
+        return false;
+    }
+    QString error;
+    if (!comparison_->loadScenario(scenario, topo, &error)) {
+        error_sink_(tr("Cannot run the scenario"), error);
+        return false;
+    }
+    spec_ = scenario.topology.is_string() ? scenario.topology.get<std::string>() : std::string("(embedded)");
+    showTopology(std::move(topo));
+    document_->reset(scenario, path);
+    tabs_->setCurrentWidget(comparison_);
+    return true;
 }
 
 bool MainWindow::openTopology(const std::string &spec)
@@ -141,8 +288,22 @@ bool MainWindow::openTopology(const std::string &spec)
     auto topology = open_topology(spec, error_sink_);
     if (!topology)
         return false;
-    topology_ = std::move(topology);
+    Scenario scenario = default_comparison(*topology, spec);
+    // The machine is already loaded: hand it over rather than load it twice
+    // (detection takes a while on big machines).
+    QString error;
+    const bool running = comparison_->loadScenario(scenario, topology, &error);
     spec_ = spec;
+    showTopology(std::move(topology));
+    document_->reset(scenario, {});
+    // The comparison is extra: without one the machine still shows.
+    tabs_->setCurrentWidget(running ? static_cast<QWidget *>(comparison_) : view_);
+    return true;
+}
+
+void MainWindow::showTopology(std::shared_ptr<const Topology> topology)
+{
+    topology_ = std::move(topology);
     view_->setTopology(topology_);
     tree_model_->setTopology(topology_);
     tree_view_->expandToDepth(1);
@@ -153,7 +314,58 @@ bool MainWindow::openTopology(const std::string &spec)
         fold_action_->setChecked(view_->foldingEnabled());
     }
     updateStatus();
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!document_->isDirty() || !save_prompt_)
+        return true;
+    switch (save_prompt_(document_->displayName())) {
+    case QMessageBox::Save:
+        return saveScenario();
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool MainWindow::saveScenario()
+{
+    return saveScenarioAs(document_->path());
+}
+
+bool MainWindow::saveScenarioAs(const QString &given)
+{
+    QString path = given;
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.json"),
+                                            tr("Scenarios (*.json)"));
+    if (path.isEmpty())
+        return false;
+    try {
+        document_->saveAs(path);
+    } catch (const std::exception &e) {
+        error_sink_(tr("Save failed"), QString::fromStdString(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    comparison_->controller()->pause();
+    event->accept();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("schedscope - %1 - %2").arg(document_->displayName(), QString::fromStdString(spec_)));
 }
 
 void MainWindow::openFile()
@@ -161,7 +373,7 @@ void MainWindow::openFile()
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open topology"), QString(),
         tr("Topologies (*.xml *.txt *.topo *.json);;All files (*)"));
-    if (!path.isEmpty())
+    if (!path.isEmpty() && maybeSave())
         openTopology(path.toStdString());
 }
 
@@ -170,7 +382,7 @@ void MainWindow::openSynthetic()
     SyntheticDialog dialog(this);
     if (spec_.rfind("synthetic:", 0) == 0)
         dialog.setDescription(QString::fromStdString(spec_.substr(10)));
-    if (dialog.exec() == QDialog::Accepted)
+    if (dialog.exec() == QDialog::Accepted && maybeSave())
         openTopology("synthetic:" + dialog.description().toStdString());
 }
 
@@ -212,7 +424,7 @@ void MainWindow::selectInTree(ObjId obj)
 void MainWindow::updateStatus()
 {
     const Topology &t = *topology_;
-    setWindowTitle(tr("schedscope - %1").arg(QString::fromStdString(spec_)));
+    updateTitle();
     status_->setText(tr("%1 packages, %2 NUMA nodes, %3 cores, %4 PUs  |  %5")
                          .arg(t.count(ObjType::Package))
                          .arg(t.numa_count())

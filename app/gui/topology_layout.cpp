@@ -179,6 +179,7 @@ private:
         return w;
     }
     double bar_height() const { return opt_.text.line_height + 2 * opt_.padding; }
+    double node_height() const { return bar_height() + opt_.numa_overlay_height; }
     double type_label_width(ObjType t) const { return type_label_width_[static_cast<int>(t)]; }
 
     LayoutBox make_box(ObjId id, double w, double h) const
@@ -199,10 +200,14 @@ private:
         const double label_h = label.size() * opt_.text.line_height;
         Block grid = children_grid(id, o.children);
         double inner_w = std::max(type_label_width(o.type), grid.w);
+        if (o.type == ObjType::PU)
+            inner_w = std::max(inner_w, opt_.pu_min_inner_width);
         Block mem = memory_rows(o.memory_children, inner_w);
         inner_w = std::max(inner_w, mem.w);
 
         double y = opt_.padding + label_h;
+        if (o.type == ObjType::PU)
+            y += opt_.pu_overlay_height;
         const double mem_y = y + opt_.gap;
         if (!mem.boxes.empty())
             y = mem_y + mem.h;
@@ -259,14 +264,14 @@ private:
         bar_w = (width - (per_row - 1) * opt_.gap) / per_row;
         const int rows = (n + per_row - 1) / per_row;
         for (int i = 0; i < n; ++i) {
-            LayoutBox box = make_box(nodes[i], bar_w, bar_height());
+            LayoutBox box = make_box(nodes[i], bar_w, node_height());
             box.rect.x = (i % per_row) * (bar_w + opt_.gap);
-            box.rect.y = (i / per_row) * (bar_height() + opt_.gap);
+            box.rect.y = (i / per_row) * (node_height() + opt_.gap);
             box.parent = -1;
             b.boxes.push_back(std::move(box));
         }
         b.w = width;
-        b.h = rows * bar_height() + (rows - 1) * opt_.gap;
+        b.h = rows * node_height() + (rows - 1) * opt_.gap;
         return b;
     }
 

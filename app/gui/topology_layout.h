@@ -76,6 +76,12 @@ struct LayoutOptions {
     // 16-package machine shows its 16 packages and folds their cores rather
     // than folding everything to "first, x14 more, last". 0 turns it off.
     int unfold_budget_pus = 128;
+    // Room the animation panes reserve below a PU's label (for its task
+    // token and queue) and below a NUMA node's label (for its memory bars).
+    // 0 in the plain topology view.
+    double pu_overlay_height = 0;
+    double pu_min_inner_width = 0;
+    double numa_overlay_height = 0;
 };
 
 // Folding is on by default only where drawing everything would make boxes

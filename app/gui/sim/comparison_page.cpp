@@ -1,0 +1,74 @@
+#include "comparison_page.h"
+
+#include "comparison_view.h"
+#include "playback_bar.h"
+#include "policy_dialog.h"
+#include "simulation_controller.h"
+#include "simulation_pane.h"
+
+#include <QVBoxLayout>
+
+#include <exception>
+
+namespace schedscope::gui {
+
+ComparisonPage::ComparisonPage(QWidget *parent)
+    : QWidget(parent), controller_(new SimulationController(this)), view_(new ComparisonView(this)),
+      bar_(new PlaybackBar(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    layout->addWidget(view_, 1);
+    layout->addWidget(bar_);
+
+    connect(controller_, &SimulationController::frameReady, view_, &ComparisonView::showFrame);
+    connect(controller_, &SimulationController::frameReady, bar_,
+            [this](const FrameSetPtr &f) { bar_->setTime(f->time_ns, f->furthest_ns); });
+    connect(controller_, &SimulationController::playingChanged, bar_, &PlaybackBar::setPlaying);
+    connect(controller_, &SimulationController::loadFailed, this, &ComparisonPage::loadFailed);
+    connect(view_, &ComparisonView::fpsChanged, bar_, &PlaybackBar::setFps);
+    connect(view_, &ComparisonView::editPaneRequested, this, &ComparisonPage::editPane);
+    connect(bar_, &PlaybackBar::playToggled, controller_, &SimulationController::togglePlay);
+    connect(bar_, &PlaybackBar::stepRequested, controller_, &SimulationController::stepTick);
+    connect(bar_, &PlaybackBar::resetRequested, controller_, &SimulationController::reset);
+    connect(bar_, &PlaybackBar::speedChanged, controller_, &SimulationController::setSpeed);
+    connect(bar_, &PlaybackBar::seekRequested, controller_, [this](SimTime t) {
+        controller_->pause();
+        controller_->seek(t);
+    });
+}
+
+bool ComparisonPage::loadScenario(const Scenario &scenario, std::shared_ptr<const Topology> topology, QString *error)
+{
+    RunSetupPtr setup;
+    try {
+        setup = make_run_setup(scenario, std::move(topology));
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    view_->setSetup(setup);
+    controller_->load(setup);
+    bar_->setTime(0, 0);
+    return true;
+}
+
+void ComparisonPage::editPane(int pane)
+{
+    const RunSetupPtr setup = controller_->setup();
+    if (!setup || pane < 0 || pane >= static_cast<int>(setup->policies.size()))
+        return;
+    controller_->pause();
+    PolicyDialog dialog(setup->policies[pane], this);
+    dialog.setWindowTitle(tr("Pane %1: policy parameters").arg(pane + 1));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const PolicySpec spec = dialog.spec();
+    controller_->setPolicy(pane, spec);
+    view_->pane(pane)->setParamsText(params_summary(spec));
+    emit scenarioModified(controller_->setup()->scenario);
+}
+
+} // namespace schedscope::gui

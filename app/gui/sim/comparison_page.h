@@ -1,0 +1,46 @@
+#pragma once
+// The comparison tab: the panes, the legend and the playback bar around a
+// SimulationController. It wires them together so the main window only
+// hands it scenarios and routes menu actions to it.
+
+#include "run_setup.h"
+
+#include <QWidget>
+
+#include <memory>
+
+namespace schedscope::gui {
+
+class ComparisonView;
+class PlaybackBar;
+class SimulationController;
+
+class ComparisonPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparisonPage(QWidget *parent = nullptr);
+
+    // Validates and starts the scenario paused at time zero. On bad input
+    // returns false with the reason in *error and keeps the current run.
+    bool loadScenario(const Scenario &scenario, std::shared_ptr<const Topology> topology, QString *error);
+
+    SimulationController *controller() const { return controller_; }
+    ComparisonView *view() const { return view_; }
+    PlaybackBar *bar() const { return bar_; }
+
+public slots:
+    // Opens the parameters dialog of a pane; on "Re-run" the comparison runs
+    // again with the change and scenarioModified reports the new scenario.
+    void editPane(int pane);
+
+signals:
+    void scenarioModified(const schedscope::Scenario &scenario);
+    void loadFailed(const QString &message);
+
+private:
+    SimulationController *controller_;
+    ComparisonView *view_;
+    PlaybackBar *bar_;
+};
+
+} // namespace schedscope::gui

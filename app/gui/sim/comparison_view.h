@@ -1,0 +1,52 @@
+#pragma once
+// The panes of a comparison side by side (1-4, same machine, lockstep) with
+// the colour legend below. It forwards each FrameSet to the panes and
+// counts painted frames per second (the FPS figure of the status bar and
+// of --benchmark-render).
+
+#include "pane_frame.h"
+#include "run_setup.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <vector>
+
+class QGridLayout;
+
+namespace schedscope::gui {
+
+class SimLegend;
+class SimulationPane;
+
+class ComparisonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparisonView(QWidget *parent = nullptr);
+
+    void setSetup(const RunSetupPtr &setup);
+    int paneCount() const { return static_cast<int>(panes_.size()); }
+    SimulationPane *pane(int i) const { return panes_.at(i); }
+    // Frames shown per second over the last second.
+    double fps() const { return fps_; }
+
+public slots:
+    void showFrame(schedscope::gui::FrameSetPtr frame);
+
+signals:
+    void editPaneRequested(int pane);
+    void fpsChanged(double fps);
+
+private:
+    QGridLayout *grid_;
+    SimLegend *legend_;
+    std::vector<SimulationPane *> panes_;
+    QElapsedTimer fps_clock_;
+    int fps_frames_ = 0;
+    double fps_ = 0;
+};
+
+// Parameters as "k=v, k=v" for a pane header, defaults left out.
+QString params_summary(const PolicySpec &spec);
+
+} // namespace schedscope::gui

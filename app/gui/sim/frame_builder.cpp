@@ -1,0 +1,115 @@
+#include "frame_builder.h"
+
+#include <algorithm>
+
+namespace schedscope::gui {
+
+void clamp_cursor(RecordingCursor &cursor, const Recording &rec)
+{
+    if (cursor.migrations > rec.migrations.size()) {
+        // Restored to an earlier state: count again from the start.
+        cursor.by_class = {};
+        for (const MigrationRecord &m : rec.migrations)
+            ++cursor.by_class[static_cast<int>(m.cls)];
+        cursor.migrations = rec.migrations.size();
+    }
+    cursor.samples = std::min(cursor.samples, rec.samples.size());
+    cursor.decisions = std::min(cursor.decisions, rec.decisions.size());
+}
+
+namespace {
+
+PaneFigures figures_of(const Simulation &sim, bool fixed_work)
+{
+    PaneFigures f;
+    f.fixed_work = fixed_work;
+    f.progress = sim.progress();
+    f.finished = sim.finished();
+    f.end_ns = sim.end_time();
+    const double secs = static_cast<double>(sim.now()) / 1e9;
+    f.throughput = secs > 0 ? static_cast<double>(sim.total_ops()) / secs : 0.0;
+    double busy = 0, idle = 0, sys = 0;
+    for (const Runqueue &rq : sim.runqueues()) {
+        busy += static_cast<double>(rq.user_ns + rq.sys_ns);
+        idle += static_cast<double>(rq.idle_ns);
+        sys += static_cast<double>(rq.sys_ns);
+    }
+    f.idle_pct = busy + idle > 0 ? 100.0 * idle / (busy + idle) : 0.0;
+    f.sys_s = sys / 1e9;
+    double acc = 0, local = 0;
+    for (const Task &t : sim.tasks()) {
+        acc += t.stats.accesses;
+        local += t.stats.local_accesses;
+    }
+    f.local_pct = acc > 0 ? 100.0 * local / acc : 100.0;
+    return f;
+}
+
+} // namespace
+
+PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCursor &cursor)
+{
+    PaneFrame f;
+    f.policy = sim.policy().name();
+    const auto &rqs = sim.runqueues();
+    f.pus.resize(rqs.size());
+    for (size_t c = 0; c < rqs.size(); ++c) {
+        f.pus[c].current = rqs[c].current;
+        f.pus[c].queued = rqs[c].queue;
+    }
+    f.tasks.reserve(sim.tasks().size());
+    for (const Task &t : sim.tasks())
+        f.tasks.push_back({t.proc, t.cpu, t.state});
+
+    std::vector<double> by_proc(sim.processes().size());
+    f.caches.reserve(sim.caches().size());
+    for (const CacheState &c : sim.caches()) {
+        std::fill(by_proc.begin(), by_proc.end(), 0.0);
+        double used = 0;
+        for (const CacheShare &s : c.shares) {
+            used += s.bytes;
+            const ProcId p = sim.task(s.task).proc;
+            if (p >= 0 && p < static_cast<ProcId>(by_proc.size()))
+                by_proc[p] += s.bytes;
+        }
+        CacheFrame cf;
+        cf.obj = c.obj;
+        cf.heat = c.capacity_bytes > 0 ? static_cast<float>(std::clamp(used / c.capacity_bytes, 0.0, 1.0)) : 0.f;
+        const auto top = std::max_element(by_proc.begin(), by_proc.end());
+        cf.dominant = top != by_proc.end() && *top > 0 ? static_cast<ProcId>(top - by_proc.begin()) : -1;
+        f.caches.push_back(cf);
+    }
+
+    for (const Process &p : sim.processes()) {
+        f.process_names.push_back(p.name);
+        f.proc_node_bytes.push_back(sim.process_node_bytes(p.id));
+        for (double b : f.proc_node_bytes.back())
+            f.total_memory_bytes += b;
+    }
+
+    const Recording &rec = sim.recording();
+    clamp_cursor(cursor, rec);
+    const auto &migs = rec.migrations;
+    f.moves_total = static_cast<std::int64_t>(migs.size() - cursor.migrations);
+    const std::size_t first = std::max(cursor.migrations, migs.size() - std::min(migs.size(), kMaxMovesPerFrame));
+    for (std::size_t i = first; i < migs.size(); ++i)
+        f.moves.push_back({migs[i].task, migs[i].from_cpu, migs[i].to_cpu, migs[i].cls});
+    for (std::size_t i = cursor.migrations; i < migs.size(); ++i)
+        ++cursor.by_class[static_cast<int>(migs[i].cls)];
+    cursor.migrations = migs.size();
+
+    f.samples_before = cursor.samples;
+    f.new_samples.assign(rec.samples.begin() + static_cast<std::ptrdiff_t>(cursor.samples), rec.samples.end());
+    cursor.samples = rec.samples.size();
+    f.decisions_before = cursor.decisions;
+    f.new_decisions.assign(rec.decisions.begin() + static_cast<std::ptrdiff_t>(cursor.decisions),
+                           rec.decisions.end());
+    cursor.decisions = rec.decisions.size();
+
+    f.figures = figures_of(sim, fixed_work);
+    f.figures.migrations_by_class = cursor.by_class;
+    f.figures.migrations = static_cast<std::int64_t>(migs.size());
+    return f;
+}
+
+} // namespace schedscope::gui

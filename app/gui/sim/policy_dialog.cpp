@@ -1,0 +1,138 @@
+#include "policy_dialog.h"
+
+#include "engine/catalog.h"
+#include "util/input_error.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace schedscope::gui {
+
+namespace {
+const char *const kErrorStyle = "color: #b00020;";
+// Every policy takes it besides its own (catalog.h).
+const ParamInfo kWakeupParam{"wakeup", "locked", "locked: the waker takes the target's runqueue lock; "
+                                                 "queued: wake list + IPI (2011)"};
+} // namespace
+
+PolicyDialog::PolicyDialog(const PolicySpec &spec, QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Policy parameters"));
+    auto *layout = new QVBoxLayout(this);
+    policy_ = new QComboBox(this);
+    for (const PolicyInfo &p : policy_catalog())
+        policy_->addItem(QString::fromStdString(p.name));
+    policy_->setCurrentText(QString::fromStdString(spec.name));
+    layout->addWidget(policy_);
+    description_ = new QLabel(this);
+    description_->setWordWrap(true);
+    layout->addWidget(description_);
+    fields_host_ = new QWidget(this);
+    form_ = new QFormLayout(fields_host_);
+    layout->addWidget(fields_host_);
+    general_error_ = new QLabel(this);
+    general_error_->setStyleSheet(QString::fromLatin1(kErrorStyle));
+    general_error_->setWordWrap(true);
+    layout->addWidget(general_error_);
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons_->button(QDialogButtonBox::Ok)->setText(tr("Re-run"));
+    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons_);
+    connect(policy_, &QComboBox::currentTextChanged, this,
+            [this](const QString &name) { rebuildFields(PolicySpec{name.toStdString(), {}}); });
+    rebuildFields(spec);
+}
+
+void PolicyDialog::rebuildFields(const PolicySpec &spec)
+{
+    while (form_->rowCount() > 0)
+        form_->removeRow(0);
+    fields_.clear();
+    const PolicyInfo *info = nullptr;
+    for (const PolicyInfo &p : policy_catalog())
+        if (p.name == spec.name)
+            info = &p;
+    description_->setText(info ? QString::fromStdString(info->description) : QString());
+    std::vector<ParamInfo> params = info ? info->params : std::vector<ParamInfo>{};
+    params.push_back(kWakeupParam);
+    for (const ParamInfo &p : params) {
+        auto *edit = new QLineEdit(fields_host_);
+        edit->setPlaceholderText(QString::fromStdString(p.default_value.empty() ? "(none)" : p.default_value));
+        edit->setToolTip(QString::fromStdString(p.description));
+        const auto it = spec.params.find(p.name);
+        // Values equal to the default stay blank: the placeholder shows it.
+        if (it != spec.params.end() && it->second != p.default_value)
+            edit->setText(QString::fromStdString(it->second));
+        auto *error = new QLabel(fields_host_);
+        error->setStyleSheet(QString::fromLatin1(kErrorStyle));
+        error->setWordWrap(true);
+        error->hide();
+        auto *cell = new QWidget(fields_host_);
+        auto *v = new QVBoxLayout(cell);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(1);
+        v->addWidget(edit);
+        v->addWidget(error);
+        form_->addRow(QString::fromStdString(p.name), cell);
+        fields_[p.name] = {edit, error};
+        connect(edit, &QLineEdit::textChanged, this, &PolicyDialog::validate);
+    }
+    validate();
+}
+
+PolicySpec PolicyDialog::spec() const
+{
+    PolicySpec s{policy_->currentText().toStdString(), {}};
+    for (const auto &[name, f] : fields_) {
+        const QString v = f.edit->text().trimmed();
+        if (!v.isEmpty())
+            s.params[name] = v.toStdString();
+    }
+    return s;
+}
+
+QString PolicyDialog::fieldError(const std::string &param) const
+{
+    const auto it = fields_.find(param);
+    return it == fields_.end() || it->second.error->isHidden() ? QString() : it->second.error->text();
+}
+
+QLineEdit *PolicyDialog::field(const std::string &param) const
+{
+    const auto it = fields_.find(param);
+    return it == fields_.end() ? nullptr : it->second.edit;
+}
+
+void PolicyDialog::validate()
+{
+    for (auto &[name, f] : fields_)
+        f.error->hide();
+    general_error_->clear();
+    valid_ = true;
+    const PolicySpec s = spec();
+    try {
+        make_policy(s.name, s.params, "parameters");
+    } catch (const InputError &e) {
+        valid_ = false;
+        const auto it = fields_.find(e.field());
+        if (it != fields_.end()) {
+            it->second.error->setText(QString::fromStdString(e.message()));
+            it->second.error->show();
+        } else {
+            general_error_->setText(QString::fromStdString(e.what()));
+        }
+    } catch (const std::exception &e) {
+        // e.g. autotune=profile with a profile file that cannot be read
+        valid_ = false;
+        general_error_->setText(QString::fromStdString(e.what()));
+    }
+    buttons_->button(QDialogButtonBox::Ok)->setEnabled(valid_);
+}
+
+} // namespace schedscope::gui

@@ -1,0 +1,94 @@
+#include "sim_legend.h"
+
+#include "pane_painter.h"
+#include "sim_palette.h"
+
+#include <QPainter>
+
+namespace schedscope::gui {
+
+SimLegend::SimLegend(QWidget *parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void SimLegend::setProcesses(const std::vector<std::string> &names)
+{
+    if (names == processes_)
+        return;
+    processes_ = names;
+    update();
+}
+
+QSize SimLegend::sizeHint() const
+{
+    return {800, 2 * fontMetrics().height() + 10};
+}
+
+void SimLegend::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), palette().window());
+    const QFontMetrics fm = fontMetrics();
+    const int row_h = fm.height() + 4;
+    const int sw = fm.height() - 2; // swatch size
+    int x = 6, y = 3;
+    auto item = [&](auto &&draw_swatch, const QString &text, int row_y) {
+        const int w = sw + 4 + fm.horizontalAdvance(text) + 14;
+        if (x + w > width() && x > 6)
+            return; // out of room: later entries are less important
+        draw_swatch(QRect(x, row_y + 2, sw, sw));
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRect(x + sw + 4, row_y, w, row_h), Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += w;
+    };
+
+    // Row 1: processes, idle, heat, memory.
+    const int shown = std::min<int>(static_cast<int>(processes_.size()), kLegendMaxProcesses);
+    for (int i = 0; i < shown; ++i) {
+        const QColor c = to_qcolor(process_colour(i));
+        item([&](QRect r) { p.setPen(Qt::black); p.setBrush(c); p.drawEllipse(r); },
+             QString::fromStdString(processes_[i]), y);
+    }
+    if (static_cast<int>(processes_.size()) > shown)
+        item([](QRect) {}, tr("+%1 more processes").arg(processes_.size() - shown), y);
+    const SimPalette pal;
+    item([&](QRect r) {
+        p.fillRect(r, to_qcolor(pal.idle_pu));
+        p.setPen(to_qcolor(pal.idle_mark));
+        p.drawLine(r.left() + 2, r.center().y(), r.right() - 2, r.center().y());
+    }, tr("idle PU"), y);
+    item([&](QRect r) {
+        p.setPen(Qt::black);
+        p.setBrush(Qt::white);
+        p.drawRect(r);
+        p.fillRect(QRect(r.left(), r.top(), r.width() * 2 / 3, r.height()), to_qcolor(process_colour(0), 110));
+    }, tr("cache heat (fill = share used, tint = main process)"), y);
+    item([&](QRect r) {
+        p.fillRect(r, to_qcolor(pal.node_track));
+        p.fillRect(QRect(r.left(), r.top() + r.height() / 3, r.width() / 2, r.height() / 3), to_qcolor(process_colour(0)));
+        p.fillRect(QRect(r.left() + r.width() / 2, r.top() + r.height() / 3, r.width() / 4, r.height() / 3),
+                   to_qcolor(process_colour(1)));
+    }, tr("node memory per process"), y);
+
+    // Row 2: migration classes.
+    x = 6;
+    y += row_h;
+    p.setPen(palette().color(QPalette::WindowText));
+    const QString lead = tr("migrations:");
+    p.drawText(QRect(x, y, 200, row_h), Qt::AlignLeft | Qt::AlignVCenter, lead);
+    x += fm.horizontalAdvance(lead) + 8;
+    for (int c = static_cast<int>(DistanceClass::SameCore); c < kDistanceClassCount; ++c) {
+        const auto cls = static_cast<DistanceClass>(c);
+        const MoveStyle st = move_style(cls);
+        item([&](QRect r) {
+            QPen pen(to_qcolor(st.colour), 2.5, st.dashed ? Qt::DashLine : Qt::SolidLine);
+            p.setPen(pen);
+            const QRect wide = r.adjusted(-2, 0, 8, 0);
+            p.drawLine(wide.left(), wide.center().y(), wide.right(), wide.center().y());
+        }, QStringLiteral("   ") + QString::fromStdString(move_label(cls)), y);
+    }
+}
+
+} // namespace schedscope::gui

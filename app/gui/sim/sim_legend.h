@@ -1,0 +1,33 @@
+#pragma once
+// The key to the panes' colours: processes (named from the current frame),
+// migration distance classes with their line styles, idle PUs, cache heat
+// and node memory bars. Reads every colour from sim_palette.h.
+
+#include "pane_frame.h"
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+namespace schedscope::gui {
+
+class SimLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit SimLegend(QWidget *parent = nullptr);
+    void setProcesses(const std::vector<std::string> &names);
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    std::vector<std::string> processes_;
+};
+
+// Past this many processes the legend lists the first ones and "+N more"
+// (kernbench forks hundreds).
+inline constexpr int kLegendMaxProcesses = 12;
+
+} // namespace schedscope::gui

@@ -1,0 +1,225 @@
+#include "simulation_controller.h"
+
+#include "simulation_worker.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+
+#include <algorithm>
+
+namespace schedscope::gui {
+
+namespace {
+// A stalled GUI (a modal dialog, a debugger) must not turn into one giant
+// simulated leap when it resumes.
+constexpr qint64 kMaxFrameWallNs = 100'000'000;
+// "As fast as possible" still asks for a finite target per request; the
+// worker's wall budget is what limits it.
+constexpr SimTime kFastTargetNs = 3'600'000'000'000;
+} // namespace
+
+SimulationController::SimulationController(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<FrameSetPtr>();
+    qRegisterMetaType<RunSetupPtr>();
+    qRegisterMetaType<SimTime>("schedscope::SimTime");
+    worker_ = new SimulationWorker(generation_);
+    worker_->moveToThread(&thread_);
+    connect(worker_, &SimulationWorker::frameReady, this, &SimulationController::onFrame, Qt::QueuedConnection);
+    connect(
+        worker_, &SimulationWorker::loadFailed, this,
+        [this](const QString &message, quint64 generation) {
+            if (generation != generation_.load())
+                return;
+            in_flight_ = false;
+            load_failed_ = true;
+            pause();
+            emit loadFailed(message);
+        },
+        Qt::QueuedConnection);
+    thread_.setObjectName(QStringLiteral("schedscope-sim"));
+    thread_.start();
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(kFrameIntervalMs);
+    connect(&timer_, &QTimer::timeout, this, &SimulationController::onTimer);
+    wall_.start();
+}
+
+SimulationController::~SimulationController()
+{
+    // A newer generation makes the worker's loops return at the next slice,
+    // so quitting never waits for a long run or seek to finish.
+    generation_.fetch_add(1);
+    thread_.quit();
+    thread_.wait();
+    delete worker_; // its thread has ended: no event can reach it any more
+}
+
+std::uint64_t SimulationController::newGeneration()
+{
+    return generation_.fetch_add(1) + 1;
+}
+
+void SimulationController::load(RunSetupPtr setup)
+{
+    pause();
+    setup_ = std::move(setup);
+    frame_.reset();
+    mirrors_.assign(setup_ ? setup_->policies.size() : 0, Recording{});
+    load_failed_ = false;
+    pending_seek_ = -1;
+    const std::uint64_t gen = newGeneration();
+    in_flight_ = true;
+    QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(schedscope::gui::RunSetupPtr, setup_),
+                              Q_ARG(quint64, gen));
+    emit loaded(setup_);
+}
+
+void SimulationController::play()
+{
+    if (playing_ || !setup_ || load_failed_ || (frame_ && frame_->all_finished))
+        return;
+    playing_ = true;
+    last_request_wall_ns_ = wall_.nsecsElapsed();
+    timer_.start();
+    emit playingChanged(true);
+}
+
+void SimulationController::pause()
+{
+    if (!playing_)
+        return;
+    playing_ = false;
+    timer_.stop();
+    emit playingChanged(false);
+}
+
+void SimulationController::togglePlay()
+{
+    playing_ ? pause() : play();
+}
+
+void SimulationController::setSpeed(double speed)
+{
+    speed_ = speed <= 0 ? 0 : std::clamp(speed, kMinSpeed, kMaxSpeed);
+}
+
+void SimulationController::request(SimTime target, double budget_ms)
+{
+    in_flight_ = true;
+    QMetaObject::invokeMethod(worker_, "advance", Qt::QueuedConnection, Q_ARG(qint64, target),
+                              Q_ARG(double, budget_ms), Q_ARG(quint64, generation_.load()));
+}
+
+void SimulationController::onTimer()
+{
+    const qint64 now = wall_.nsecsElapsed();
+    // Back-pressure: one request at a time. A slow machine gets fewer,
+    // larger steps instead of a growing queue.
+    if (in_flight_ || !frame_)
+        return;
+    const qint64 dt = std::min(now - last_request_wall_ns_, kMaxFrameWallNs);
+    last_request_wall_ns_ = now;
+    if (speed_ <= 0) {
+        request(time() + kFastTargetNs, kAdvanceBudgetMs);
+        return;
+    }
+    const auto step = static_cast<SimTime>(static_cast<double>(dt) * speed_);
+    if (step > 0)
+        request(time() + step, kAdvanceBudgetMs);
+}
+
+void SimulationController::stepTick()
+{
+    if (!frame_ || in_flight_ || frame_->all_finished)
+        return;
+    pause();
+    const SimTime tick = setup_ ? static_cast<SimTime>(1'000'000) : 0;
+    request(time() + tick, 0);
+}
+
+void SimulationController::seek(SimTime t)
+{
+    if (!setup_ || load_failed_)
+        return;
+    const std::uint64_t gen = newGeneration();
+    in_flight_ = true;
+    QMetaObject::invokeMethod(worker_, "seek", Qt::QueuedConnection, Q_ARG(qint64, std::max<SimTime>(0, t)),
+                              Q_ARG(quint64, gen));
+}
+
+void SimulationController::reset()
+{
+    pause();
+    seek(0);
+}
+
+void SimulationController::setPolicy(int pane, const PolicySpec &policy)
+{
+    if (!setup_ || pane < 0 || pane >= paneCount())
+        return;
+    auto next = std::make_shared<RunSetup>(*setup_);
+    next->policies[pane] = policy;
+    // A bind-suffixed workload forces `bind`; an explicit choice in the GUI
+    // is a plain policy list from now on.
+    next->scenario.policies = next->policies;
+    const SimTime back_to = time();
+    const bool was_playing = playing_;
+    load(std::move(next));
+    pending_seek_ = back_to;
+    if (was_playing)
+        play();
+}
+
+void SimulationController::onFrame(FrameSetPtr frame)
+{
+    if (!frame || frame->generation != generation_.load())
+        return; // superseded by a newer load, reset or scrub
+    in_flight_ = false;
+    frame_ = frame;
+    for (size_t i = 0; i < frame->panes.size() && i < mirrors_.size(); ++i) {
+        const PaneFrame &p = frame->panes[i];
+        Recording &m = mirrors_[i];
+        const bool changed = !p.new_samples.empty() || !p.new_decisions.empty() ||
+                             m.samples.size() != p.samples_before || m.decisions.size() != p.decisions_before;
+        m.samples.resize(std::min(m.samples.size(), p.samples_before));
+        m.samples.insert(m.samples.end(), p.new_samples.begin(), p.new_samples.end());
+        m.decisions.resize(std::min(m.decisions.size(), p.decisions_before));
+        m.decisions.insert(m.decisions.end(), p.new_decisions.begin(), p.new_decisions.end());
+        if (changed)
+            emit recordingChanged(static_cast<int>(i));
+    }
+    emit frameReady(frame);
+    if (frame->all_finished)
+        pause();
+    if (pending_seek_ >= 0) {
+        const SimTime t = pending_seek_;
+        pending_seek_ = -1;
+        if (t > 0)
+            seek(t);
+    }
+}
+
+bool SimulationController::waitLoaded(int timeout_ms)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while ((in_flight_ || pending_seek_ >= 0 || !frame_) && !load_failed_ && waited.elapsed() < timeout_ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    return frame_ && !load_failed_;
+}
+
+bool SimulationController::runTo(SimTime t, int timeout_ms)
+{
+    if (!waitLoaded(timeout_ms))
+        return false;
+    pause();
+    seek(t);
+    QElapsedTimer waited;
+    waited.start();
+    while (in_flight_ && !load_failed_ && waited.elapsed() < timeout_ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    return !in_flight_ && frame_ && (frame_->time_ns >= t || frame_->all_finished);
+}
+
+} // namespace schedscope::gui

@@ -1,0 +1,268 @@
+#include "simulation_pane.h"
+
+#include "object_text.h"
+#include "qpainter_canvas.h"
+#include "topology_renderer.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace schedscope::gui {
+
+namespace {
+constexpr int kHeaderHeight = 40; // two lines of header text
+constexpr double kMargin = 6.0;
+// A 2-PU machine in a big pane would otherwise be drawn poster-size.
+constexpr double kMaxScale = 1.6;
+
+QString format_count(std::int64_t n)
+{
+    return n >= 100000 ? QStringLiteral("%1k").arg(n / 1000) : QString::number(n);
+}
+} // namespace
+
+SimulationPane::SimulationPane(QWidget *parent) : QWidget(parent), font_(topology_font())
+{
+    header_font_ = font();
+    header_font_.setPixelSize(12);
+    setMinimumSize(160, 120);
+    setAttribute(Qt::WA_OpaquePaintEvent); // every pixel is painted: skip the background erase
+    clock_.start();
+    anim_timer_.setInterval(16);
+    connect(&anim_timer_, &QTimer::timeout, this, &SimulationPane::tickAnimation);
+}
+
+void SimulationPane::setTopology(std::shared_ptr<const Topology> topology)
+{
+    topology_ = std::move(topology);
+    geometry_ = topology_ ? PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_))) : PaneGeometry{};
+    scene_ = {};
+    frames_.reset();
+    moving_.clear();
+    move_start_ms_.clear();
+    updateTransform();
+    update();
+}
+
+const PaneFrame *SimulationPane::frame() const
+{
+    return frames_ && pane_ < static_cast<int>(frames_->panes.size()) ? &frames_->panes[pane_] : nullptr;
+}
+
+void SimulationPane::setFrame(FrameSetPtr frames, int pane, bool continuous)
+{
+    frames_ = std::move(frames);
+    pane_ = pane;
+    const PaneFrame *f = frame();
+    scene_ = f ? PaneScene::compute(geometry_, *f) : PaneScene{};
+    // After a jump (scrub, reset, re-run) the moves in the frame happened
+    // out of sight: tokens are simply where they are now.
+    if (continuous) {
+        startMoves();
+    } else {
+        moving_.clear();
+        move_start_ms_.clear();
+    }
+    update();
+}
+
+void SimulationPane::startMoves()
+{
+    const qint64 now = clock_.elapsed();
+    for (const Trail &t : scene_.trails) {
+        moving_[t.task] = {QPointF(t.x1, t.y1), 0.0, t.cls};
+        move_start_ms_[t.task] = now;
+    }
+    if (!moving_.empty() && !anim_timer_.isActive())
+        anim_timer_.start();
+}
+
+void SimulationPane::tickAnimation()
+{
+    const qint64 now = clock_.elapsed();
+    for (auto it = moving_.begin(); it != moving_.end();) {
+        const double p = static_cast<double>(now - move_start_ms_[it->first]) / kMoveAnimationMs;
+        if (p >= 1.0) {
+            move_start_ms_.erase(it->first);
+            it = moving_.erase(it);
+        } else {
+            it->second.progress = p;
+            ++it;
+        }
+    }
+    if (moving_.empty())
+        anim_timer_.stop();
+    update();
+}
+
+QRectF SimulationPane::contentRect() const
+{
+    return QRectF(0, kHeaderHeight, width(), std::max(0, height() - kHeaderHeight));
+}
+
+void SimulationPane::updateTransform()
+{
+    const QRectF c = contentRect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const TopologyLayout &l = geometry_.layout;
+    if (l.empty() || c.width() <= 0 || c.height() <= 0) {
+        scale_ = 1.0;
+        origin_ = c.topLeft();
+    } else {
+        scale_ = std::min({c.width() / l.width(), c.height() / l.height(), kMaxScale});
+        // Centred across, top-aligned: the header and the machine read as one.
+        origin_ = QPointF(c.x() + (c.width() - l.width() * scale_) / 2, c.y());
+    }
+    static_dirty_ = true;
+}
+
+QPointF SimulationPane::toWidget(QPointF p) const
+{
+    return origin_ + p * scale_;
+}
+
+QPointF SimulationPane::toLayout(QPointF p) const
+{
+    return (p - origin_) / scale_;
+}
+
+void SimulationPane::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateTransform();
+}
+
+void SimulationPane::renderStatic()
+{
+    const qreal dpr = devicePixelRatioF();
+    static_layer_ = QPixmap(size() * dpr);
+    static_layer_.setDevicePixelRatio(dpr);
+    static_layer_.fill(Qt::white);
+    if (!geometry_.layout.empty()) {
+        QPainter p(&static_layer_);
+        p.setRenderHint(QPainter::TextAntialiasing);
+        p.translate(origin_);
+        p.scale(scale_, scale_);
+        RenderOptions ro;
+        ro.scale = scale_ * dpr;
+        QPainterCanvas canvas(p, font_);
+        render_topology(geometry_.layout, canvas, ro);
+    }
+    static_dirty_ = false;
+}
+
+QString SimulationPane::headerTitle() const
+{
+    const PaneFrame *f = frame();
+    QString t = f ? QString::fromStdString(f->policy) : tr("(no run)");
+    if (!params_text_.isEmpty())
+        t += QStringLiteral("  ") + params_text_;
+    return t;
+}
+
+QString SimulationPane::headerFigures() const
+{
+    const PaneFrame *f = frame();
+    if (!f)
+        return tr("loading...");
+    const PaneFigures &g = f->figures;
+    QString lead;
+    if (g.fixed_work)
+        lead = g.finished ? tr("done in %1 s").arg(static_cast<double>(g.end_ns) / 1e9, 0, 'f', 2)
+                          : tr("progress %1%").arg(g.progress * 100, 0, 'f', 1);
+    else
+        lead = tr("%1 ops/s").arg(g.throughput, 0, 'f', 0);
+    const std::int64_t remote = g.migrations_by_class[static_cast<int>(DistanceClass::RemoteNode)];
+    return tr("%1 | idle %2% | migrations %3 (%4 remote) | local access %5% | sys %6 s")
+        .arg(lead)
+        .arg(g.idle_pct, 0, 'f', 1)
+        .arg(format_count(g.migrations))
+        .arg(format_count(remote))
+        .arg(g.local_pct, 0, 'f', 1)
+        .arg(g.sys_s, 0, 'f', 2);
+}
+
+void SimulationPane::paintEvent(QPaintEvent *)
+{
+    QElapsedTimer t;
+    t.start();
+    if (static_dirty_ || static_layer_.size() != size() * devicePixelRatioF())
+        renderStatic();
+    QPainter p(this);
+    p.drawPixmap(0, 0, static_layer_);
+
+    const SimPalette pal;
+    p.fillRect(QRect(0, 0, width(), kHeaderHeight), to_qcolor(pal.header_bg));
+    p.setPen(QColor(200, 200, 205));
+    p.drawLine(0, kHeaderHeight - 1, width(), kHeaderHeight - 1);
+    p.setPen(to_qcolor(pal.header_text));
+    QFont bold = header_font_;
+    bold.setBold(true);
+    p.setFont(bold);
+    const QFontMetrics fm(bold);
+    p.drawText(QRect(6, 3, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(headerTitle(), Qt::ElideRight, width() - 12));
+    p.setFont(header_font_);
+    p.drawText(QRect(6, 20, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(header_font_).elidedText(headerFigures(), Qt::ElideRight, width() - 12));
+
+    if (frame()) {
+        p.setClipRect(contentRect());
+        p.translate(origin_);
+        p.scale(scale_, scale_);
+        PanePaintOptions o;
+        o.scale = scale_ * devicePixelRatioF();
+        o.moving = &moving_;
+        paint_pane_scene(p, geometry_, scene_, o);
+    }
+    ++paints_;
+    last_paint_ms_ = static_cast<double>(t.nsecsElapsed()) / 1e6;
+}
+
+bool SimulationPane::event(QEvent *event)
+{
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
+    auto *help = static_cast<QHelpEvent *>(event);
+    const QPointF lp = toLayout(help->pos());
+    const PaneFrame *f = frame();
+    if (f) {
+        for (const Token &t : scene_.tokens) {
+            if (!t.rect.contains(lp.x(), lp.y()))
+                continue;
+            const QString proc = t.proc >= 0 && t.proc < static_cast<int>(f->process_names.size())
+                                     ? QString::fromStdString(f->process_names[t.proc])
+                                     : QString::number(t.proc);
+            QToolTip::showText(help->globalPos(),
+                               tr("task %1 of process %2 (%3)\n%4 on CPU %5")
+                                   .arg(t.task)
+                                   .arg(t.proc)
+                                   .arg(proc)
+                                   .arg(t.running ? tr("running") : tr("queued"))
+                                   .arg(topology_ ? topology_->pu_os_index(t.cpu) : t.cpu),
+                               this);
+            return true;
+        }
+    }
+    const int box = geometry_.layout.hit_test(lp.x(), lp.y());
+    if (box >= 0 && topology_ && geometry_.layout.boxes()[box].kind == BoxKind::Object) {
+        QToolTip::showText(help->globalPos(),
+                           QString::fromStdString(object_tooltip(*topology_, geometry_.layout.boxes()[box].obj)), this);
+        return true;
+    }
+    QToolTip::hideText();
+    event->ignore();
+    return true;
+}
+
+void SimulationPane::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    if (event->position().y() < kHeaderHeight)
+        emit editRequested();
+    QWidget::mouseDoubleClickEvent(event);
+}
+
+} // namespace schedscope::gui
