@@ -1,0 +1,70 @@
+#pragma once
+// The numbers behind the analysis charts, derived from the engine's metric
+// samples without any Qt: rates from cumulative counters, shares from
+// per-window sums, bytes per node from the sparse per-process lists. The
+// charts widget only turns these into series, so what a chart shows is
+// tested here, without a display (hotspot's TimeLineData habit).
+
+#include "engine/recording.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace schedscope::gui {
+
+enum class ChartKind {
+    NodeMemory,    // one process's resident memory per node, MiB (autonuma-benchmark's chart)
+    LocalAccess,   // one process's share of local memory accesses per window, %
+    Throughput,    // CountOps per second per window
+    Progress,      // fixed work done, %
+    IdlePct,       // idle share of all PU time per window, %
+    SystemTime,    // cumulative system time summed over PUs, s
+    MigrationRate, // task migrations per second per window, one line per distance class
+};
+inline constexpr int kChartKindCount = 7;
+
+const char *chart_title(ChartKind kind);
+const char *chart_unit(ChartKind kind); // "MiB", "%", "ops/s", "s", "migrations/s"
+
+// One policy's run as the charts see it.
+struct RunSamples {
+    std::string name;                    // the pane's policy label
+    std::span<const MetricsSample> samples;
+};
+
+struct ChartLine {
+    std::string label;   // "autonuma node 1", "simple remote-node"
+    int run = 0;         // index into the runs: the line's colour
+    int group = -1;      // node (NodeMemory) or DistanceClass (MigrationRate): the line's style
+    std::vector<double> t_s, y; // same length; gaps are simply missing points
+};
+
+struct ChartData {
+    ChartKind kind = ChartKind::IdlePct;
+    std::vector<ChartLine> lines;
+    double t_max_s = 0;  // the latest sample time over all runs
+    double y_max = 0;    // the largest value over all lines (0 if none)
+};
+
+inline constexpr int kAllProcesses = -1;
+
+// `process` selects whose memory and local-access % are shown (NodeMemory,
+// LocalAccess); kAllProcesses sums memory over processes and averages the
+// local-access % over the processes that accessed memory in that window.
+ChartData derive_chart(ChartKind kind, const std::vector<RunSamples> &runs, int process = kAllProcesses);
+
+// Throughput when any run counts operations (sembench, specjbb, OLTP),
+// progress otherwise (fixed-work workloads such as numa01).
+ChartKind work_chart_kind(const std::vector<RunSamples> &runs);
+
+// The value a line shows at time t: the last sample at or before t (samples
+// are window figures, so the value holds until the next one), nullopt before
+// its first point.
+std::optional<double> value_at(const ChartLine &line, double t_s);
+
+// "12.5 ms", "1.250 s": how the views print simulated time.
+std::string format_time_s(double t_s);
+
+} // namespace schedscope::gui
