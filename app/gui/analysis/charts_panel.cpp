@@ -1,0 +1,216 @@
+#include "analysis/charts_panel.h"
+
+#include "analysis/chart_csv.h"
+#include "analysis/cursor_chart_view.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace schedscope::gui {
+
+namespace {
+
+// Display order; the third chart is throughput or progress, whichever the
+// workload has (work_chart_kind).
+constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
+                                 ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
+constexpr int kColumns = 2;
+constexpr int kMinChartHeightPx = 220;
+
+} // namespace
+
+ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
+{
+    process_box_ = new QComboBox(this);
+    connect(process_box_, &QComboBox::activated, this,
+            [this](int i) { setProcess(process_box_->itemData(i).toInt()); });
+    auto *png = new QPushButton(tr("Export PNG..."), this);
+    auto *csv = new QPushButton(tr("Export CSV..."), this);
+    connect(png, &QPushButton::clicked, this, &ChartsPanel::askExportPng);
+    connect(csv, &QPushButton::clicked, this, &ChartsPanel::askExportCsv);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Process:"), this));
+    bar->addWidget(process_box_);
+    bar->addStretch(1);
+    bar->addWidget(png);
+    bar->addWidget(csv);
+
+    grid_ = new QWidget(this);
+    auto *grid = new QGridLayout(grid_);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(2);
+    for (std::size_t i = 0; i < std::size(kLayout); ++i) {
+        auto *view = new CursorChartView(grid_);
+        view->setMinimumHeight(kMinChartHeightPx);
+        // Dragging on one chart moves the cursor on all of them and tells the panes.
+        connect(view, &CursorChartView::cursorDragged, this, [this](double t_s) {
+            setCursorTime(static_cast<SimTime>(t_s * 1e9));
+            emit cursorMoved(cursor_ns_);
+        });
+        grid->addWidget(view, static_cast<int>(i) / kColumns, static_cast<int>(i) % kColumns);
+        views_.push_back(view);
+    }
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(grid_, 1);
+
+    redraw_timer_ = new QTimer(this);
+    redraw_timer_->setSingleShot(true);
+    redraw_timer_->setInterval(kRedrawIntervalMs);
+    connect(redraw_timer_, &QTimer::timeout, this, &ChartsPanel::redraw);
+    setProcessNames({});
+}
+
+void ChartsPanel::setRuns(const QStringList &names, const std::vector<std::shared_ptr<const Recording>> &recordings,
+                          const QStringList &process_names)
+{
+    names_ = names;
+    samples_.assign(static_cast<std::size_t>(names.size()), {});
+    for (std::size_t r = 0; r < samples_.size() && r < recordings.size(); ++r)
+        if (recordings[r])
+            samples_[r] = recordings[r]->samples;
+    setProcessNames(process_names);
+    redraw();
+}
+
+void ChartsPanel::appendSamples(int run, std::span<const MetricsSample> samples)
+{
+    if (run < 0 || samples.empty())
+        return;
+    if (run >= static_cast<int>(samples_.size())) {
+        samples_.resize(static_cast<std::size_t>(run) + 1);
+        while (names_.size() <= run)
+            names_ << tr("run %1").arg(names_.size());
+    }
+    samples_[run].insert(samples_[run].end(), samples.begin(), samples.end());
+    scheduleRedraw();
+}
+
+void ChartsPanel::truncateRun(int run, SimTime t_ns)
+{
+    if (run < 0 || run >= static_cast<int>(samples_.size()))
+        return;
+    auto &s = samples_[run];
+    s.erase(std::upper_bound(s.begin(), s.end(), t_ns,
+                             [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
+            s.end());
+    scheduleRedraw();
+}
+
+void ChartsPanel::setProcessNames(const QStringList &names)
+{
+    // The sample's process count bounds the list when no names were given.
+    int count = static_cast<int>(names.size());
+    for (const auto &run : samples_)
+        if (!run.empty())
+            count = std::max(count, static_cast<int>(run.back().proc_node_bytes.size()));
+    process_box_->clear();
+    process_box_->addItem(tr("all processes"), kAllProcesses);
+    for (int p = 0; p < count; ++p)
+        process_box_->addItem(p < names.size() ? names[p] : tr("process %1").arg(p), p);
+    const int index = process_box_->findData(process_);
+    process_box_->setCurrentIndex(index >= 0 ? index : 0);
+    process_ = process_box_->currentData().toInt();
+}
+
+void ChartsPanel::setProcess(int process)
+{
+    const int index = process_box_->findData(process);
+    if (index < 0)
+        return;
+    process_box_->setCurrentIndex(index);
+    process_ = process;
+    redraw();
+}
+
+void ChartsPanel::setCursorTime(SimTime t_ns)
+{
+    cursor_ns_ = t_ns;
+    for (CursorChartView *view : views_)
+        view->setCursorTime(static_cast<double>(t_ns) / 1e9);
+}
+
+std::vector<RunSamples> ChartsPanel::runSamples() const
+{
+    std::vector<RunSamples> runs;
+    for (std::size_t r = 0; r < samples_.size(); ++r)
+        runs.push_back({r < static_cast<std::size_t>(names_.size()) ? names_[static_cast<qsizetype>(r)].toStdString()
+                                                                      : "run " + std::to_string(r),
+                        samples_[r]});
+    return runs;
+}
+
+std::vector<ChartData> ChartsPanel::charts() const
+{
+    const std::vector<RunSamples> runs = runSamples();
+    std::vector<ChartData> out;
+    for (ChartKind kind : kLayout)
+        out.push_back(derive_chart(kind == ChartKind::Progress ? work_chart_kind(runs) : kind, runs, process_));
+    return out;
+}
+
+void ChartsPanel::scheduleRedraw()
+{
+    if (!redraw_timer_->isActive())
+        redraw_timer_->start();
+}
+
+void ChartsPanel::redraw()
+{
+    redraw_timer_->stop();
+    const std::vector<ChartData> data = charts();
+    double t_max = 0;
+    for (const ChartData &d : data)
+        t_max = std::max(t_max, d.t_max_s);
+    const QString who = process_box_->currentText();
+    for (std::size_t i = 0; i < views_.size(); ++i) {
+        const bool per_process = data[i].kind == ChartKind::NodeMemory || data[i].kind == ChartKind::LocalAccess;
+        views_[i]->setChartData(data[i], per_process ? who : QString());
+        views_[i]->setTimeRange(t_max);
+        views_[i]->setCursorTime(static_cast<double>(cursor_ns_) / 1e9);
+    }
+}
+
+bool ChartsPanel::exportPng(const QString &path)
+{
+    redraw();
+    return grid_->grab().save(path, "PNG");
+}
+
+bool ChartsPanel::exportCsv(const QString &path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    const std::string csv = charts_to_csv(charts());
+    return file.write(csv.data(), static_cast<qint64>(csv.size())) == static_cast<qint64>(csv.size());
+}
+
+void ChartsPanel::askExportPng()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"), QStringLiteral("charts.png"),
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty())
+        exportPng(path);
+}
+
+void ChartsPanel::askExportCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data as CSV"), QStringLiteral("charts.csv"),
+                                                      tr("CSV files (*.csv)"));
+    if (!path.isEmpty())
+        exportCsv(path);
+}
+
+} // namespace schedscope::gui

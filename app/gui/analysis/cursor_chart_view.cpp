@@ -1,0 +1,215 @@
+#include "analysis/cursor_chart_view.h"
+
+#include <QChart>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedscope::gui {
+
+namespace {
+
+// Beyond this many lines the legend would crowd out the plot; the hover
+// text still names every line.
+constexpr int kMaxLegendLines = 12;
+constexpr int kMaxHoverLines = 10;
+
+const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+
+bool is_percent(ChartKind k)
+{
+    return k == ChartKind::LocalAccess || k == ChartKind::IdlePct || k == ChartKind::Progress;
+}
+
+} // namespace
+
+QColor CursorChartView::runColour(int run)
+{
+    // Tableau-like colours: distinct for up to four panes, and readable on white.
+    static const QColor colours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
+    return colours[static_cast<std::size_t>(std::max(run, 0)) % std::size(colours)];
+}
+
+QColor CursorChartView::groupColour(int group)
+{
+    // Nodes: spread hues evenly, so 8 nodes stay apart; past 8 they repeat.
+    return QColor::fromHsv((std::max(group, 0) % 8) * 45, 200, 200);
+}
+
+CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMouseTracking(true);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->setMargins(QMargins(4, 4, 4, 4));
+    cursor_ = new QGraphicsLineItem(chart());
+    cursor_->setPen(QPen(QColor(200, 0, 0), 1.5));
+    cursor_->setZValue(10);
+    hover_box_ = new QGraphicsRectItem(chart());
+    hover_box_->setBrush(QColor(255, 255, 255, 230));
+    hover_box_->setPen(QPen(QColor(160, 160, 160)));
+    hover_box_->setZValue(11);
+    hover_text_ = new QGraphicsSimpleTextItem(hover_box_);
+    hover_box_->hide();
+    connect(chart(), &QChart::plotAreaChanged, this, &CursorChartView::placeCursor);
+}
+
+void CursorChartView::setChartData(const ChartData &data, const QString &subtitle)
+{
+    data_ = data;
+    QChart *c = chart();
+    c->removeAllSeries();
+    for (QAbstractAxis *axis : c->axes())
+        c->removeAxis(axis);
+    c->setTitle(subtitle.isEmpty() ? QString::fromUtf8(chart_title(data.kind))
+                                   : QStringLiteral("%1 \u2014 %2").arg(QString::fromUtf8(chart_title(data.kind)), subtitle));
+
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("simulated time (s)"));
+    x->setLabelFormat(QStringLiteral("%.1f"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QString::fromUtf8(chart_unit(data.kind)));
+    y->setLabelFormat(data.y_max >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+
+    for (const ChartLine &line : data.lines) {
+        auto *s = new QLineSeries;
+        s->setName(QString::fromStdString(line.label));
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(line.t_s.size()));
+        for (std::size_t i = 0; i < line.t_s.size(); ++i)
+            points.append(QPointF(line.t_s[i], line.y[i]));
+        s->replace(points);
+        // Memory per node reads like autonuma-benchmark's chart: a colour per
+        // node, the policy in the line style. Elsewhere the policy is the colour.
+        const bool by_node = data.kind == ChartKind::NodeMemory;
+        QPen pen(by_node ? groupColour(line.group) : runColour(line.run), 2);
+        const int style_index = by_node ? line.run : (data.kind == ChartKind::MigrationRate ? line.group - 1 : 0);
+        pen.setStyle(kStyles[static_cast<std::size_t>(std::max(style_index, 0)) % std::size(kStyles)]);
+        s->setPen(pen);
+        c->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    c->legend()->setVisible(!data.lines.empty() && data.lines.size() <= kMaxLegendLines);
+    const double top = is_percent(data.kind) ? 100.0 : (data.y_max > 0 ? data.y_max * 1.08 : 1.0);
+    y->setRange(0, top);
+    setTimeRange(t_max_s_);
+}
+
+void CursorChartView::setTimeRange(double t_max_s)
+{
+    t_max_s_ = t_max_s > 0 ? t_max_s : 1.0;
+    const auto axes = chart()->axes(Qt::Horizontal);
+    if (!axes.isEmpty())
+        axes.first()->setRange(0.0, t_max_s_);
+    placeCursor();
+}
+
+void CursorChartView::setCursorTime(double t_s)
+{
+    cursor_s_ = t_s;
+    placeCursor();
+}
+
+void CursorChartView::placeCursor()
+{
+    const QRectF area = chart()->plotArea();
+    if (chart()->series().isEmpty() || area.isEmpty()) {
+        cursor_->hide();
+        return;
+    }
+    const double x = chart()->mapToPosition(QPointF(cursor_s_, 0), chart()->series().first()).x();
+    cursor_->setLine(x, area.top(), x, area.bottom());
+    cursor_->setVisible(x >= area.left() - 0.5 && x <= area.right() + 0.5);
+}
+
+double CursorChartView::timeAt(const QPointF &view_pos) const
+{
+    if (chart()->series().isEmpty())
+        return 0;
+    const QPointF scene = mapToScene(view_pos.toPoint());
+    const QPointF in_chart = chart()->mapFromScene(scene);
+    return std::clamp(chart()->mapToValue(in_chart, chart()->series().first()).x(), 0.0, t_max_s_);
+}
+
+QString CursorChartView::valuesText(double t_s) const
+{
+    QStringList lines{QString::fromStdString(format_time_s(t_s))};
+    int shown = 0;
+    for (const ChartLine &line : data_.lines) {
+        if (shown == kMaxHoverLines) {
+            lines << tr("... %1 more").arg(static_cast<int>(data_.lines.size()) - shown);
+            break;
+        }
+        const auto v = value_at(line, t_s);
+        lines << QStringLiteral("%1: %2 %3")
+                     .arg(QString::fromStdString(line.label), v ? QString::number(*v, 'f', *v >= 100 ? 0 : 1) : QStringLiteral("-"),
+                          QString::fromUtf8(chart_unit(data_.kind)));
+        ++shown;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void CursorChartView::showHover(const QPointF &view_pos)
+{
+    const QPointF in_chart = chart()->mapFromScene(mapToScene(view_pos.toPoint()));
+    if (!chart()->plotArea().contains(in_chart) || data_.lines.empty()) {
+        hover_box_->hide();
+        return;
+    }
+    hover_text_->setText(valuesText(timeAt(view_pos)));
+    const QRectF text = hover_text_->boundingRect();
+    hover_text_->setPos(4, 2);
+    hover_box_->setRect(0, 0, text.width() + 8, text.height() + 4);
+    // Top corner away from the mouse, so the box never hides what it describes.
+    const QRectF area = chart()->plotArea();
+    const bool left = in_chart.x() > area.center().x();
+    hover_box_->setPos(left ? area.left() + 4 : area.right() - text.width() - 12, area.top() + 4);
+    hover_box_->show();
+}
+
+void CursorChartView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton && !chart()->series().isEmpty()) {
+        dragging_ = true;
+        setCursorTime(timeAt(event->position()));
+        emit cursorDragged(cursor_s_);
+        event->accept();
+        return;
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void CursorChartView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (dragging_) {
+        setCursorTime(timeAt(event->position()));
+        emit cursorDragged(cursor_s_);
+    }
+    showHover(event->position());
+    QChartView::mouseMoveEvent(event);
+}
+
+void CursorChartView::mouseReleaseEvent(QMouseEvent *event)
+{
+    dragging_ = false;
+    QChartView::mouseReleaseEvent(event);
+}
+
+void CursorChartView::leaveEvent(QEvent *event)
+{
+    hover_box_->hide();
+    QChartView::leaveEvent(event);
+}
+
+} // namespace schedscope::gui

@@ -1,0 +1,70 @@
+#include "test_analysis_support.h"
+
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+
+#include <QImage>
+
+#include <atomic>
+#include <set>
+
+namespace schedscope::test {
+
+std::vector<std::shared_ptr<const Recording>> SmallRuns::recordings() const
+{
+    std::vector<std::shared_ptr<const Recording>> out;
+    for (const Simulation &sim : sims)
+        out.push_back(std::make_shared<const Recording>(sim.recording()));
+    return out;
+}
+
+SmallRuns run_small_numa01(SimTime until_ns)
+{
+    Scenario s;
+    s.name = "analysis test";
+    s.topology = "synthetic:pack:2 [numa] l3:1 core:2 pu:1";
+    s.workload = {"numa01", {{"memory_mb", "128"}, {"loops", "8"}}};
+    s.policies = {{"sched-domains", {}}, {"autonuma", {}}};
+    s.sample_interval_ms = 50;
+    SmallRuns runs;
+    runs.topology = scenario_topology(s);
+    for (const PolicySpec &p : s.policies) {
+        Simulation sim = build_simulation(s, p, 1, runs.topology);
+        sim.run_until(until_ns);
+        runs.sims.push_back(std::move(sim));
+        runs.names << QString::fromStdString(p.name);
+    }
+    return runs;
+}
+
+namespace {
+std::atomic<int> g_warnings{0};
+QtMessageHandler g_previous = nullptr;
+void count_warning(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type != QtDebugMsg && type != QtInfoMsg)
+        ++g_warnings;
+    if (g_previous)
+        g_previous(type, context, message);
+}
+} // namespace
+
+QtWarningCounter::QtWarningCounter()
+{
+    g_warnings = 0;
+    g_previous = qInstallMessageHandler(count_warning);
+}
+QtWarningCounter::~QtWarningCounter() { qInstallMessageHandler(g_previous); }
+int QtWarningCounter::count() const { return g_warnings; }
+
+int distinct_colours(const QString &png_path)
+{
+    const QImage image(png_path);
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+} // namespace schedscope::test
