@@ -61,6 +61,14 @@ std::int64_t SparseCountMatrix::total() const
     return n;
 }
 
+std::int64_t SparseCountMatrix::max_count() const
+{
+    std::int64_t m = 0;
+    for (const auto &c : cells)
+        m = std::max(m, c.count);
+    return m;
+}
+
 std::vector<std::size_t> MigrationAnalysis::items_in_cell(int from_cpu, int to_cpu) const
 {
     std::vector<std::size_t> out;

@@ -77,6 +77,7 @@ struct SparseCountMatrix {
     std::vector<MatrixCell> cells; // non-zero only, sorted by (from, to)
     std::int64_t count(int from, int to) const;
     std::int64_t total() const;
+    std::int64_t max_count() const; // the largest cell: a heatmap's scale
 };
 
 struct MigrationItem {

@@ -245,6 +245,7 @@ TEST_CASE("matrix, folds, times since last run and ping-pongs of scripted wakeup
     CHECK(a.node_matrix.count(0, 1) == 1);
     CHECK(a.node_matrix.count(1, 1) == 2);
     CHECK(a.node_matrix.total() == 5);
+    CHECK(a.node_matrix.max_count() == 2);
     CHECK(a.by_class[static_cast<int>(DistanceClass::SharedL2)] == 4);
     CHECK(a.by_class[static_cast<int>(DistanceClass::RemoteNode)] == 1);
 
