@@ -1,0 +1,185 @@
+// Calibration: the directions of DOMAIN.md section 6, items 1 and 2, run
+// from the scenario files in samples/scenarios/ over several seeds. They
+// assert directions with margins, never the published numbers; nothing in
+// the model knows which workload, machine or policy it is running.
+// docs/CALIBRATION.md has our tables next to the published ones.
+
+#include "engine/simulation.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+#include "sweep/scenario_sweep.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+using namespace schedscope;
+
+namespace {
+
+Scenario sample_scenario(const std::string &file)
+{
+    return load_scenario(std::string(SCHEDSCOPE_SOURCE_SAMPLES_DIR) + "/scenarios/" + file);
+}
+
+constexpr int kSeeds = 3; // seeds 1..3; every direction must hold on each
+
+struct Outcome {
+    double elapsed_s = 0, sys_s = 0;
+    std::int64_t page_migrations_total = 0;
+    std::int64_t page_migrations_second_half = 0;
+    double final_local_pct = 0;        // mean over processes, last quarter of the run
+    std::vector<double> max_node_share; // per process: largest share of its memory on one node
+};
+
+Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
+{
+    Simulation sim = build_simulation(s, p, seed, scenario_topology(s));
+    sim.run_to_end();
+    REQUIRE(sim.finished());
+    Outcome o;
+    o.elapsed_s = static_cast<double>(sim.end_time()) / 1e9;
+    double sys = 0;
+    for (const auto &rq : sim.runqueues())
+        sys += static_cast<double>(rq.sys_ns);
+    o.sys_s = sys / 1e9;
+    const auto &samples = sim.recording().samples;
+    REQUIRE(samples.size() >= 8);
+    o.page_migrations_total = samples.back().page_migrations;
+    o.page_migrations_second_half = samples.back().page_migrations - samples[samples.size() / 2].page_migrations;
+    double local = 0;
+    int n = 0;
+    for (size_t k = samples.size() * 3 / 4; k + 1 < samples.size(); ++k)
+        for (float f : samples[k].proc_local_pct)
+            if (f >= 0) {
+                local += f;
+                ++n;
+            }
+    o.final_local_pct = n > 0 ? local / n : 0;
+    for (const auto &proc : sim.processes()) {
+        const int total = std::accumulate(proc.chunks_on_node.begin(), proc.chunks_on_node.end(), 0);
+        const int most = *std::max_element(proc.chunks_on_node.begin(), proc.chunks_on_node.end());
+        o.max_node_share.push_back(total > 0 ? static_cast<double>(most) / total : 0);
+    }
+    return o;
+}
+
+const PolicySpec kBaseline{"sched-domains", {}};
+const PolicySpec kAutonuma{"autonuma", {}};
+
+// The benchmark's _HARD_BIND / _INVERSE_BIND builds bind themselves (CPUs and
+// memory policy) and then run under the kernel's balancer; the workloads'
+// `bind` parameter does the same. (The `bind` policy differs for numa01: it
+// leaves the memory written on node 0 where it was when node 0 is one of the
+// process's nodes; see docs/CALIBRATION.md.)
+Outcome run_bound(Scenario s, const std::string &mode, std::uint64_t seed)
+{
+    s.workload.params["bind"] = mode;
+    return run_numa(s, kBaseline, seed);
+}
+
+} // namespace
+
+TEST_CASE("cache_hot_time on OLTP: throughput peaks between 5 and 25 ms, falls by 1000 ms, idle grows",
+          "[calibration]")
+{
+    // DOMAIN.md 6.1: 2.5 ms = 100, peak ~112 near 10 ms, ~105 at 250-1000 ms,
+    // idle 0 % -> ~7 %.
+    Scenario s = sample_scenario("cache-hot-time-oltp.json");
+    s.duration_s = 20;
+    const std::vector<std::string> values = {"2.5", "5", "10", "25", "1000"};
+    const SweepResult r = sweep_scenario(s, PolicySpec{"sched-domains", {}}, "cache_hot_time_ms", values, kSeeds, 2);
+    REQUIRE(r.points.size() == values.size());
+    std::map<std::string, const SweepPoint *> at;
+    for (const auto &pt : r.points)
+        at[pt.value] = &pt;
+    for (int k = 0; k < kSeeds; ++k) {
+        INFO("seed " << (s.seed + k));
+        const double base = at["2.5"]->runs[k].throughput;
+        double peak = 0;
+        for (const char *v : {"5", "10", "25"})
+            peak = std::max(peak, at[v]->runs[k].throughput);
+        CHECK(peak > 1.04 * base);
+        CHECK(at["1000"]->runs[k].throughput < peak);
+        CHECK(at["1000"]->runs[k].idle_pct > at["2.5"]->runs[k].idle_pct + 1.0);
+    }
+    // On the mean: the rise is several per cent, the fall back at least one.
+    double peak_rel = 0;
+    for (const char *v : {"5", "10", "25"})
+        peak_rel = std::max(peak_rel, at[v]->relative);
+    CHECK(peak_rel > 105.0);
+    CHECK(at["1000"]->relative < peak_rel - 1.0);
+    CHECK(at["1000"]->relative > 100.0); // published: 105.4, still above the 2.5 ms start
+}
+
+TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding brackets it, at a system-time price",
+          "[calibration]")
+{
+    for (const char *file : {"autonuma-4node-numa02.json", "autonuma-4node-numa01-thread-alloc.json",
+                             "autonuma-4node-numa01.json", "autonuma-4node-numa02-smt.json"}) {
+        const Scenario s = sample_scenario(file);
+        for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+            INFO(file << " seed " << seed);
+            const Outcome base = run_numa(s, kBaseline, seed);
+            const Outcome autonuma = run_numa(s, kAutonuma, seed);
+            const Outcome hard = run_bound(s, "hard", seed);
+            const Outcome inverse = run_bound(s, "inverse", seed);
+            // Published: roughly half to two thirds off the elapsed time.
+            CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
+            CHECK(autonuma.sys_s > base.sys_s);
+            CHECK(hard.elapsed_s < base.elapsed_s);
+            CHECK(inverse.elapsed_s > hard.elapsed_s);
+            CHECK(inverse.elapsed_s > autonuma.elapsed_s);
+            const std::string f = file;
+            if (f.find("thread-alloc") == std::string::npos) {
+                // numa01_THREAD_ALLOC is the exception: binding is per process
+                // (two nodes each) with its memory spread over them, while
+                // AutoNUMA reaches per-thread locality (docs/CALIBRATION.md).
+                CHECK(hard.elapsed_s <= autonuma.elapsed_s * 1.001);
+            }
+            if (f == "autonuma-4node-numa02.json") {
+                // Inverse binding as the upper bound: on numa02 the baseline's
+                // slowest threads are all-remote too, so the two about tie.
+                // numa02_SMT ties within 0.5 % either way. For numa01 and
+                // THREAD_ALLOC the baseline starts with all memory on node 0
+                // and pays for that node's bandwidth, which the model lets
+                // exceed the price of all-remote access: it has no
+                // interconnect bandwidth limit (docs/CALIBRATION.md).
+                CHECK(inverse.elapsed_s >= base.elapsed_s * 0.999);
+            }
+        }
+    }
+}
+
+TEST_CASE("AutoNUMA stops migrating pages once numa02 and numa01_THREAD_ALLOC have converged", "[calibration]")
+{
+    for (const char *file : {"autonuma-4node-numa02.json", "autonuma-4node-numa01-thread-alloc.json"}) {
+        const Scenario s = sample_scenario(file);
+        for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+            INFO(file << " seed " << seed);
+            const Outcome o = run_numa(s, kAutonuma, seed);
+            CHECK(o.final_local_pct > 95.0);
+            // Fewer than 2 % of the migrations happen in the second half.
+            CHECK(o.page_migrations_second_half * 50 <= std::max<std::int64_t>(o.page_migrations_total, 1));
+        }
+    }
+}
+
+TEST_CASE("numa01 converges under AutoNUMA on 2 nodes but not on 8", "[calibration]")
+{
+    const Scenario two = sample_scenario("autonuma-2node-numa01.json");
+    const Scenario eight = sample_scenario("autonuma-8node-numa01.json");
+    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+        INFO("seed " << seed);
+        const Outcome o2 = run_numa(two, kAutonuma, seed);
+        CHECK(o2.final_local_pct > 90.0);
+        for (double share : o2.max_node_share)
+            CHECK(share > 0.9);
+        CHECK(o2.page_migrations_second_half * 50 <= std::max<std::int64_t>(o2.page_migrations_total, 1));
+        const Outcome o8 = run_numa(eight, kAutonuma, seed);
+        CHECK(o8.final_local_pct < 60.0);
+        CHECK(o8.page_migrations_second_half > 0);
+    }
+}
