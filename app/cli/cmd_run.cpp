@@ -5,12 +5,15 @@
 #include "run_progress.h"
 
 #include "engine/catalog.h"
+#include "export/csv_export.h"
+#include "export/trace_export.h"
 #include "profiler/profile_store.h" // write_file_atomically
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 #include "util/input_error.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -27,7 +30,87 @@ struct RunArgs {
     int repeat = 0;
     bool no_series = false;
     unsigned jobs = 0;
+    // Exports (docs/export.md)
+    std::string trace_file, trace_format = "chrome", trace_window, csv_dir;
+    double trace_max_mb = 1024;
+    bool trace_force = false;
+    bool trace_cpu_tracks = false;
 };
+
+// "autonuma" or "autonuma:scan_period_min_ms=500", as the user wrote it.
+std::string policy_label(const PolicySpec &p)
+{
+    std::string label = p.name, params;
+    for (auto &[k, v] : p.params)
+        params += (params.empty() ? "" : ",") + k + "=" + v;
+    return params.empty() ? label : label + ":" + params;
+}
+
+// The trace re-runs the first seed of each policy with an exporter attached.
+// The engine is deterministic, so that is the report's first repeat, stopped
+// at the end of the window.
+struct TracePlan {
+    TraceOptions options;
+    std::vector<Simulation> sims;
+    std::vector<std::string> names;
+};
+
+TracePlan plan_trace(const RunArgs &a, const Scenario &s, const std::vector<PolicySpec> &policies,
+                     const std::shared_ptr<const Topology> &topo)
+{
+    TracePlan plan;
+    plan.options.format = parse_trace_format(a.trace_format, "--trace-format");
+    if (!a.trace_window.empty())
+        plan.options.window = parse_trace_window(a.trace_window, "--trace-window");
+    plan.options.cpu_tracks = a.trace_cpu_tracks;
+    plan.options.max_simulated_s = kDefaultMaxSimulatedS;
+    for (auto &p : policies) {
+        plan.sims.push_back(build_simulation(s, p, s.seed, topo));
+        plan.names.push_back(policy_label(p));
+    }
+    std::vector<const Simulation *> ptrs;
+    for (auto &sim : plan.sims)
+        ptrs.push_back(&sim);
+    const TraceSizeEstimate est = estimate_trace_size(ptrs, plan.names, plan.options);
+    const double mb = static_cast<double>(est.bytes) / 1e6;
+    char line[256];
+    if (est.exact)
+        std::snprintf(line, sizeof line, "trace: %.1f MB (%s, %.3g s simulated)\n", mb,
+                      trace_format_name(plan.options.format), est.covered_s);
+    else
+        std::snprintf(line, sizeof line,
+                      "trace: about %.1f MB (%s; event rate of the first %.3g s simulated, over %.3g s)\n", mb,
+                      trace_format_name(plan.options.format), est.sampled_s, est.covered_s);
+    std::cerr << line;
+    if (mb > a.trace_max_mb && !a.trace_force) {
+        std::snprintf(line, sizeof line, "the trace would take about %.0f MB, over --trace-max-mb %.0f", mb,
+                      a.trace_max_mb);
+        throw InputError("--trace", std::string(line) +
+                                        ": narrow it with --trace-window START:END, or pass --trace-force");
+    }
+    return plan;
+}
+
+void write_trace(const std::string &path, const TracePlan &plan)
+{
+    std::vector<const Simulation *> ptrs;
+    for (auto &sim : plan.sims)
+        ptrs.push_back(&sim);
+    ProgressBoard board(1);
+    TraceOptions o = plan.options;
+    o.progress = [&](double f) {
+        board.update(0, f);
+        return !interrupted();
+    };
+    const TraceExportResult r = export_trace(ptrs, plan.names, path, o);
+    board.finish();
+    if (r.cancelled) {
+        std::cerr << "trace: interrupted, nothing written\n";
+        return;
+    }
+    for (auto &f : r.files)
+        std::cerr << "trace: wrote " << f << "\n";
+}
 
 int run_command(const RunArgs &a)
 {
@@ -66,6 +149,10 @@ int run_command(const RunArgs &a)
     // Validate every policy before any long run starts.
     for (auto &p : policies)
         make_policy(p.name, p.params, a.scenario_file.empty() ? "--policy" : a.scenario_file);
+    // Options and the size limit too: refusing a trace after the runs would waste them.
+    TracePlan trace;
+    if (!a.trace_file.empty())
+        trace = plan_trace(a, s, policies, topo);
 
     struct Job {
         size_t policy;
@@ -115,6 +202,12 @@ int run_command(const RunArgs &a)
     std::cout << format_report(s, results);
     if (!a.json_file.empty())
         write_file_atomically(a.json_file, results_to_json(results, !a.no_series).dump() + "\n");
+    if (!a.csv_dir.empty() && !interrupted()) {
+        const auto files = write_results_csv(results, a.csv_dir);
+        std::cerr << "csv: wrote " << files.size() << " files to " << a.csv_dir << "\n";
+    }
+    if (!a.trace_file.empty() && !interrupted())
+        write_trace(a.trace_file, trace);
     return interrupted() ? kExitFailure : kExitOk;
 }
 
@@ -135,6 +228,24 @@ const CommandRegistrar registrar{Command{
         sub->add_flag("--no-series", args->no_series, "Leave the time series out of the JSON");
         sub->add_option("--save-scenario", args->save_scenario, "Save the effective scenario to FILE");
         sub->add_option("--jobs", args->jobs, "Runs in parallel (default: number of cores)");
+        sub->add_option("--csv", args->csv_dir,
+                        "Write summary.csv and one CSV of time series per run into DIR (created if missing)");
+        sub->add_option("--trace", args->trace_file,
+                        "Write a scheduling trace of the first seed of each policy to FILE (docs/export.md)");
+        sub->add_option("--trace-format", args->trace_format,
+                        "chrome: Trace Event JSON (Perfetto, chrome://tracing); ftrace: kernel sched_switch text "
+                        "(one file per policy)")
+            ->check(CLI::IsMember({"chrome", "ftrace"}))
+            ->capture_default_str();
+        sub->add_option("--trace-window", args->trace_window,
+                        "Simulated time to keep, START:END, e.g. 1s:2s, 500ms: (to the end), :3s");
+        sub->add_option("--trace-max-mb", args->trace_max_mb,
+                        "Refuse a trace whose estimated size is larger than this (MB)")
+            ->check(CLI::PositiveNumber)
+            ->capture_default_str();
+        sub->add_flag("--trace-force", args->trace_force, "Write the trace whatever its estimated size");
+        sub->add_flag("--trace-cpu-tracks", args->trace_cpu_tracks,
+                      "Chrome trace: add one track per CPU showing the task it runs");
         return [args] { return run_command(*args); };
     },
 }};

@@ -1,0 +1,47 @@
+#pragma once
+// The outer shape of a Trace Event JSON file, written as a stream:
+// {"traceEvents":[ event, event, ... ],"displayTimeUnit":"ns",...}.
+// "traceEvents" comes first because Perfetto recognises a JSON trace by its
+// opening bytes; the rest follows the array.
+
+#include "export/output_file.h"
+
+#include <string>
+#include <string_view>
+
+namespace schedscope {
+
+class ChromeTraceDoc {
+public:
+    explicit ChromeTraceDoc(OutputFile &out) : out_(out) {}
+    void begin() { out_.write("{\"traceEvents\":[\n"); }
+    // One complete event object, e.g. {"ph":"X",...}.
+    void event(std::string_view object)
+    {
+        if (!first_)
+            out_.write(",\n");
+        first_ = false;
+        out_.write(object);
+    }
+    // `other_data` is a JSON object shown by trace viewers as metadata.
+    void end(std::string_view other_data)
+    {
+        out_.write("\n],\"displayTimeUnit\":\"ns\",\"otherData\":");
+        out_.write(other_data);
+        out_.write("}\n");
+    }
+    std::uint64_t bytes() const { return out_.bytes(); }
+
+private:
+    OutputFile &out_;
+    bool first_ = true;
+};
+
+// Shared by the trace writers.
+// A JSON string literal, quotes included; invalid UTF-8 is replaced, not thrown.
+std::string json_quote(std::string_view text);
+// Nanoseconds as the microseconds Trace Event timestamps use, exactly
+// ("1234.567"): no floating-point rounding.
+std::string ns_as_us(std::int64_t ns);
+
+} // namespace schedscope
