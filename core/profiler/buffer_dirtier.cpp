@@ -4,6 +4,13 @@
 
 namespace schedscope {
 
+namespace {
+// The x86 line size, for callers that do not know theirs.
+constexpr std::size_t kDefaultLineBytes = 64;
+// A buffer of fewer lines than this is walked in order: no stride to hide.
+constexpr std::size_t kMinLinesForStride = 5;
+} // namespace
+
 std::uint64_t SplitMix64::next()
 {
     // Constants of Steele, Lea and Flood's SplitMix64 finaliser.
@@ -14,7 +21,7 @@ std::uint64_t SplitMix64::next()
 }
 
 BufferDirtier::BufferDirtier(std::uint64_t seed, std::size_t line_bytes)
-    : rng_(seed), line_bytes_(line_bytes ? line_bytes : 64)
+    : rng_(seed), line_bytes_(line_bytes ? line_bytes : kDefaultLineBytes)
 {
 }
 
@@ -26,7 +33,7 @@ void BufferDirtier::dirty(std::byte *buffer, std::size_t bytes)
     // A stride between a quarter and three quarters of the buffer jumps many
     // pages at once: next-line and in-page stride prefetchers see no pattern.
     std::size_t stride = 1;
-    if (lines > 4) {
+    if (lines >= kMinLinesForStride) {
         stride = lines / 4 + rng_.next() % (lines / 2);
         while (std::gcd(stride, lines) != 1)
             ++stride;
