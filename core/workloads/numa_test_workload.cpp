@@ -19,7 +19,7 @@ constexpr std::int64_t kNumaTestMemoryMiB = 64;     // per task; fits a node man
 constexpr std::int64_t kNumaTestWorkMs = 2000;      // per task, at full speed
 constexpr double kNumaTestAccessesPerUs = 50.0;     // memory-bound, but less than a pure stream
 constexpr std::int64_t kNumaTestDisturbGroups = 10; // the report's hackbench 10
-constexpr std::int64_t kNumaTestDisturbLoops = 20;  // short: well under a second of work
+constexpr std::int64_t kNumaTestDisturbLoops = 100; // hackbench's default: the report ran a plain "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbAtMs = 300;  // after the tasks have settled and touched their memory
 
 const std::vector<ParamInfo> &numa_test_params()
