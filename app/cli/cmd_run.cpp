@@ -7,7 +7,7 @@
 #include "engine/catalog.h"
 #include "export/csv_export.h"
 #include "export/trace_export.h"
-#include "profiler/profile_store.h" // write_file_atomically
+#include "util/atomic_file.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 #include "util/input_error.h"

@@ -6,7 +6,7 @@
 #include "run_progress.h"
 
 #include "engine/catalog.h"
-#include "profiler/profile_store.h" // write_file_atomically
+#include "util/atomic_file.h"
 #include "scenario/scenario.h"
 #include "sweep/scenario_sweep.h"
 #include "util/input_error.h"

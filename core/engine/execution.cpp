@@ -18,6 +18,8 @@ namespace schedscope {
 namespace {
 // Below this a share is forgotten, so the per-cache lists stay short.
 constexpr double kForgetBytes = 1024.0;
+// Eviction brings a full cache this far below capacity (a share of it).
+constexpr double kEvictSlack = 1.0 / 32.0;
 } // namespace
 
 void Simulation::advance_cpu(int cpu)
@@ -81,34 +83,38 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
     const double accesses = work_ns * std::max(t.mem_intensity, 1e-3);
     for (int ci : pu_caches_[cpu]) {
         CacheState &c = caches_[ci];
-        CacheShare *mine = nullptr;
-        for (auto &s : c.shares)
-            if (s.task == t.id)
-                mine = &s;
-        if (!mine) {
+        int slot = c.find(t.id, t.cache_slot[c.level]);
+        if (slot < 0) {
             c.shares.push_back(CacheShare{t.id, 0.0});
-            mine = &c.shares.back();
+            slot = static_cast<int>(c.shares.size()) - 1;
         }
+        t.cache_slot[c.level] = slot;
+        CacheShare &mine = c.shares[slot];
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
-        if (mine->bytes >= target)
+        if (mine.bytes >= target)
             continue;
-        const double hit = std::min(1.0, mine->bytes / t.working_set_bytes);
+        const double hit = std::min(1.0, mine.bytes / t.working_set_bytes);
         const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
-        const double added = std::min(in, target - mine->bytes);
-        mine->bytes += added;
-        // What does not fit is evicted from the other tasks' shares, in proportion.
-        double others = 0;
+        const double added = std::min(in, target - mine.bytes);
+        mine.bytes += added;
+        c.used_bytes += added;
+        if (c.used_bytes <= c.capacity_bytes)
+            continue;
+        // What does not fit is evicted from the other tasks' shares, in
+        // proportion. Evicting a little below capacity makes this pass
+        // (linear in the shares) happen once per few percent of refill
+        // instead of on every update.
+        const double mine_bytes = mine.bytes;
+        const double others = c.used_bytes - mine_bytes;
+        if (others <= 0)
+            continue;
+        const double goal = std::max(mine_bytes, c.capacity_bytes * (1.0 - kEvictSlack));
+        const double keep = std::max(0.0, 1.0 - (c.used_bytes - goal) / others);
         for (auto &s : c.shares)
             if (s.task != t.id)
-                others += s.bytes;
-        const double excess = mine->bytes + others - c.capacity_bytes;
-        if (excess > 0 && others > 0) {
-            const double keep = std::max(0.0, 1.0 - excess / others);
-            for (auto &s : c.shares)
-                if (s.task != t.id)
-                    s.bytes *= keep;
-            std::erase_if(c.shares, [&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
-        }
+                s.bytes *= keep;
+        std::erase_if(c.shares, [&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
+        c.recount();
     }
 }
 
@@ -121,10 +127,8 @@ double Simulation::cache_latency_ns(const Task &t, int cpu, double *covered_out)
     const bool has_l1 = !pcs.empty() && caches_[pcs.front()].level == 1;
     for (size_t i = has_l1 ? 1 : 0; i < pcs.size(); ++i) {
         const CacheState &c = caches_[pcs[i]];
-        double held = 0;
-        for (auto &s : c.shares)
-            if (s.task == t.id)
-                held = s.bytes;
+        const int slot = c.find(t.id, t.cache_slot[c.level]);
+        const double held = slot >= 0 ? c.shares[slot].bytes : 0.0;
         double hit = t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0;
         hit = std::max(hit, covered);
         lat += (hit - covered) * c.latency_ns;
@@ -298,6 +302,9 @@ void Simulation::sample_accesses(Task &t, int cpu)
     if (t.segments.empty() || t.mem_intensity <= 0)
         return;
     Process &p = procs_[t.proc];
+    // Touches matter for first-touch placement and armed hinting faults only.
+    if (t.unplaced_weight <= 0 && p.armed_chunks == 0)
+        return;
     double total = 0;
     for (auto &s : t.segments)
         total += s.weight;
@@ -325,6 +332,7 @@ void Simulation::sample_accesses(Task &t, int cpu)
         }
         if (p.chunk_armed[chunk]) {
             p.chunk_armed[chunk] = 0;
+            --p.armed_chunks;
             ++hinting_faults_;
             ++t.faults_by_node[p.chunk_node[chunk]];
             ++p.faults_by_node[node];
@@ -400,14 +408,20 @@ bool Simulation::migrate_chunk(ProcId proc, int chunk, int node, int by_cpu, con
     return true;
 }
 
-void Simulation::arm_chunk(ProcId proc, int chunk, int by_cpu)
+void Simulation::arm_chunk(ProcId proc, int chunk, int by_cpu, double scan_cost_ns)
 {
     Process &p = procs_.at(proc);
     if (chunk < 0 || chunk >= static_cast<int>(p.chunk_node.size()) || p.chunk_node[chunk] == kNoNode)
         return;
-    p.chunk_armed[chunk] = 1;
-    const double pages = static_cast<double>(cfg_.model.chunk_bytes) / static_cast<double>(cfg_.model.page_bytes);
-    charge_sys(by_cpu, pages * static_cast<double>(cfg_.model.scan_ns_per_page));
+    if (!p.chunk_armed[chunk]) {
+        p.chunk_armed[chunk] = 1;
+        ++p.armed_chunks;
+    }
+    if (scan_cost_ns < 0) {
+        const double pages = static_cast<double>(cfg_.model.chunk_bytes) / static_cast<double>(cfg_.model.page_bytes);
+        scan_cost_ns = pages * static_cast<double>(cfg_.model.scan_ns_per_page);
+    }
+    charge_sys(by_cpu, scan_cost_ns);
 }
 
 void Simulation::charge_sys(int cpu, double ns)

@@ -59,6 +59,12 @@ std::vector<std::string> check_invariants(const Simulation &sim)
                 ++count[n];
         if (count != p.chunks_on_node)
             out.push_back("process " + p.name + ": chunk counts per node disagree with chunk placement");
+        int armed = 0;
+        for (auto a : p.chunk_armed)
+            armed += a != 0;
+        if (armed != p.armed_chunks)
+            out.push_back("process " + p.name + ": " + std::to_string(p.armed_chunks) + " chunks counted armed, " +
+                          std::to_string(armed) + " are");
     }
     // Caches never hold more than they can.
     for (const CacheState &c : sim.caches())

@@ -151,7 +151,7 @@ void Simulation::run_program(TaskId tid)
             ch.tokens += op.a;
             while (ch.tokens > 0 && !ch.waiters.empty()) {
                 const TaskId w = ch.waiters.front();
-                ch.waiters.erase(ch.waiters.begin());
+                ch.waiters.pop_front();
                 --ch.tokens;
                 wake(w, cpu);
             }
@@ -184,7 +184,8 @@ void Simulation::task_exit(TaskId tid)
     t.state = TaskState::Exited;
     t.remaining_work_ns = 0;
     for (auto &c : caches_)
-        std::erase_if(c.shares, [&](const CacheShare &s) { return s.task == tid; });
+        if (std::erase_if(c.shares, [&](const CacheShare &s) { return s.task == tid; }) > 0)
+            c.recount();
     if (t.program.iterations > 0)
         --live_finite_tasks_;
     check_finished();

@@ -7,7 +7,9 @@
 #include "topology/cpuset.h"
 #include "topology/topology.h"
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,8 @@ struct Process {
     ProcId id = 0;
     std::string name;
     std::vector<std::int16_t> chunk_node; // node of each chunk, kNoNode until first touch
-    std::vector<std::uint8_t> chunk_armed; // 1 = a NUMA hinting fault is armed on it
+    std::vector<std::uint8_t> chunk_armed; // 1 = a NUMA hinting fault is armed on it (via Simulation::arm_chunk)
+    int armed_chunks = 0;                  // how many are armed: none means no fault to sample for
     AllocPolicy alloc = AllocPolicy::FirstTouch;
     CpuSet alloc_nodes;                    // Bind / Interleave: the allowed nodes (as a node set)
     std::vector<TaskId> tasks;
@@ -98,6 +101,7 @@ struct Task {
     double working_set_bytes = 0.0;  // what it would like to keep in cache
     std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
     std::vector<int> used_nodes;     // nodes whose node_weight is non-zero: big machines have hundreds
+    std::array<int, 4> cache_slot{-1, -1, -1, -1}; // per cache level: last index of its share (a hint)
     double unplaced_weight = 1.0;    // share on chunks not yet touched
     int preferred_node = kNoNode;    // set by NUMA policies
     std::vector<std::int64_t> faults_by_node;
@@ -144,19 +148,31 @@ struct CacheState {
     int level = 0;
     double capacity_bytes = 0;
     double latency_ns = 0;
-    std::vector<CacheShare> shares; // small: tasks that ran under it recently
-    double used() const
+    std::vector<CacheShare> shares; // tasks that ran under it recently
+    double used_bytes = 0;          // sum of shares, kept in step with them
+    double used() const { return used_bytes; }
+    // Index of the task's share, or -1. `hint` is where it was last time:
+    // right almost always, so the lookup rarely scans.
+    int find(TaskId t, int hint) const
     {
-        double u = 0;
+        if (hint >= 0 && hint < static_cast<int>(shares.size()) && shares[hint].task == t)
+            return hint;
+        for (int i = 0; i < static_cast<int>(shares.size()); ++i)
+            if (shares[i].task == t)
+                return i;
+        return -1;
+    }
+    void recount()
+    {
+        used_bytes = 0;
         for (auto &s : shares)
-            u += s.bytes;
-        return u;
+            used_bytes += s.bytes;
     }
 };
 
 struct Channel {
     std::int64_t tokens = 0;
-    std::vector<TaskId> waiters; // FIFO
+    std::deque<TaskId> waiters; // FIFO
 };
 
 } // namespace schedscope

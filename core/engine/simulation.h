@@ -123,8 +123,10 @@ public:
     bool migrate_task(TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &reason);
     // Move a chunk of process memory to a node, charging the copy to `by_cpu`.
     bool migrate_chunk(ProcId p, int chunk, int node, int by_cpu, const std::string &reason);
-    // Arm a NUMA hinting fault on a chunk; charges the scan cost to `by_cpu`.
-    void arm_chunk(ProcId p, int chunk, int by_cpu);
+    // Arm a NUMA hinting fault on a chunk; charges the scan cost to `by_cpu`
+    // (the per-page scan of the whole chunk unless `scan_cost_ns` says otherwise,
+    // e.g. a coarser PMD-level scan, or 0 for a re-arm already paid for).
+    void arm_chunk(ProcId p, int chunk, int by_cpu, double scan_cost_ns = -1);
     // Charge kernel work to a PU (becomes system time).
     void charge_sys(int cpu, double ns);
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait

@@ -98,7 +98,7 @@ int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
         const CpuSet *best = nullptr;
         CpuSet best_set;
         double best_load = 0;
-        for (const CpuSet &g : domains_[rep][k].groups) {
+        for (const CpuSet &g : domains_[rep][k].groups()) {
             CpuSet m = g;
             m &= region;
             if (m.empty())
@@ -195,14 +195,15 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
 
 bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
 {
-    const int mine = sd.group_of(cpu);
+    const int mine = sd.own_group;
+    const auto &groups = sd.groups();
     double this_total = 0, max_total = 0;
     int this_n = 1, max_n = 1, busiest_group = -1;
-    for (int g = 0; g < static_cast<int>(sd.groups.size()); ++g) {
+    for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
         double total = 0;
-        for (int c = sd.groups[g].first(); c >= 0; c = sd.groups[g].next(c))
+        for (int c = groups[g].first(); c >= 0; c = groups[g].next(c))
             total += sim.nr_running(c);
-        const int n = sd.groups[g].count();
+        const int n = sd.group_size(g);
         if (g == mine) {
             this_total = total;
             this_n = n;
@@ -221,7 +222,7 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
         return false;
     }
     int busiest = -1;
-    for (int c = sd.groups[busiest_group].first(); c >= 0; c = sd.groups[busiest_group].next(c))
+    for (int c = groups[busiest_group].first(); c >= 0; c = groups[busiest_group].next(c))
         if (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest))
             busiest = c;
     const std::string why = cpu_text(cpu) + idle_words(static_cast<int>(idle)) + ": load " + fixed1_text(max_avg) +

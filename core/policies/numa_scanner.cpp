@@ -81,9 +81,8 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
             if (pm.chunk_node[c] != kNoNode) {
                 if (p_.pmd) {
                     // One entry per 2 MiB instead of one per page.
-                    pm.chunk_armed[c] = 1;
                     const double pmds = std::max<double>(1.0, static_cast<double>(model.chunk_bytes) / kPmdBytes);
-                    sim.charge_sys(cpu, pmds * static_cast<double>(model.scan_ns_per_page));
+                    sim.arm_chunk(pid, c, cpu, pmds * static_cast<double>(model.scan_ns_per_page));
                 } else {
                     sim.arm_chunk(pid, c, cpu);
                 }
@@ -99,7 +98,7 @@ void NumaScanner::after_fault(Simulation &sim, ProcId p, int chunk)
     if (p_.pmd || p >= static_cast<ProcId>(faults_.size()) || chunk >= static_cast<int>(faults_[p].size()))
         return;
     if (++faults_[p][chunk] < kPteFaultsPerChunkPass)
-        sim.process_mut(p).chunk_armed[chunk] = 1; // already paid for at scan time
+        sim.arm_chunk(p, chunk, kNoCpu, 0); // already paid for at scan time
 }
 
 } // namespace schedscope

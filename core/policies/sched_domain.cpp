@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 namespace schedscope {
@@ -91,8 +92,9 @@ const LevelTunables &tunables_for(const std::string &level)
 
 int SchedDomain::group_of(int cpu) const
 {
-    for (size_t g = 0; g < groups.size(); ++g)
-        if (groups[g].test(cpu))
+    const auto &sets = groups();
+    for (size_t g = 0; g < sets.size(); ++g)
+        if (sets[g].test(cpu))
             return static_cast<int>(g);
     return -1;
 }
@@ -108,7 +110,7 @@ std::string SchedDomain::describe() const
     add(kSdBalanceExec, "exec");
     add(kSdWakeAffine, "wake-affine");
     add(kSdWakeIdle, "wake-idle");
-    return level + " {" + span.to_list_string() + "} " + std::to_string(groups.size()) + " groups, interval " +
+    return level + " {" + span.to_list_string() + "} " + std::to_string(groups().size()) + " groups, interval " +
            num_text(min_interval_ms) + "-" + num_text(max_interval_ms) + " ms, busy_factor " +
            std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) +
            ", cache_nice_tries " + std::to_string(cache_nice_tries) + ", cache_hot_time " +
@@ -120,6 +122,8 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
     const auto gens = candidate_generators(topo);
     const int npu = topo.pu_count();
     std::vector<std::vector<SchedDomain>> out(npu);
+    // Groups are the same for every CPU of a span: built once, shared.
+    std::map<std::pair<std::string, int>, std::shared_ptr<const SchedDomain::Groups>> built;
     for (int pu = 0; pu < npu; ++pu) {
         // Candidates ordered by size (stable: ties keep the tree order);
         // a level is kept when it strictly widens the previous one.
@@ -148,15 +152,23 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
                 }
             const char *name = domain_level_name(topo.distance(pu, other).cls);
             sd.level = name ? name : "package";
-            CpuSet covered;
-            for (int q = span.first(); q >= 0; q = span.next(q)) {
-                if (covered.test(q))
-                    continue;
-                CpuSet grp = prev_gen < 0 ? single(q) : gens[prev_gen](q);
-                grp &= span;
-                covered |= grp;
-                sd.groups.push_back(std::move(grp));
+            auto &groups = built[{span.to_list_string(), prev_gen}];
+            if (!groups) {
+                auto g = std::make_shared<SchedDomain::Groups>();
+                CpuSet covered;
+                for (int q = span.first(); q >= 0; q = span.next(q)) {
+                    if (covered.test(q))
+                        continue;
+                    CpuSet grp = prev_gen < 0 ? single(q) : gens[prev_gen](q);
+                    grp &= span;
+                    covered |= grp;
+                    g->sizes.push_back(grp.count());
+                    g->sets.push_back(std::move(grp));
+                }
+                groups = std::move(g);
             }
+            sd.shared_groups = groups;
+            sd.own_group = sd.group_of(pu);
             const LevelTunables &t = tunables_for(sd.level);
             sd.min_interval_ms = t.min_interval_ms;
             sd.max_interval_ms = t.max_interval_ms;

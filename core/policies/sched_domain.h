@@ -9,6 +9,7 @@
 #include "policies/balancer_params.h"
 #include "topology/topology.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,17 @@ enum SchedDomainFlag : unsigned {
 struct SchedDomain {
     std::string level;          // "SMT", "MC", "package", "node", "NUMA" (profiler level names)
     CpuSet span;
-    std::vector<CpuSet> groups; // the child level's spans; single PUs at the lowest level
+    // The child level's spans (single PUs at the lowest level) with their
+    // sizes. Shared by every CPU of the span: on a 1024-CPU machine a copy
+    // per CPU would cost tens of MiB and make every checkpoint slow.
+    struct Groups {
+        std::vector<CpuSet> sets;
+        std::vector<int> sizes;
+    };
+    std::shared_ptr<const Groups> shared_groups;
+    int own_group = -1; // the group holding the CPU this domain belongs to
+    const std::vector<CpuSet> &groups() const { return shared_groups->sets; }
+    int group_size(int g) const { return shared_groups->sizes[static_cast<size_t>(g)]; }
     double min_interval_ms = 1;
     double max_interval_ms = 4;
     int busy_factor = 64;
@@ -39,7 +50,7 @@ struct SchedDomain {
     int nr_balance_failed = 0;
 
     bool has(SchedDomainFlag f) const { return (flags & f) != 0; }
-    int group_of(int cpu) const; // index into groups, or -1
+    int group_of(int cpu) const; // index into groups(), or -1
     std::string describe() const; // one line for the explain view
 };
 

@@ -5,6 +5,7 @@
 // file, and a failed write leaves an existing file as it was.
 
 #include "profiler/migration_profile.h"
+#include "util/atomic_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,9 +26,5 @@ void save_profile(const MigrationProfile &profile, const std::string &path);
 // Throws InputError when the file is missing, not JSON or not a profile.
 MigrationProfile load_profile(const std::string &path);
 
-// Writes `contents` to a temporary file beside `path`, flushes it to disk and
-// renames it over `path`. On any failure the temporary is removed and `path`
-// is untouched. Throws InputError(path, ...).
-void write_file_atomically(const std::string &path, const std::string &contents);
 
 } // namespace schedscope

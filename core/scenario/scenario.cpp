@@ -2,7 +2,7 @@
 
 #include "engine/model_params.h"
 #include "topology/import.h"
-#include "profiler/profile_store.h" // write_file_atomically (to move to util/)
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 #include <algorithm>

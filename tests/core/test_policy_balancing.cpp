@@ -129,7 +129,7 @@ TEST_CASE("sched-domains builds the levels the machine has", "[policy]")
         sim.start();
         std::vector<std::string> names;
         for (auto &sd : dynamic_cast<const DomainBalancer &>(sim.policy()).domains_of(0))
-            names.push_back(sd.level + ":" + sd.span.to_list_string() + "/" + std::to_string(sd.groups.size()));
+            names.push_back(sd.level + ":" + sd.span.to_list_string() + "/" + std::to_string(sd.groups().size()));
         return names;
     };
     CHECK(levels("pack:1 core:2 pu:1") == std::vector<std::string>{"package:0-1/2"});
