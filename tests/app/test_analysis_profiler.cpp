@@ -2,6 +2,7 @@
 // with reasons, and the profiler view: a full run, the "Use" action, and a
 // clean cancel mid-run.
 #include "analysis/heatmap_model.h"
+#include "analysis/migration_analysis.h"
 #include "analysis/migration_matrix.h"
 #include "analysis/profiler_panel.h"
 #include "profiler/profile_store.h"
@@ -131,5 +132,31 @@ TEST_CASE("the profiler view cancels cleanly mid-run", "[analysis][profiler]")
         REQUIRE(doomed->isRunning());
         delete doomed; // must join, not crash
         SUCCEED();
+    }
+}
+
+TEST_CASE("the profiler view shows the core's migration analysis of a run", "[analysis][profiler]")
+{
+    const test::SmallRuns runs = test::run_small_numa01();
+    const Simulation &sim = runs.sims[1];
+    ProfilerPanel panel;
+    panel.setTopology(runs.topology, false);
+    panel.setRun(runs.names[1], sim);
+    REQUIRE(panel.analysis());
+    const MigrationAnalysis &a = *panel.analysis();
+    // The core's matrix, the plain one and the heatmap agree cell by cell.
+    const MigrationMatrix plain = MigrationMatrix::from_recording(sim.recording(), runs.topology->pu_count());
+    CHECK(a.pu_matrix.total() == plain.total);
+    for (int f = 0; f < plain.pu_count; ++f)
+        for (int t = 0; t < plain.pu_count; ++t) {
+            CHECK(a.pu_matrix.count(f, t) == plain.at(f, t));
+            CHECK(panel.migrationModel()->value(f, t) == Approx(static_cast<double>(plain.at(f, t))));
+        }
+    CHECK(panel.totalsText().contains("ping-pongs"));
+    const auto &migs = sim.recording().migrations;
+    if (!migs.empty()) {
+        panel.showCell(migs.front().from_cpu, migs.front().to_cpu);
+        REQUIRE(panel.cellList()->topLevelItemCount() > 0);
+        CHECK_FALSE(panel.cellList()->topLevelItem(0)->text(4).isEmpty()); // its cost
     }
 }

@@ -22,7 +22,8 @@ namespace {
 QString save(QWidget &w, const QString &dir, const QString &name)
 {
     w.show();
-    QCoreApplication::processEvents();
+    for (int i = 0; i < 3; ++i) // layouts and chart plot areas settle in posted events
+        QCoreApplication::processEvents();
     const QString path = QDir(dir).filePath(name);
     REQUIRE(w.grab().save(path, "PNG"));
     return path;
@@ -49,7 +50,7 @@ TEST_CASE("each analysis panel renders real data", "[analysis][render]")
     ProfilerPanel profiler;
     profiler.resize(1200, 800);
     profiler.setTopology(runs.topology, false);
-    profiler.setRun(runs.names[1], std::make_shared<const Recording>(runs.sims[1].recording()));
+    profiler.setRun(runs.names[1], runs.sims[1]);
     QSignalSpy ready(&profiler, &ProfilerPanel::profileReady);
     profiler.start();
     REQUIRE(ready.wait(20000));
@@ -58,14 +59,17 @@ TEST_CASE("each analysis panel renders real data", "[analysis][render]")
         profiler.showCell(migs.front().from_cpu, migs.front().to_cpu);
     CHECK(test::distinct_colours(save(profiler, dir, "analysis-profiler.png")) > 20);
 
+    // The explain view shows a task mid-run, while its caches are warm.
+    test::SmallRuns mid = test::run_small_numa01(1'200'000'000);
     ExplainPanel explain;
     explain.resize(1200, 700);
     explain.setPaneNames(runs.names);
     for (int p = 0; p < 2; ++p)
-        explain.setRecording(p, runs.sims[p].recording());
+        explain.setRecording(p, mid.sims[p].recording());
     explain.setCurrentPane(1);
-    explain.setSnapshotProvider([&](int pane, TaskId t) { return take_task_snapshot(runs.sims[pane], t, pane); });
-    explain.selectTask(1, migs.empty() ? 0 : migs.front().task);
+    explain.setSnapshotProvider([&](int pane, TaskId t) { return take_task_snapshot(mid.sims[pane], t, pane); });
+    const auto &mid_migs = mid.sims[1].recording().migrations;
+    explain.selectTask(1, mid_migs.empty() ? 0 : mid_migs.front().task);
     CHECK(test::distinct_colours(save(explain, dir, "analysis-explain.png")) > 20);
 
     LessonPanel lessons;

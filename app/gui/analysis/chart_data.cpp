@@ -69,9 +69,8 @@ std::optional<double> local_pct_of(const MetricsSample &m, int process)
     return sum / n;
 }
 
-void derive_node_memory(ChartData &out, const RunSamples &run, int r, int process)
+void derive_node_memory(ChartData &out, const RunSamples &run, int r, int process, int nodes)
 {
-    const int nodes = node_count_of(run.samples);
     for (int node = 0; node < nodes; ++node) {
         ChartLine line{run.name + " node " + std::to_string(node), r, node, {}, {}};
         for (const MetricsSample &m : run.samples)
@@ -173,12 +172,17 @@ ChartData derive_chart(ChartKind kind, const std::vector<RunSamples> &runs, int 
 {
     ChartData out;
     out.kind = kind;
+    // Every run gets a line for every node any run used: a policy that never
+    // touches node 1 shows a flat zero there, which is the point of the chart.
+    int nodes = 0;
+    for (const RunSamples &run : runs)
+        nodes = std::max(nodes, node_count_of(run.samples));
     for (int r = 0; r < static_cast<int>(runs.size()); ++r) {
         const RunSamples &run = runs[r];
         if (!run.samples.empty())
             out.t_max_s = std::max(out.t_max_s, seconds(run.samples.back().time_ns));
         if (kind == ChartKind::NodeMemory)
-            derive_node_memory(out, run, r, process);
+            derive_node_memory(out, run, r, process, nodes);
         else if (kind == ChartKind::MigrationRate)
             derive_migration_rates(out, run, r);
         else

@@ -4,6 +4,7 @@
 #include "analysis/cursor_chart_view.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -185,6 +186,10 @@ void ChartsPanel::redraw()
 bool ChartsPanel::exportPng(const QString &path)
 {
     redraw();
+    // Charts lay themselves out (and align their plot areas) in posted
+    // events: let them settle so the image is what the screen shows.
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
     return grid_->grab().save(path, "PNG");
 }
 

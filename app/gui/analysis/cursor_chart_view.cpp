@@ -20,6 +20,11 @@ namespace {
 // text still names every line.
 constexpr int kMaxLegendLines = 12;
 constexpr int kMaxHoverLines = 10;
+// Every chart's plot area starts and ends at the same distance from the
+// view's edges, whatever its axis labels: charts of equal width then share
+// one time scale on screen, and the cursors line up across them.
+constexpr qreal kPlotLeftPx = 72;
+constexpr qreal kPlotRightPx = 18;
 
 const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
 
@@ -49,6 +54,10 @@ CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, paren
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
     chart()->legend()->setAlignment(Qt::AlignBottom);
+    // A smaller legend font keeps "policy node N" labels whole with four runs.
+    QFont legend_font = chart()->legend()->font();
+    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
+    chart()->legend()->setFont(legend_font);
     chart()->setMargins(QMargins(4, 4, 4, 4));
     cursor_ = new QGraphicsLineItem(chart());
     cursor_->setPen(QPen(QColor(200, 0, 0), 1.5));
@@ -59,7 +68,34 @@ CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, paren
     hover_box_->setZValue(11);
     hover_text_ = new QGraphicsSimpleTextItem(hover_box_);
     hover_box_->hide();
-    connect(chart(), &QChart::plotAreaChanged, this, &CursorChartView::placeCursor);
+    connect(chart(), &QChart::plotAreaChanged, this, [this] {
+        alignPlotArea();
+        placeCursor();
+    });
+}
+
+void CursorChartView::alignPlotArea()
+{
+    if (aligning_)
+        return;
+    const QRectF auto_area = chart()->plotArea();
+    const qreal right = chart()->size().width() - kPlotRightPx;
+    if (auto_area.isEmpty() || right <= kPlotLeftPx + 10)
+        return;
+    if (qAbs(auto_area.left() - kPlotLeftPx) < 0.5 && qAbs(auto_area.right() - right) < 0.5)
+        return;
+    // Keep Qt's vertical layout (title, legend rows), fix the horizontal one.
+    aligning_ = true;
+    chart()->setPlotArea(QRectF(QPointF(kPlotLeftPx, auto_area.top()), QPointF(right, auto_area.bottom())));
+    aligning_ = false;
+}
+
+void CursorChartView::resizeEvent(QResizeEvent *event)
+{
+    // Back to automatic layout for the new size; alignPlotArea() then fixes
+    // the horizontal edges once Qt has computed it.
+    chart()->setPlotArea(QRectF());
+    QChartView::resizeEvent(event);
 }
 
 void CursorChartView::setChartData(const ChartData &data, const QString &subtitle)
@@ -77,7 +113,10 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     x->setLabelFormat(QStringLiteral("%.1f"));
     auto *y = new QValueAxis;
     y->setTitleText(QString::fromUtf8(chart_unit(data.kind)));
-    y->setLabelFormat(data.y_max >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+    // As few decimals as the scale needs: "0.05 s" of system time, "40 %" idle.
+    y->setLabelFormat(is_percent(data.kind) || data.y_max >= 10 ? QStringLiteral("%.0f")
+                      : data.y_max >= 1                        ? QStringLiteral("%.1f")
+                                                               : QStringLiteral("%.2f"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
 
@@ -101,8 +140,12 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
         s->attachAxis(y);
     }
     c->legend()->setVisible(!data.lines.empty() && data.lines.size() <= kMaxLegendLines);
-    const double top = is_percent(data.kind) ? 100.0 : (data.y_max > 0 ? data.y_max * 1.08 : 1.0);
+    const double top = is_percent(data.kind) ? 100.0 : (data.y_max > 0 ? data.y_max * 1.05 : 1.0);
     y->setRange(0, top);
+    if (!is_percent(data.kind))
+        y->applyNiceNumbers(); // 0, 40, 80, 120 rather than 0, 34.5, 69...
+    // New labels, new legend: let Qt lay the chart out again before aligning.
+    c->setPlotArea(QRectF());
     setTimeRange(t_max_s_);
 }
 

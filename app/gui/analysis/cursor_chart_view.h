@@ -38,8 +38,10 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void alignPlotArea();
     double timeAt(const QPointF &view_pos) const;
     void placeCursor();
     void showHover(const QPointF &view_pos);
@@ -48,6 +50,7 @@ private:
     double t_max_s_ = 1;
     double cursor_s_ = 0;
     bool dragging_ = false;
+    bool aligning_ = false;
     QGraphicsLineItem *cursor_ = nullptr;
     QGraphicsRectItem *hover_box_ = nullptr;
     QGraphicsSimpleTextItem *hover_text_ = nullptr;

@@ -78,11 +78,13 @@ void ExplainPanel::buildUi()
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setColumnWidth(DecisionLogModel::TimeColumn, 80);
-    table_->setColumnWidth(DecisionLogModel::KindColumn, 110);
-    table_->setColumnWidth(DecisionLogModel::TaskColumn, 45);
-    table_->setColumnWidth(DecisionLogModel::FromColumn, 65);
-    table_->setColumnWidth(DecisionLogModel::ToColumn, 65);
+    // Narrow fixed columns leave the reason, the part worth reading, the rest.
+    const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    table_->setColumnWidth(DecisionLogModel::TimeColumn, 10 * digit);
+    table_->setColumnWidth(DecisionLogModel::KindColumn, fontMetrics().horizontalAdvance(QStringLiteral("left (cache hot)")) + 12);
+    table_->setColumnWidth(DecisionLogModel::TaskColumn, 5 * digit);
+    table_->setColumnWidth(DecisionLogModel::FromColumn, 8 * digit);
+    table_->setColumnWidth(DecisionLogModel::ToColumn, 8 * digit);
     table_->setWordWrap(false);
     connect(table_, &QTableView::clicked, this, &ExplainPanel::onRowActivated);
     connect(table_, &QTableView::activated, this, &ExplainPanel::onRowActivated);
@@ -206,9 +208,14 @@ void ExplainPanel::onRowActivated(const QModelIndex &proxy_index)
     const QModelIndex source = filter_->mapToSource(proxy_index);
     if (!source.isValid())
         return;
-    const TaskId task = log_->decision(source.row()).task;
-    if (task >= 0)
-        selectTask(current_, task);
+    const Decision &d = log_->decision(source.row());
+    // The table cuts long reasons; the detail pane starts with the whole entry.
+    entry_html_ = QStringLiteral("<p style=\"background:#f4f4f4\">%1</p>")
+                      .arg(QString::fromStdString(describe(d)).toHtmlEscaped());
+    if (d.task >= 0)
+        selectTask(current_, d.task);
+    else
+        detail_->setHtml(entry_html_);
 }
 
 void ExplainPanel::selectTask(int pane, TaskId task)
@@ -244,7 +251,8 @@ TaskSnapshot ExplainPanel::snapshotFromLog(int pane, TaskId task) const
 
 void ExplainPanel::showTaskSnapshot(const TaskSnapshot &snapshot)
 {
-    detail_->setHtml(task_snapshot_html(snapshot));
+    detail_->setHtml(entry_html_ + task_snapshot_html(snapshot));
+    entry_html_.clear();
 }
 
 QString ExplainPanel::detailText() const { return detail_->toPlainText(); }

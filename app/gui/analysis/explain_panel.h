@@ -85,6 +85,7 @@ private:
     int current_ = 0;
     SnapshotProvider provider_;
     bool updating_bar_ = false;
+    QString entry_html_; // the clicked entry, shown above the task detail
 
     DecisionLogModel *log_ = nullptr;
     DecisionFilterModel *filter_ = nullptr;

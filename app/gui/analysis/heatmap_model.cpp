@@ -79,6 +79,9 @@ QVariant HeatmapModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (!show_values_)
             return {};
+        // An empty cell of a count matrix reads faster blank than as "0".
+        if (decimals_ == 0 && v == 0)
+            return QString();
         return known ? QString::number(v, 'f', decimals_) : QStringLiteral("-");
     case Qt::ToolTipRole:
         return tr("CPU %1 \u2192 CPU %2: %3")

@@ -3,8 +3,10 @@
 #include "analysis/chart_data.h"
 #include "analysis/heatmap_model.h"
 #include "analysis/heatmap_view.h"
+#include "analysis/histogram_view.h"
 #include "analysis/migration_matrix.h"
 #include "analysis/profiler_runner.h"
+#include "engine/simulation.h"
 #include "profiler/profile_store.h"
 
 #include <QComboBox>
@@ -72,7 +74,7 @@ ProfilerPanel::~ProfilerPanel() = default;
 void ProfilerPanel::buildUi()
 {
     mode_ = new QComboBox(this);
-    mode_->addItem(tr("auto (measure on the detected machine)"), QStringLiteral("auto"));
+    mode_->addItem(tr("auto"), QStringLiteral("auto"));
     mode_->addItem(tr("model"), QStringLiteral("model"));
     mode_->addItem(tr("measure"), QStringLiteral("measure"));
     pairs_ = new QComboBox(this);
@@ -108,9 +110,20 @@ void ProfilerPanel::buildUi()
     cost_title_ = new QLabel(tr("<b>Migration cost</b> (ms, rows: from CPU, columns: to CPU)"), this);
     migration_title_ = new QLabel(tr("<b>Migrations of this run</b> (count, same order)"), this);
 
+    totals_ = new QLabel(this);
+    totals_->setWordWrap(true);
+    auto *run_box = new QWidget(this);
+    auto *run_layout = new QVBoxLayout(run_box);
+    run_layout->setContentsMargins(0, 0, 0, 0);
+    // The run's figures sit under its matrix: what it moved, then how hot.
+    since_ran_ = new HistogramView(this);
+    since_ran_->setMinimumHeight(200);
+    run_layout->addWidget(migration_view_, 3);
+    run_layout->addWidget(totals_);
+    run_layout->addWidget(since_ran_, 2);
     auto *matrices = new QSplitter(Qt::Horizontal, this);
     matrices->addWidget(titled(cost_title_, cost_view_, matrices));
-    matrices->addWidget(titled(migration_title_, migration_view_, matrices));
+    matrices->addWidget(titled(migration_title_, run_box, matrices));
 
     classes_ = new QTableWidget(0, 5, this);
     classes_->setHorizontalHeaderLabels({tr("Class"), tr("SLIT"), tr("Pairs"), tr("Min ms"), tr("Max ms")});
@@ -119,6 +132,7 @@ void ProfilerPanel::buildUi()
     for (QTableWidget *t : {classes_, hot_times_}) {
         t->verticalHeader()->hide();
         t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        t->horizontalHeader()->setStretchLastSection(true);
         t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     }
     use_button_ = new QPushButton(tr("Use for sched-domains"), this);
@@ -133,15 +147,19 @@ void ProfilerPanel::buildUi()
     hot_layout->addWidget(use_button_);
 
     cell_list_ = new QTreeWidget(this);
-    cell_list_->setHeaderLabels({tr("Time"), tr("Task"), tr("Kind"), tr("Since last ran"), tr("Reason")});
+    cell_list_->setHeaderLabels({tr("Time"), tr("Task"), tr("Kind"), tr("Since last ran"), tr("Cost"), tr("Reason")});
     cell_list_->setRootIsDecorated(false);
+    // Short columns first, sized to their content; the reason gets the rest.
+    const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    for (auto [column, digits] : {std::pair{0, 9}, {1, 5}, {2, 10}, {3, 9}, {4, 16}})
+        cell_list_->setColumnWidth(column, digits * digit);
     cell_list_->setWordWrap(true);
 
     auto *details = new QSplitter(Qt::Horizontal, this);
     details->addWidget(titled(new QLabel(tr("<b>Distance classes</b>"), this), classes_, details));
     details->addWidget(titled(new QLabel(tr("<b>Derived cache_hot_time</b>"), this), hot_box, details));
     details->addWidget(titled(new QLabel(tr("<b>Migrations in the clicked cell</b>"), this), cell_list_, details));
-    details->setStretchFactor(2, 2);
+    details->setStretchFactor(2, 3);
 
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(matrices);
@@ -160,6 +178,9 @@ void ProfilerPanel::setTopology(std::shared_ptr<const Topology> topology, bool r
     cancel();
     topology_ = std::move(topology);
     running_machine_ = running_machine;
+    // Say what "auto" will do on this machine rather than leave it to guess.
+    mode_->setItemText(0, running_machine ? tr("auto (measure: this is the running machine)")
+                                          : tr("auto (model: not the running machine)"));
     profile_.reset();
     cost_model_->clear();
     classes_->setRowCount(0);
@@ -173,7 +194,33 @@ void ProfilerPanel::setRun(const QString &name, std::shared_ptr<const Recording>
 {
     run_name_ = name;
     recording_ = std::move(recording);
+    analysis_.reset();
     refreshMigrationMatrix();
+}
+
+void ProfilerPanel::setRun(const QString &name, const Simulation &sim)
+{
+    run_name_ = name;
+    recording_ = std::make_shared<const Recording>(sim.recording());
+    analysis_ = analyze_migrations(sim);
+    refreshMigrationMatrix();
+}
+
+QString ProfilerPanel::totalsText() const
+{
+    if (!analysis_)
+        return {};
+    const MigrationTotals &t = analysis_->totals;
+    return tr("%1 migrations (%2/s); %3 % moved a still-hot task (cache_hot_time %4); refill %5 ms, "
+              "remote-memory stall %6 ms in all; %7 ping-pongs within %8.")
+        .arg(t.migrations)
+        .arg(t.per_second, 0, 'f', 1)
+        .arg(t.hot_share * 100.0, 0, 'f', 1)
+        .arg(HistogramView::durationLabel(static_cast<double>(analysis_->cache_hot_time_ns)))
+        .arg(t.refill_stall_ns / 1e6, 0, 'f', 2)
+        .arg(t.remote_stall_ns / 1e6, 0, 'f', 2)
+        .arg(t.ping_pongs)
+        .arg(HistogramView::durationLabel(static_cast<double>(analysis_->ping_pong_window_ns)));
 }
 
 void ProfilerPanel::setProfileDirectory(const QString &dir) { profile_dir_ = dir; }
@@ -190,18 +237,34 @@ QStringList ProfilerPanel::puLabels() const
 void ProfilerPanel::refreshMigrationMatrix()
 {
     cell_list_->clear();
+    totals_->setText(totalsText());
+    if (analysis_)
+        since_ran_->setHistogram(analysis_->since_last_ran, static_cast<double>(analysis_->cache_hot_time_ns),
+                                 tr("Time since the moved task last ran"), tr("hot"), tr("cold"));
+    else
+        since_ran_->clear(tr("Time since last ran: needs the run's simulation"));
     if (!topology_ || !recording_) {
         migration_model_->clear();
         migration_title_->setText(tr("<b>Migrations of this run</b>: no run selected"));
         return;
     }
     const int n = topology_->pu_count();
-    const MigrationMatrix m = MigrationMatrix::from_recording(*recording_, n);
-    std::vector<double> values(m.counts.begin(), m.counts.end());
+    std::vector<double> values(static_cast<std::size_t>(n) * n, 0.0);
+    std::int64_t total = 0;
+    if (analysis_ && analysis_->pu_matrix.size == n) {
+        // The core's sparse matrix: the same counts, without an n x n pass.
+        for (const MatrixCell &c : analysis_->pu_matrix.cells)
+            values[static_cast<std::size_t>(c.from) * n + c.to] = static_cast<double>(c.count);
+        total = analysis_->pu_matrix.total();
+    } else {
+        const MigrationMatrix m = MigrationMatrix::from_recording(*recording_, n);
+        values.assign(m.counts.begin(), m.counts.end());
+        total = m.total;
+    }
     migration_model_->setMatrix(std::move(values), puLabels(), 0, tr("migrations"));
     migration_title_->setText(tr("<b>Migrations of %1</b> (%2 in all; count from CPU row to CPU column)")
                                   .arg(run_name_.toHtmlEscaped())
-                                  .arg(m.total));
+                                  .arg(total));
 }
 
 void ProfilerPanel::start()
@@ -315,19 +378,35 @@ void ProfilerPanel::useProfile()
 
 void ProfilerPanel::showCell(int source, int target)
 {
+    // Mark the pair in both matrices, whichever was clicked.
+    for (HeatmapView *view : {cost_view_, migration_view_})
+        if (source < view->model()->rowCount() && target < view->model()->columnCount())
+            view->setCurrentIndex(view->model()->index(source, target));
     cell_list_->clear();
     if (!recording_)
         return;
     const auto moves = migrations_in_cell(*recording_, source, target);
-    for (const CellMigration &m : moves) {
+    // With the core analysis, each move also shows what it cost (refill +
+    // remote stall); it lists the same migrations in the same time order.
+    std::vector<std::size_t> items;
+    if (analysis_)
+        items = analysis_->items_in_cell(source, target);
+    const bool with_cost = items.size() == moves.size();
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const CellMigration &m = moves[i];
         auto *item = new QTreeWidgetItem(cell_list_);
         item->setText(0, QString::fromStdString(format_time_s(m.move.time_ns / 1e9)));
         item->setText(1, QString::number(m.move.task));
         item->setText(2, m.kind.empty() ? tr("(not logged)") : QString::fromStdString(m.kind));
         item->setText(3, QString::fromStdString(format_time_s(m.move.since_last_ran_ns / 1e9)));
-        item->setText(4, m.reason.empty() ? tr("no reason kept (the decision log is bounded)")
+        if (with_cost) {
+            const MigrationItem &mi = analysis_->items[items[i]];
+            item->setText(4, HistogramView::durationLabel(mi.cost_ns()) +
+                                 (mi.hot ? tr(", hot") : QString()) + (mi.ping_pong ? tr(", ping-pong") : QString()));
+        }
+        item->setText(5, m.reason.empty() ? tr("no reason kept (the decision log is bounded)")
                                           : QString::fromStdString(m.reason));
-        item->setToolTip(4, item->text(4));
+        item->setToolTip(5, item->text(5));
     }
     const QStringList labels = puLabels();
     const QString from = source < labels.size() ? labels[source] : QString::number(source);

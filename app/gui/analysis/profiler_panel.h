@@ -13,6 +13,7 @@
 //   p->start();                            // or the user presses Run
 //   connect(p, &ProfilerPanel::useForSchedDomains, ...);
 
+#include "analysis/migration_analysis.h"
 #include "engine/recording.h"
 #include "profiler/migration_profile.h"
 #include "topology/topology.h"
@@ -34,6 +35,7 @@ namespace schedscope::gui {
 
 class HeatmapModel;
 class HeatmapView;
+class HistogramView;
 class ProfilerRunner;
 
 class ProfilerPanel : public QWidget {
@@ -47,6 +49,12 @@ public:
     void setTopology(std::shared_ptr<const Topology> topology, bool running_machine);
     // The pane whose migrations are shown beside the costs; nullptr clears.
     void setRun(const QString &name, std::shared_ptr<const Recording> recording);
+    // The same from a simulation, with the core's migration analysis (issue
+    // 10): hot share, refill cost, ping-pongs, the since-last-ran histogram
+    // against cache_hot_time, and each move's cost in the cell list. Reads
+    // `sim` now (copying what it keeps): call it while the pane is paused,
+    // or on a copy.
+    void setRun(const QString &name, const Simulation &sim);
     // Where "Use for sched-domains" saves the profile (default: the user's
     // app data directory).
     void setProfileDirectory(const QString &dir);
@@ -62,6 +70,8 @@ public:
     HeatmapModel *costModel() const { return cost_model_; }
     HeatmapModel *migrationModel() const { return migration_model_; }
     QTreeWidget *cellList() const { return cell_list_; }
+    const std::optional<MigrationAnalysis> &analysis() const { return analysis_; }
+    QString totalsText() const;
 
 public slots:
     // Lists the run's migrations from `source` to `target` (logical PUs).
@@ -89,6 +99,7 @@ private:
     QString run_name_;
     std::shared_ptr<const Recording> recording_;
     std::optional<MigrationProfile> profile_;
+    std::optional<MigrationAnalysis> analysis_;
     QString profile_dir_;
 
     ProfilerRunner *runner_ = nullptr;
@@ -108,6 +119,8 @@ private:
     QTableWidget *classes_ = nullptr;
     QTableWidget *hot_times_ = nullptr;
     QTreeWidget *cell_list_ = nullptr;
+    QLabel *totals_ = nullptr;
+    HistogramView *since_ran_ = nullptr;
 };
 
 } // namespace schedscope::gui

@@ -64,7 +64,7 @@ QString task_snapshot_html(const TaskSnapshot &s)
                      .arg(hop.to_cpu)
                      .arg(time_text(hop.time_ns), QString::fromUtf8(distance_class_name(hop.cls)),
                           time_text(hop.since_last_ran_ns), tr("after it last ran"));
-        h += tr("</p><p>%1 moves.</p>").arg(s.path.size());
+        h += tr("</p><p>Moves: %1.</p>").arg(s.path.size());
     }
 
     if (!s.state.empty()) {
