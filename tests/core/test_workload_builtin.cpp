@@ -169,7 +169,7 @@ TEST_CASE("bind suffixes name a bind mode and the base workload", "[workload]")
     CHECK(!bind_mode_for_workload_suffix("_HARD_BIND"));
 }
 
-TEST_CASE("remote memory and bandwidth congestion slow numa02 down: inverse > none > hard", "[workload]")
+TEST_CASE("remote memory slows numa02 down: inverse binding well behind hard binding", "[workload]")
 {
     auto elapsed = [](const std::string &spec) {
         Simulation sim = build(kFourNodes, spec);
