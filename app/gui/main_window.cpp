@@ -1,6 +1,9 @@
 #include "main_window.h"
 
+#include "analysis/charts_panel.h"
+#include "analysis/explain_panel.h"
 #include "distance_matrix_panel.h"
+#include "sim/analysis_hookup.h"
 #include "sim/comparison_page.h"
 #include "sim/run_setup.h"
 #include "sim/scenario_document.h"
@@ -28,6 +31,8 @@
 #include <QTreeView>
 
 #include <QIcon>
+
+#include <tuple>
 
 // Q_INIT_RESOURCE must be called from the global namespace, and is needed
 // because the resources live in a static library the linker could drop.
@@ -98,6 +103,20 @@ void MainWindow::createDocks()
     distance_dock_->setWidget(distance_panel_);
     addDockWidget(Qt::BottomDockWidgetArea, distance_dock_);
     distance_dock_->hide(); // on demand: View > NUMA distances
+
+    // Charts and the decision log, fed by the comparison (analysis_hookup).
+    auto *charts = new ChartsPanel(this);
+    auto *explain = new ExplainPanel(this);
+    attach_analysis(comparison_, charts, explain);
+    for (auto [widget, title, name] : {std::tuple<QWidget *, QString, const char *>{charts, tr("Charts"), "chartsDock"},
+                                       {explain, tr("Explain"), "explainDock"}}) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(QString::fromLatin1(name));
+        dock->setWidget(widget);
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        dock->hide(); // View menu; the panes get the whole height by default
+        analysis_docks_.push_back(dock);
+    }
 }
 
 void MainWindow::createMenus()
@@ -145,6 +164,8 @@ void MainWindow::createMenus()
     QAction *distances = distance_dock_->toggleViewAction();
     distances->setShortcut(QKeySequence(tr("Ctrl+D")));
     view->addAction(distances);
+    for (QDockWidget *d : analysis_docks_)
+        view->addAction(d->toggleViewAction());
     QAction *tree = tree_dock_->toggleViewAction();
     tree->setShortcut(QKeySequence(tr("Ctrl+T")));
     view->addAction(tree);

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 #include <string>
 
 class QAction;
@@ -102,6 +103,7 @@ private:
     ScenarioDocument *document_ = nullptr;
     QMenu *recent_menu_ = nullptr;
     SavePrompt save_prompt_;
+    std::vector<QDockWidget *> analysis_docks_;
 };
 
 } // namespace schedscope::gui
