@@ -1,0 +1,196 @@
+// Export plumbing: size estimates, the time-window syntax, atomic writes
+// (an existing file is never truncated by a failed or cancelled export), the
+// engine's event sink staying out of checkpoints, and the CLI flags.
+
+#include "test_export_support.h"
+#include "topology_test_support.h"
+
+#include "export/output_file.h"
+#include "export/trace_export.h"
+#include "util/input_error.h"
+
+#include <catch2/catch.hpp>
+
+using namespace schedscope;
+using namespace schedscope::export_test;
+
+namespace {
+struct CountingSink : SchedEventSink {
+    int switches = 0;
+    void on_switch_in(SimTime, int, TaskId) override { ++switches; }
+};
+} // namespace
+
+TEST_CASE("trace window and format parse, with errors naming the option", "[export]")
+{
+    auto w = parse_trace_window("1.5s:2000ms", "--trace-window");
+    CHECK(w.start_ns == 1'500'000'000);
+    CHECK(w.end_ns == 2'000'000'000);
+    w = parse_trace_window("250us:", "--trace-window");
+    CHECK(w.start_ns == 250'000);
+    CHECK(w.open_ended());
+    w = parse_trace_window(":3", "--trace-window");
+    CHECK(w.start_ns == 0);
+    CHECK(w.end_ns == 3'000'000'000);
+    CHECK_THROWS_AS(parse_trace_window("2s", "--trace-window"), InputError);
+    CHECK_THROWS_AS(parse_trace_window("2s:1s", "--trace-window"), InputError);
+    CHECK_THROWS_AS(parse_trace_window("1x:2s", "--trace-window"), InputError);
+    CHECK_THROWS_WITH(parse_trace_window("abc:", "--trace-window"), Catch::Contains("--trace-window"));
+    CHECK(parse_trace_format("ftrace", "f") == TraceFormat::Ftrace);
+    CHECK(parse_trace_format("chrome", "f") == TraceFormat::Chrome);
+    CHECK_THROWS_AS(parse_trace_format("perf", "f"), InputError);
+}
+
+TEST_CASE("size estimate is exact when the pre-run covers the run, close otherwise", "[export]")
+{
+    TempDir dir;
+    for (TraceFormat f : {TraceFormat::Chrome, TraceFormat::Ftrace}) {
+        INFO(trace_format_name(f));
+        // hackbench here lasts a few ms: the 200 ms pre-run sees all of it.
+        Simulation shortrun = small_sim(hackbench(), "simple");
+        TraceOptions o;
+        o.format = f;
+        const auto est = estimate_trace_size({&shortrun}, {"simple"}, o);
+        CHECK(est.exact);
+        const auto r = export_trace({&shortrun}, {"simple"}, dir.file("short"), o);
+        CHECK(est.bytes == r.bytes);
+
+        // A throughput run over 2 s: the estimate scales the first 200 ms.
+        Simulation longrun = small_sim(small_scenario("oltp", {{"processes", "16"}}, 2.0), "sched-domains");
+        const auto est2 = estimate_trace_size({&longrun}, {"x"}, o);
+        CHECK(!est2.exact);
+        CHECK(est2.sampled_s == Approx(0.2));
+        CHECK(est2.covered_s == Approx(2.0));
+        const auto r2 = export_trace({&longrun}, {"x"}, dir.file("long"), o);
+        CHECK(static_cast<double>(est2.bytes) == Approx(static_cast<double>(r2.bytes)).epsilon(0.5));
+        // A window shrinks it in proportion.
+        o.window = parse_trace_window("0.5s:1s", "test");
+        const auto est3 = estimate_trace_size({&longrun}, {"x"}, o);
+        CHECK(est3.covered_s == Approx(0.5));
+        CHECK(est3.bytes < est2.bytes / 2);
+    }
+}
+
+TEST_CASE("a failed or cancelled export leaves the existing file intact", "[export]")
+{
+    TempDir dir;
+    const std::string path = dir.file("trace.json");
+    { std::ofstream(path) << "keep me\n"; }
+    Simulation sim = small_sim(numa01(), "autonuma");
+    TraceOptions o;
+    int calls = 0;
+    o.progress = [&](double) { return ++calls < 2; };
+    auto r = export_trace({&sim}, {"autonuma"}, path, o);
+    CHECK(r.cancelled);
+    CHECK(r.files.empty());
+    CHECK(read_file(path) == "keep me\n");
+    CHECK(dir.entries() == std::vector<std::string>{"trace.json"}); // no temporary left behind
+
+    o.progress = [&](double) -> bool { throw std::runtime_error("disk on fire"); };
+    CHECK_THROWS_WITH(export_trace({&sim}, {"autonuma"}, path, o), "disk on fire");
+    CHECK(read_file(path) == "keep me\n");
+    CHECK(dir.entries() == std::vector<std::string>{"trace.json"});
+
+    // A target that cannot be replaced: the error names it.
+    std::filesystem::create_directory(dir.file("adir"));
+    o.progress = nullptr;
+    CHECK_THROWS_AS(export_trace({&sim}, {"autonuma"}, dir.file("adir"), o), InputError);
+    CHECK(dir.entries() == std::vector<std::string>{"adir", "trace.json"});
+    CHECK_THROWS_AS(export_trace({&sim}, {"autonuma"}, dir.file("missing/dir/t.json"), o), InputError);
+
+    // And a successful export replaces it whole.
+    r = export_trace({&sim}, {"autonuma"}, path, o);
+    CHECK(read_file(path).rfind("{\"traceEvents\":[", 0) == 0);
+}
+
+TEST_CASE("OutputFile counts without a path and discards what it does not commit", "[export]")
+{
+    OutputFile counter;
+    counter.write("abc");
+    counter.commit();
+    CHECK(counter.bytes() == 3);
+    TempDir dir;
+    {
+        OutputFile f(dir.file("x"));
+        f.write("partial");
+    }
+    CHECK(dir.entries().empty());
+}
+
+TEST_CASE("the event sink is not copied into checkpoints and costs nothing detached", "[export]")
+{
+    Simulation sim = small_sim(hackbench(), "simple");
+    CountingSink sink;
+    sim.set_event_sink(&sink);
+    sim.run_until(1'000'000);
+    const auto cp = sim.checkpoint();
+    CHECK(cp.state->event_sink() == nullptr);
+    Simulation copy = sim;
+    CHECK(copy.event_sink() == nullptr);
+    const int seen = sink.switches;
+    CHECK(seen > 0);
+    copy.run_to_end();
+    CHECK(sink.switches == seen);
+    // Observed or not, the run is the same.
+    sim.run_to_end();
+    CHECK(sim.end_time() == copy.end_time());
+    CHECK(sim.events_processed() == copy.events_processed());
+}
+
+TEST_CASE("run --trace, --csv and the size limit from the CLI", "[export][cli]")
+{
+    using namespace schedscope::testing;
+    TempDir dir;
+    const std::string base = shell_quote(SCHEDSCOPE_CLI_PATH) +
+                             " run --topology 'synthetic:pack:2 [numa] core:2 pu:1' --workload "
+                             "hackbench:groups=1,loops=5 --policy simple --policy sched-domains --jobs 1";
+    auto r = run_command(base + " --trace " + shell_quote(dir.file("t.json")) + " --csv " +
+                         shell_quote(dir.file("csv")) + " 2>&1");
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("trace: ") != std::string::npos);
+    auto doc = nlohmann::json::parse(export_test::read_file(dir.file("t.json")));
+    CHECK(doc["traceEvents"].size() > 10);
+    CHECK(std::filesystem::exists(dir.file("csv/summary.csv")));
+    CHECK(std::filesystem::exists(dir.file("csv/1-simple-seed1.csv")));
+    CHECK(std::filesystem::exists(dir.file("csv/2-sched-domains-seed1.csv")));
+
+    // Over the limit: refused before any run, nothing written.
+    r = run_command(base + " --trace " + shell_quote(dir.file("big.json")) + " --trace-max-mb 0.000001 2>&1");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("--trace-force") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir.file("big.json")));
+    r = run_command(base + " --trace " + shell_quote(dir.file("big.json")) + " --trace-max-mb 0.000001 --trace-force 2>&1");
+    CHECK(r.exit_code == 0);
+    CHECK(std::filesystem::exists(dir.file("big.json")));
+
+    r = run_command(base + " --trace " + shell_quote(dir.file("w.txt")) + " --trace-format ftrace --trace-window 2s:1s 2>&1");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("--trace-window") != std::string::npos);
+}
+
+TEST_CASE("every CLI command answers --help", "[export][cli]")
+{
+    using namespace schedscope::testing;
+    auto top = run_command(shell_quote(SCHEDSCOPE_CLI_PATH) + " --help");
+    REQUIRE(top.exit_code == 0);
+    // The commands are whatever the top-level help lists.
+    const auto pos = top.out.find("Subcommands:");
+    REQUIRE(pos != std::string::npos);
+    std::istringstream in(top.out.substr(pos));
+    std::string line;
+    std::getline(in, line);
+    int commands = 0;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string name;
+        if (!(words >> name))
+            continue;
+        INFO(name);
+        auto r = run_command(shell_quote(SCHEDSCOPE_CLI_PATH) + " " + name + " --help");
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find("--help") != std::string::npos);
+        ++commands;
+    }
+    CHECK(commands >= 4);
+}
