@@ -203,7 +203,7 @@ Run run_gui(const QStringList &args)
 }
 } // namespace
 
-TEST_CASE("--scenario --run-to --screenshot writes the panes at that time", "[screenshot][scenario]")
+TEST_CASE("screenshot mode with --scenario and --run-to writes the panes at that time", "[screenshot][scenario]")
 {
     QTemporaryDir dir;
     const char *topology = GENERATE("synthetic:pack:2 [numa] core:2 pu:1", "sample:numa-8node-64");
@@ -221,7 +221,7 @@ TEST_CASE("--scenario --run-to --screenshot writes the panes at that time", "[sc
     CHECK(has_colour(image, qRgb(210, 231, 164))); // lstopo's package green under the overlays
 }
 
-TEST_CASE("--scenario with a bad file exits 2 with the reason", "[screenshot][scenario]")
+TEST_CASE("screenshot mode with a bad --scenario file exits 2 with the reason", "[screenshot][scenario]")
 {
     QTemporaryDir dir;
     const QString out = dir.filePath("shot.png");
