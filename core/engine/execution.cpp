@@ -401,6 +401,9 @@ bool Simulation::migrate_chunk(ProcId proc, int chunk, int node, int by_cpu, con
     const int from = p.chunk_node[chunk];
     if (from == node || from == kNoNode)
         return false;
+    // Memory bound to nodes (mbind/numactl --membind) never leaves them.
+    if (p.alloc == AllocPolicy::Bind && !p.alloc_nodes.empty() && !p.alloc_nodes.test(node))
+        return false;
     place_chunk(p, chunk, node);
     ++page_migrations_;
     charge_sys(by_cpu, static_cast<double>(cfg_.model.chunk_bytes) / cfg_.model.page_copy_bytes_per_ns);

@@ -92,6 +92,9 @@ void Simulation::switch_to_next(int cpu)
     rq.current = tid;
     if (sink_)
         sink_->on_switch_in(now_, cpu, tid);
+    // schedule() runs under the CPU's own runqueue lock: a remote waker that
+    // took it last pays the line's way back here, and one arriving now waits.
+    lock_rq(cpu, cpu);
     charge_sys(cpu, static_cast<double>(cfg_.model.context_switch_ns));
     if (t.remaining_work_ns <= 0.5)
         run_program(tid); // may block or exit, and switch again

@@ -6,6 +6,13 @@
 
 #include "util/input_error.h"
 
+#ifdef SCHEDSCOPE_CHECK_INVARIANTS
+#include "engine/invariants.h"
+
+#include <cstdio>
+#include <cstdlib>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -306,6 +313,15 @@ bool Simulation::step()
     now_ = e.time_ns;
     ++events_processed_;
     handle(e);
+#ifdef SCHEDSCOPE_CHECK_INVARIANTS
+    // Debug/stress builds (docs/reliability.md): stop at the first event that
+    // breaks the bookkeeping, while the cause is still the last thing handled.
+    if (auto broken = check_invariants(*this); !broken.empty()) {
+        std::fprintf(stderr, "schedscope: invariant broken at t=%lld ns after event %lld: %s\n",
+                     static_cast<long long>(now_), static_cast<long long>(events_processed_), broken.front().c_str());
+        std::abort();
+    }
+#endif
     if (finished_) {
         advance_all();
         end_ns_ = now_;

@@ -122,6 +122,7 @@ public:
     // `by_cpu` and records the move. Returns false if not allowed.
     bool migrate_task(TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &reason);
     // Move a chunk of process memory to a node, charging the copy to `by_cpu`.
+    // Refused (false) for memory bound to other nodes.
     bool migrate_chunk(ProcId p, int chunk, int node, int by_cpu, const std::string &reason);
     // Arm a NUMA hinting fault on a chunk; charges the scan cost to `by_cpu`
     // (the per-page scan of the whole chunk unless `scan_cost_ns` says otherwise,

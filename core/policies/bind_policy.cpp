@@ -107,11 +107,12 @@ private:
         task.cpus_allowed = both.empty() ? cpus : both;
     }
 
-    // Memory written before the run lands where the binding would have put it.
+    // Memory written before the run lands where the binding would have put
+    // it: written by the unit's threads, which run on all of its nodes, so
+    // spread over them (not left wherever the unbound first touch put it).
     static void rehome_chunk(Simulation &sim, ProcId p, int c, const CpuSet &nodes)
     {
-        const int where = sim.processes()[p].chunk_node[c];
-        if (where == kNoNode || nodes.test(where))
+        if (sim.processes()[p].chunk_node[c] == kNoNode)
             return;
         const auto members = nodes.members();
         sim.place_chunks(p, c, c + 1, members[static_cast<size_t>(c) % members.size()]);

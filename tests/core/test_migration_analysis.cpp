@@ -150,11 +150,13 @@ TEST_CASE("a hot task moved off its warm cache pays the refill, by hand from the
     CHECK(it.since_last_ran_ns == 0); // it was running
     CHECK(it.hot);
     // On PU 1 for the first tick: every access cold, to local memory. Before
-    // the move: every access an L2 hit. It starts after a context switch,
-    // charged as system time; by the next tick its 64 KiB are warm again.
+    // the move: every access an L2 hit. It starts after a context switch
+    // under PU 1's runqueue lock, charged as system time (the only system
+    // time PU 1 ever has here); by the next tick its 64 KiB are warm again.
     const double lat_now = m.mem_latency_local_ns;
     const double lat_before = m.l2_latency_ns;
-    const double ran_ns = static_cast<double>(m.tick_ns - m.context_switch_ns);
+    REQUIRE(sim.rq(1).sys_ns >= m.context_switch_ns);
+    const double ran_ns = static_cast<double>(m.tick_ns - sim.rq(1).sys_ns);
     const double expected = ran_ns * kIntensity * (lat_now - lat_before) / (1.0 + kIntensity * lat_now);
     CHECK(it.refill_stall_ns == Approx(expected).epsilon(1e-9));
     CHECK(it.remote_stall_ns == 0.0); // same node
@@ -179,7 +181,9 @@ TEST_CASE("a move away from its memory pays the remote penalty until the memory 
     const double per_lat_cold = kIntensity / (1.0 + kIntensity * (far * L));
     const double lat_warm_remote = hit * m.l2_latency_ns + (1 - hit) * far * L;
     const double per_lat_warm = kIntensity / (1.0 + kIntensity * lat_warm_remote);
-    const double first_ns = static_cast<double>(m.tick_ns - m.context_switch_ns);
+    // PU 1's only system time is the switch (context switch + its rq lock).
+    REQUIRE(sim.rq(1).sys_ns >= m.context_switch_ns);
+    const double first_ns = static_cast<double>(m.tick_ns - sim.rq(1).sys_ns);
     // First tick on PU 1: all cold and all remote. Before: a quarter in L2, the
     // rest local. The parts add up to now minus before.
     const double refill_lat = (0 - hit * m.l2_latency_ns) + (1.0 - (1 - hit)) * L;
