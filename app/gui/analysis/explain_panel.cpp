@@ -251,7 +251,12 @@ TaskSnapshot ExplainPanel::snapshotFromLog(int pane, TaskId task) const
 
 void ExplainPanel::showTaskSnapshot(const TaskSnapshot &snapshot)
 {
-    detail_->setHtml(entry_html_ + task_snapshot_html(snapshot));
+    if (!entry_html_.isEmpty() || snapshot.pane != detail_pane_ || snapshot.task != detail_task_) {
+        detail_entry_html_ = entry_html_;
+        detail_pane_ = snapshot.pane;
+        detail_task_ = snapshot.task;
+    }
+    detail_->setHtml(detail_entry_html_ + task_snapshot_html(snapshot));
     entry_html_.clear();
 }
 

@@ -86,6 +86,11 @@ private:
     SnapshotProvider provider_;
     bool updating_bar_ = false;
     QString entry_html_; // the clicked entry, shown above the task detail
+    // What the detail shows now: a snapshot for the same task arriving later
+    // (from the simulation thread) keeps the entry above it.
+    int detail_pane_ = -1;
+    TaskId detail_task_ = -1;
+    QString detail_entry_html_;
 
     DecisionLogModel *log_ = nullptr;
     DecisionFilterModel *filter_ = nullptr;

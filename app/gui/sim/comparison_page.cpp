@@ -71,4 +71,15 @@ void ComparisonPage::editPane(int pane)
     emit scenarioModified(controller_->setup()->scenario);
 }
 
+void ComparisonPage::applyPolicies(const std::vector<std::pair<int, PolicySpec>> &changes)
+{
+    if (!controller_->setup() || changes.empty())
+        return;
+    controller_->setPolicies(changes);
+    for (const auto &[pane, spec] : changes)
+        if (pane >= 0 && pane < view_->paneCount())
+            view_->pane(pane)->setParamsText(params_summary(spec));
+    emit scenarioModified(controller_->setup()->scenario);
+}
+
 } // namespace schedscope::gui

@@ -8,6 +8,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace schedscope::gui {
 
@@ -32,6 +34,10 @@ public slots:
     // Opens the parameters dialog of a pane; on "Re-run" the comparison runs
     // again with the change and scenarioModified reports the new scenario.
     void editPane(int pane);
+    // Re-runs with the given panes' policies changed (the profiler's "Use
+    // for sched-domains"), returns to the current instant and reports the
+    // new scenario through scenarioModified.
+    void applyPolicies(const std::vector<std::pair<int, schedscope::PolicySpec>> &changes);
 
 signals:
     void scenarioModified(const schedscope::Scenario &scenario);

@@ -23,6 +23,8 @@ SimulationController::SimulationController(QObject *parent) : QObject(parent)
     qRegisterMetaType<FrameSetPtr>();
     qRegisterMetaType<RunSetupPtr>();
     qRegisterMetaType<SimTime>("schedscope::SimTime");
+    qRegisterMetaType<TaskSnapshot>("schedscope::gui::TaskSnapshot");
+    qRegisterMetaType<std::shared_ptr<const Simulation>>("std::shared_ptr<const schedscope::Simulation>");
     worker_ = new SimulationWorker(generation_);
     worker_->moveToThread(&thread_);
     connect(worker_, &SimulationWorker::frameReady, this, &SimulationController::onFrame, Qt::QueuedConnection);
@@ -35,6 +37,20 @@ SimulationController::SimulationController(QObject *parent) : QObject(parent)
             load_failed_ = true;
             pause();
             emit loadFailed(message);
+        },
+        Qt::QueuedConnection);
+    connect(
+        worker_, &SimulationWorker::taskSnapshotReady, this,
+        [this](const TaskSnapshot &snapshot, quint64 generation) {
+            if (generation == generation_.load())
+                emit taskSnapshotReady(snapshot);
+        },
+        Qt::QueuedConnection);
+    connect(
+        worker_, &SimulationWorker::paneCopyReady, this,
+        [this](int pane, std::shared_ptr<const Simulation> copy, quint64 generation) {
+            if (generation == generation_.load())
+                emit paneCopyReady(pane, std::move(copy));
         },
         Qt::QueuedConnection);
     thread_.setObjectName(QStringLiteral("schedscope-sim"));
@@ -156,10 +172,19 @@ void SimulationController::reset()
 
 void SimulationController::setPolicy(int pane, const PolicySpec &policy)
 {
-    if (!setup_ || pane < 0 || pane >= paneCount())
+    setPolicies({{pane, policy}});
+}
+
+void SimulationController::setPolicies(const std::vector<std::pair<int, PolicySpec>> &changes)
+{
+    if (!setup_ || changes.empty())
         return;
     auto next = std::make_shared<RunSetup>(*setup_);
-    next->policies[pane] = policy;
+    for (const auto &[pane, policy] : changes) {
+        if (pane < 0 || pane >= paneCount())
+            return;
+        next->policies[static_cast<std::size_t>(pane)] = policy;
+    }
     // A bind-suffixed workload forces `bind`; an explicit choice in the GUI
     // is a plain policy list from now on.
     next->scenario.policies = next->policies;
@@ -169,6 +194,22 @@ void SimulationController::setPolicy(int pane, const PolicySpec &policy)
     pending_seek_ = back_to;
     if (was_playing)
         play();
+}
+
+void SimulationController::requestTaskSnapshot(int pane, TaskId task)
+{
+    if (!setup_ || load_failed_)
+        return;
+    QMetaObject::invokeMethod(worker_, "snapshotTask", Qt::QueuedConnection, Q_ARG(int, pane),
+                              Q_ARG(qint64, static_cast<qint64>(task)), Q_ARG(quint64, generation_.load()));
+}
+
+void SimulationController::requestPaneCopy(int pane)
+{
+    if (!setup_ || load_failed_)
+        return;
+    QMetaObject::invokeMethod(worker_, "copyPane", Qt::QueuedConnection, Q_ARG(int, pane),
+                              Q_ARG(quint64, generation_.load()));
 }
 
 void SimulationController::onFrame(FrameSetPtr frame)

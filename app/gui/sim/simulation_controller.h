@@ -7,6 +7,7 @@
 // per-pane recordings mirrored here on the GUI thread; they never touch a
 // Simulation.
 
+#include "analysis/task_snapshot.h"
 #include "pane_frame.h"
 #include "run_setup.h"
 
@@ -16,6 +17,8 @@
 #include <QTimer>
 
 #include <atomic>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace schedscope::gui {
@@ -74,6 +77,15 @@ public slots:
     // Re-runs the comparison with a pane's policy changed, then returns to
     // the current instant.
     void setPolicy(int pane, const schedscope::PolicySpec &policy);
+    // The same for several panes at once (one re-run, one return).
+    void setPolicies(const std::vector<std::pair<int, schedscope::PolicySpec>> &changes);
+    // Asks the worker for a task's state at the current instant; the answer
+    // arrives through taskSnapshotReady (dropped if a load or scrub came
+    // first). The GUI thread never reads a Simulation the worker advances.
+    void requestTaskSnapshot(int pane, schedscope::TaskId task);
+    // Asks for a private copy of a pane's simulation at the current instant
+    // (for analyses that read a whole Simulation); answered by paneCopyReady.
+    void requestPaneCopy(int pane);
 
 signals:
     void frameReady(schedscope::gui::FrameSetPtr frame);
@@ -82,6 +94,8 @@ signals:
     void playingChanged(bool playing);
     // A pane's mirrored recording changed: grew, or was cut back by a scrub.
     void recordingChanged(int pane);
+    void taskSnapshotReady(const schedscope::gui::TaskSnapshot &snapshot);
+    void paneCopyReady(int pane, std::shared_ptr<const schedscope::Simulation> copy);
 
 private:
     void onTimer();

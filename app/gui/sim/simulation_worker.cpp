@@ -121,6 +121,22 @@ void SimulationWorker::seek(qint64 target_ns, quint64 generation)
     publish(generation, false, static_cast<double>(wall.nsecsElapsed()) / 1e6);
 }
 
+void SimulationWorker::snapshotTask(int pane, qint64 task, quint64 generation)
+{
+    if (stale(generation) || pane < 0 || pane >= static_cast<int>(sims_.size()))
+        return;
+    // Always answer, even for a task not forked yet: the view waits for it.
+    emit taskSnapshotReady(take_task_snapshot(sims_[static_cast<std::size_t>(pane)], static_cast<TaskId>(task), pane),
+                           generation);
+}
+
+void SimulationWorker::copyPane(int pane, quint64 generation)
+{
+    if (stale(generation) || pane < 0 || pane >= static_cast<int>(sims_.size()))
+        return;
+    emit paneCopyReady(pane, std::make_shared<const Simulation>(sims_[static_cast<std::size_t>(pane)]), generation);
+}
+
 void SimulationWorker::publish(std::uint64_t generation, bool continuous, double wall_ms)
 {
     auto frame = std::make_shared<FrameSet>();

@@ -6,6 +6,7 @@
 // from before the latest load, reset or scrub is dropped, and long loops
 // stop early when a newer generation is announced.
 
+#include "analysis/task_snapshot.h"
 #include "checkpoint_store.h"
 #include "frame_builder.h"
 #include "pane_frame.h"
@@ -16,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace schedscope::gui {
@@ -35,10 +37,16 @@ public slots:
     void advance(qint64 target_ns, double budget_ms, quint64 generation);
     // Jump to an instant: restore the checkpoint before it and replay.
     void seek(qint64 target_ns, quint64 generation);
+    // Reads a pane at the worker's current instant, between two advances,
+    // and hands back a copy: the GUI thread never reads a live Simulation.
+    void snapshotTask(int pane, qint64 task, quint64 generation);
+    void copyPane(int pane, quint64 generation);
 
 signals:
     void frameReady(schedscope::gui::FrameSetPtr frame);
     void loadFailed(QString message, quint64 generation);
+    void taskSnapshotReady(schedscope::gui::TaskSnapshot snapshot, quint64 generation);
+    void paneCopyReady(int pane, std::shared_ptr<const schedscope::Simulation> copy, quint64 generation);
 
 private:
     bool stale(std::uint64_t generation) const { return generation != latest_.load(); }
