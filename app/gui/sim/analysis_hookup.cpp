@@ -2,8 +2,12 @@
 
 #include "analysis/charts_panel.h"
 #include "analysis/explain_panel.h"
+#include "analysis/profiler_panel.h"
 #include "comparison_page.h"
+#include "comparison_view.h"
 #include "simulation_controller.h"
+
+#include <QDockWidget>
 
 #include <memory>
 #include <span>
@@ -62,6 +66,111 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
         c->pause();
         c->seek(t);
     });
+
+    // The provider only asks; the answer comes back from the simulation
+    // thread. Only the latest question's answer is shown.
+    auto asked = std::make_shared<std::pair<int, TaskId>>(-1, -1);
+    explain->setSnapshotProvider([c, asked](int pane, TaskId task) -> std::optional<TaskSnapshot> {
+        *asked = {pane, task};
+        c->requestTaskSnapshot(pane, task);
+        return std::nullopt;
+    });
+    QObject::connect(c, &SimulationController::taskSnapshotReady, explain, [explain, asked](const TaskSnapshot &s) {
+        if (s.pane == asked->first && s.task == asked->second)
+            explain->showTaskSnapshot(s);
+    });
+}
+
+bool runs_on_detected_machine(const RunSetup &setup)
+{
+    return setup.scenario.topology.is_string() && setup.scenario.topology.get<std::string>() == "detect";
+}
+
+std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &setup, int fallback_pane,
+                                                               const QString &profile_path,
+                                                               const QMap<QString, double> &cache_hot_time_ms)
+{
+    std::vector<int> panes;
+    for (std::size_t i = 0; i < setup.policies.size(); ++i)
+        if (setup.policies[i].name == "sched-domains")
+            panes.push_back(static_cast<int>(i));
+    if (panes.empty() && fallback_pane >= 0 && fallback_pane < static_cast<int>(setup.policies.size()))
+        panes.push_back(fallback_pane);
+    std::vector<std::pair<int, PolicySpec>> changes;
+    for (int pane : panes) {
+        PolicySpec spec = setup.policies[static_cast<std::size_t>(pane)];
+        // Explicit levels win over a profile in the policy: drop them so the
+        // new values are the ones that apply.
+        for (auto it = spec.params.begin(); it != spec.params.end();)
+            it = it->first.rfind("cache_hot_time_ms.", 0) == 0 ? spec.params.erase(it) : std::next(it);
+        if (!profile_path.isEmpty()) {
+            spec.params["autotune"] = "profile";
+            spec.params["profile"] = profile_path.toStdString();
+        } else {
+            spec.params.erase("autotune");
+            spec.params.erase("profile");
+            for (auto it = cache_hot_time_ms.begin(); it != cache_hot_time_ms.end(); ++it)
+                if (it.key() != QLatin1String("overall"))
+                    spec.params["cache_hot_time_ms." + it.key().toStdString()] = QString::number(it.value()).toStdString();
+        }
+        changes.emplace_back(pane, std::move(spec));
+    }
+    return changes;
+}
+
+void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel *explain, QDockWidget *dock,
+                     std::function<void(const QString &)> status)
+{
+    SimulationController *c = page->controller();
+    auto shown_topology = std::make_shared<const Topology *>(nullptr);
+    auto refresh = [c, explain, dock] {
+        if (dock->isVisible() && c->frame() && !c->isPlaying())
+            c->requestPaneCopy(explain->currentPane());
+    };
+    QObject::connect(c, &SimulationController::loaded, profiler, [=](const RunSetupPtr &setup) {
+        // A re-run keeps its machine (and the profile made on it).
+        if (!setup || setup->topology.get() == *shown_topology)
+            return;
+        *shown_topology = setup->topology.get();
+        profiler->setTopology(setup->topology, runs_on_detected_machine(*setup));
+    });
+    QObject::connect(c, &SimulationController::frameReady, profiler, [=] { refresh(); });
+    QObject::connect(explain, &ExplainPanel::currentPaneChanged, profiler, [=] { refresh(); });
+    QObject::connect(dock, &QDockWidget::visibilityChanged, profiler, [=](bool visible) {
+        if (visible)
+            refresh();
+    });
+    QObject::connect(c, &SimulationController::paneCopyReady, profiler,
+                     [c, profiler](int pane, const std::shared_ptr<const Simulation> &sim) {
+                         const RunSetupPtr setup = c->setup();
+                         if (!setup || !sim || pane >= static_cast<int>(setup->policies.size()))
+                             return;
+                         const PolicySpec &p = setup->policies[static_cast<std::size_t>(pane)];
+                         profiler->setRun(QStringLiteral("%1 (pane %2)").arg(QString::fromStdString(p.name)).arg(pane + 1),
+                                          *sim);
+                     });
+    QObject::connect(profiler, &ProfilerPanel::useForSchedDomains, page,
+                     [=](const QString &path, const QMap<QString, double> &levels) {
+                         const RunSetupPtr setup = c->setup();
+                         if (!setup)
+                             return;
+                         const auto changes = profile_policy_changes(*setup, explain->currentPane(), path, levels);
+                         if (changes.empty()) {
+                             status(QObject::tr("No pane to apply the profile to"));
+                             return;
+                         }
+                         page->applyPolicies(changes);
+                         QStringList panes;
+                         for (const auto &ch : changes)
+                             panes << QString::number(ch.first + 1);
+                         status(path.isEmpty()
+                                    ? QObject::tr("Pane %1 re-run with the profile's cache_hot_time per level")
+                                          .arg(panes.join(QStringLiteral(", ")))
+                                    : QObject::tr("Pane %1 re-run with autotune=profile, profile=%2")
+                                          .arg(panes.join(QStringLiteral(", ")), path));
+                     });
+    QObject::connect(profiler, &ProfilerPanel::saveFailed, page,
+                     [status](const QString &message) { status(QObject::tr("Profile not saved: %1").arg(message)); });
 }
 
 } // namespace schedscope::gui

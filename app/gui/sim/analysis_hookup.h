@@ -5,15 +5,47 @@
 // and the explain view follows each pane's decision log. Kept out of
 // MainWindow so the window only places the docks.
 
+#include "run_setup.h"
+
+#include <QMap>
+#include <QString>
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+class QDockWidget;
+
 namespace schedscope::gui {
 
 class ChartsPanel;
 class ComparisonPage;
 class ExplainPanel;
+class ProfilerPanel;
 
-// Hook point still open: ExplainPanel::setSnapshotProvider needs a task's
-// live state (cache warmth, memory placement), which only the worker thread
-// may read; it needs a snapshot request through the controller.
+// Charts and the explain view. Clicking a task in the explain view asks the
+// simulation thread for the task's snapshot (SimulationController::
+// requestTaskSnapshot); the log-only detail shows at once and the full one
+// (warmth per cache, memory placement) replaces it when the answer arrives.
 void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *explain);
+
+// The profiler view: the comparison's machine (measure allowed on the
+// detected host), and the run of the explain view's current pane, copied
+// from the simulation thread when the dock is visible and the comparison
+// pauses or the pane changes. "Use for sched-domains" re-runs the panes
+// through ComparisonPage::applyPolicies; `status` gets a one-line message.
+void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel *explain, QDockWidget *dock,
+                     std::function<void(const QString &)> status);
+
+// The policy changes "Use for sched-domains" makes: every sched-domains pane,
+// or `fallback_pane` if none runs it, gets autotune=profile,profile=PATH
+// (its explicit per-level values removed so the profile's apply), or the
+// per-level cache_hot_time_ms.<level> values when there is no saved file.
+std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &setup, int fallback_pane,
+                                                               const QString &profile_path,
+                                                               const QMap<QString, double> &cache_hot_time_ms);
+
+// Whether a comparison runs on the machine this program runs on.
+bool runs_on_detected_machine(const RunSetup &setup);
 
 } // namespace schedscope::gui

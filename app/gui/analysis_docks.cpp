@@ -1,0 +1,47 @@
+#include "analysis_docks.h"
+
+#include "analysis/charts_panel.h"
+#include "analysis/explain_panel.h"
+#include "analysis/lesson_panel.h"
+#include "analysis/profiler_panel.h"
+#include "sim/analysis_hookup.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+
+namespace schedscope::gui {
+
+namespace {
+
+QDockWidget *make_dock(QMainWindow *window, QWidget *widget, const QString &title, const char *name,
+                       Qt::DockWidgetArea area)
+{
+    auto *dock = new QDockWidget(title, window);
+    dock->setObjectName(QString::fromLatin1(name)); // saveState/restoreState key
+    dock->setWidget(widget);
+    window->addDockWidget(area, dock);
+    dock->hide();
+    return dock;
+}
+
+} // namespace
+
+AnalysisDocks create_analysis_docks(QMainWindow *window, ComparisonPage *page,
+                                    std::function<void(const QString &)> status)
+{
+    AnalysisDocks d;
+    d.charts = new ChartsPanel(window);
+    d.explain = new ExplainPanel(window);
+    d.profiler = new ProfilerPanel(window);
+    d.lessons = new LessonPanel(window);
+    d.charts_dock = make_dock(window, d.charts, QObject::tr("Charts"), "chartsDock", Qt::BottomDockWidgetArea);
+    d.explain_dock = make_dock(window, d.explain, QObject::tr("Explain"), "explainDock", Qt::BottomDockWidgetArea);
+    d.profiler_dock = make_dock(window, d.profiler, QObject::tr("Profiler"), "profilerDock", Qt::RightDockWidgetArea);
+    // Lessons are read beside the panes, like a tutorial's side bar.
+    d.lessons_dock = make_dock(window, d.lessons, QObject::tr("Lessons"), "lessonsDock", Qt::RightDockWidgetArea);
+    attach_analysis(page, d.charts, d.explain);
+    attach_profiler(page, d.profiler, d.explain, d.profiler_dock, std::move(status));
+    return d;
+}
+
+} // namespace schedscope::gui
