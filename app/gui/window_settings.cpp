@@ -1,0 +1,42 @@
+#include "window_settings.h"
+
+#include <QMainWindow>
+#include <QSettings>
+
+namespace schedscope::gui {
+
+namespace {
+const char *const kGeometryKey = "window/geometry";
+const char *const kStateKey = "window/state";
+const char *const kLastSampleKey = "samples/last";
+} // namespace
+
+void save_window_layout(QSettings &settings, const QMainWindow &window)
+{
+    settings.setValue(QString::fromLatin1(kGeometryKey), window.saveGeometry());
+    settings.setValue(QString::fromLatin1(kStateKey), window.saveState(kWindowStateVersion));
+}
+
+bool restore_window_layout(QSettings &settings, QMainWindow &window)
+{
+    const QByteArray geometry = settings.value(QString::fromLatin1(kGeometryKey)).toByteArray();
+    const QByteArray state = settings.value(QString::fromLatin1(kStateKey)).toByteArray();
+    bool applied = false;
+    if (!geometry.isEmpty())
+        applied |= window.restoreGeometry(geometry);
+    if (!state.isEmpty())
+        applied |= window.restoreState(state, kWindowStateVersion);
+    return applied;
+}
+
+QString last_sample(QSettings &settings)
+{
+    return settings.value(QString::fromLatin1(kLastSampleKey)).toString();
+}
+
+void set_last_sample(QSettings &settings, const QString &sample)
+{
+    settings.setValue(QString::fromLatin1(kLastSampleKey), sample);
+}
+
+} // namespace schedscope::gui
