@@ -45,7 +45,11 @@ ParsedOptions parse_app_options(const QStringList &args)
     const QCommandLineOption speed(QStringLiteral("speed"),
                                    QStringLiteral("Simulated seconds per real second (0 = as fast as possible)."),
                                    QStringLiteral("X"));
-    parser.addOptions({topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed});
+    const QCommandLineOption docks(QStringLiteral("docks"),
+                                   QStringLiteral("Show these docks, comma-separated: charts, explain, profiler, lessons, "
+                                                  "tree, distances (e.g. for --screenshot)."),
+                                   QStringLiteral("LIST"));
+    parser.addOptions({topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed, docks});
 
     ParsedOptions result;
     if (!parser.parse(args)) {
@@ -117,6 +121,8 @@ ParsedOptions parse_app_options(const QStringList &args)
         if (!ok || options.speed < 0)
             return fail(QStringLiteral("--speed: expected a number >= 0, got '%1'").arg(parser.value(speed)));
     }
+    if (parser.isSet(docks))
+        options.docks = parser.value(docks).split(QLatin1Char(','), Qt::SkipEmptyParts);
     result.options = options;
     return result;
 }

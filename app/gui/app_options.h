@@ -27,6 +27,7 @@ struct AppOptions {
     std::int64_t run_to_ns = -1;     // >= 0: run the comparison to this instant before the screenshot
     double benchmark_s = 0;          // > 0: play for this long, report frames per second, exit
     double speed = -1;               // simulated s per real s for play/benchmark; 0 = max; <0 default
+    QStringList docks;               // docks to show at start (MainWindow::showDocks names)
 
     bool headless() const { return !screenshot.isEmpty() || benchmark_s > 0; }
 };

@@ -1,5 +1,6 @@
 #include "headless_runner.h"
 
+#include "analysis/charts_panel.h"
 #include "engine/catalog.h"
 #include "main_window.h"
 #include "sim/comparison_page.h"
@@ -133,6 +134,10 @@ int run_headless(MainWindow &window, const AppOptions &options)
     window.setSavePrompt({}); // never ask: nothing to save in a headless run
     if (!open_from_options(window, options))
         return 2;
+    if (const QStringList unknown = window.showDocks(options.docks); !unknown.isEmpty()) {
+        std::fprintf(stderr, "schedscope: --docks: unknown dock '%s'\n", qUtf8Printable(unknown.first()));
+        return 2;
+    }
     if (options.benchmark_s > 0)
         return run_benchmark(window, options);
     SimulationController *c = window.comparisonPage()->controller();
@@ -144,6 +149,9 @@ int run_headless(MainWindow &window, const AppOptions &options)
             return 2;
         }
     }
+    // The charts redraw on a timer (at most 5 per second): draw what the
+    // run reached now, or the picture would lag behind the panes.
+    window.analysisDocks().charts->redraw();
     const QString error = save_widget_png(window, options.size, options.screenshot);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "schedscope: %s\n", qUtf8Printable(error));

@@ -8,6 +8,7 @@
 #include "sim/simulation_controller.h"
 
 #include <QApplication>
+#include <QSettings>
 
 #include <cstdio>
 
@@ -30,7 +31,12 @@ int main(int argc, char *argv[])
     MainWindow window;
     if (parsed.options->headless())
         return run_headless(window, *parsed.options);
+    {
+        QSettings settings;
+        window.restoreSettings(settings);
+    }
     open_from_options(window, *parsed.options);
+    window.showDocks(parsed.options->docks);
     if (parsed.options->speed >= 0)
         window.comparisonPage()->controller()->setSpeed(parsed.options->speed);
     window.show();

@@ -1,10 +1,11 @@
 #include "main_window.h"
 
+#include "about_text.h"
 #include "analysis/charts_panel.h"
-#include "analysis/explain_panel.h"
+#include "analysis/lesson_panel.h"
 #include "distance_matrix_panel.h"
-#include "sim/analysis_hookup.h"
 #include "sim/comparison_page.h"
+#include "sim/comparison_view.h"
 #include "sim/run_setup.h"
 #include "sim/scenario_document.h"
 #include "sim/simulation_controller.h"
@@ -13,6 +14,9 @@
 #include "topology_export.h"
 #include "topology_tree_model.h"
 #include "topology_view.h"
+#include "trace_export_dialog.h"
+#include "view_export.h"
+#include "window_settings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,13 +30,16 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTreeView>
 
 #include <QIcon>
 
-#include <tuple>
+#include <algorithm>
+#include <iterator>
+#include <utility>
 
 // Q_INIT_RESOURCE must be called from the global namespace, and is needed
 // because the resources live in a static library the linker could drop.
@@ -104,19 +111,10 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, distance_dock_);
     distance_dock_->hide(); // on demand: View > NUMA distances
 
-    // Charts and the decision log, fed by the comparison (analysis_hookup).
-    auto *charts = new ChartsPanel(this);
-    auto *explain = new ExplainPanel(this);
-    attach_analysis(comparison_, charts, explain);
-    for (auto [widget, title, name] : {std::tuple<QWidget *, QString, const char *>{charts, tr("Charts"), "chartsDock"},
-                                       {explain, tr("Explain"), "explainDock"}}) {
-        auto *dock = new QDockWidget(title, this);
-        dock->setObjectName(QString::fromLatin1(name));
-        dock->setWidget(widget);
-        addDockWidget(Qt::BottomDockWidgetArea, dock);
-        dock->hide(); // View menu; the panes get the whole height by default
-        analysis_docks_.push_back(dock);
-    }
+    // Charts, explain, profiler and lessons, fed by the comparison.
+    docks_ = create_analysis_docks(this, comparison_,
+                                   [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(docks_.lessons, &LessonPanel::openScenarioRequested, this, &MainWindow::openLessonScenario);
 }
 
 void MainWindow::createMenus()
@@ -131,7 +129,7 @@ void MainWindow::createMenus()
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     file->addAction(tr("&Save scenario"), QKeySequence::Save, this, &MainWindow::saveScenario);
     file->addAction(tr("Save scenario &as..."), QKeySequence::SaveAs, this, [this] { saveScenarioAs(); });
-    file->addAction(tr("Export &trace..."), this, &MainWindow::exportTraceRequested);
+    file->addAction(tr("Export &trace..."), QKeySequence(tr("Ctrl+Shift+T")), this, &MainWindow::exportTrace);
     file->addSeparator();
     file->addAction(tr("&Open topology..."), QKeySequence::Open, this, &MainWindow::openFile);
     file->addAction(tr("Open &synthetic..."), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openSynthetic);
@@ -143,6 +141,8 @@ void MainWindow::createMenus()
     file->addAction(tr("Export view as &PNG..."), QKeySequence(tr("Ctrl+E")), this, [this] { exportView(false); });
     file->addAction(tr("Export view as S&VG..."), QKeySequence(tr("Ctrl+Shift+E")), this,
                     [this] { exportView(true); });
+    file->addAction(tr("Export c&harts as PNG..."), this, [this] { exportCharts(false); });
+    file->addAction(tr("Export charts as C&SV..."), this, [this] { exportCharts(true); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), qApp, &QApplication::closeAllWindows);
 
@@ -164,13 +164,21 @@ void MainWindow::createMenus()
     QAction *distances = distance_dock_->toggleViewAction();
     distances->setShortcut(QKeySequence(tr("Ctrl+D")));
     view->addAction(distances);
-    for (QDockWidget *d : analysis_docks_)
-        view->addAction(d->toggleViewAction());
+    const std::pair<QDockWidget *, const char *> dock_keys[] = {{docks_.charts_dock, "Ctrl+Shift+C"},
+                                                                 {docks_.explain_dock, "Ctrl+Shift+X"},
+                                                                 {docks_.profiler_dock, "Ctrl+Shift+P"},
+                                                                 {docks_.lessons_dock, "Ctrl+Shift+L"}};
+    for (const auto &[dock, key] : dock_keys) {
+        QAction *a = dock->toggleViewAction();
+        a->setShortcut(QKeySequence(tr(key)));
+        view->addAction(a);
+    }
     QAction *tree = tree_dock_->toggleViewAction();
     tree->setShortcut(QKeySequence(tr("Ctrl+T")));
     view->addAction(tree);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    fillLessonsMenu(help->addMenu(tr("&Lessons")));
     help->addAction(tr("&About schedscope"), this, &MainWindow::showAbout);
 }
 
@@ -183,6 +191,18 @@ void MainWindow::fillSamplesMenu(QMenu *menu)
     } catch (const std::exception &) {
         // No samples directory is not worth a dialog at start-up; the menu says so.
     }
+    // The last sample opened, first: people come back to the one they were studying.
+    const QString last = [] {
+        QSettings settings;
+        return last_sample(settings);
+    }();
+    if (!last.isEmpty()) {
+        const QString label = last.startsWith(QLatin1String("sample:")) ? last.mid(7) : QFileInfo(last).completeBaseName();
+        menu->addAction(tr("Reopen %1").arg(label), this, [this, last] {
+            if (maybeSave())
+                openSample(last);
+        });
+    }
     menu->addSection(tr("Machines"));
     if (samples.empty())
         menu->addAction(tr("(no samples found)"))->setEnabled(false);
@@ -194,7 +214,7 @@ void MainWindow::fillSamplesMenu(QMenu *menu)
         a->setData(QString::fromStdString(spec));
         connect(a, &QAction::triggered, this, [this, spec] {
             if (maybeSave())
-                openTopology(spec);
+                openSample(QString::fromStdString(spec));
         });
     }
     // Scenario files, named and described by their own "name" and
@@ -223,9 +243,80 @@ void MainWindow::fillSamplesMenu(QMenu *menu)
         }
         connect(a, &QAction::triggered, this, [this, path] {
             if (maybeSave())
-                openScenarioFile(path);
+                openSample(path);
         });
     }
+}
+
+void MainWindow::openSample(const QString &spec_or_path)
+{
+    const bool ok = spec_or_path.startsWith(QLatin1String("sample:")) ? openTopology(spec_or_path.toStdString())
+                                                                       : openScenarioFile(spec_or_path);
+    if (ok) {
+        QSettings settings;
+        set_last_sample(settings, spec_or_path);
+    }
+}
+
+void MainWindow::fillLessonsMenu(QMenu *menu)
+{
+    const std::vector<Lesson> &lessons = docks_.lessons->lessons();
+    if (lessons.empty())
+        menu->addAction(tr("(no lessons)"))->setEnabled(false);
+    for (int i = 0; i < static_cast<int>(lessons.size()); ++i)
+        menu->addAction(QString::fromStdString(lessons[static_cast<std::size_t>(i)].title), this, [this, i] {
+            docks_.lessons_dock->show();
+            docks_.lessons_dock->raise();
+            docks_.lessons->setCurrentLesson(i);
+            docks_.lessons->openCurrentScenario();
+        });
+}
+
+bool MainWindow::openLessonScenario(const QString &path)
+{
+    return maybeSave() && openScenarioFile(path);
+}
+
+QStringList MainWindow::showDocks(const QStringList &names)
+{
+    const std::pair<const char *, QDockWidget *> known[] = {
+        {"charts", docks_.charts_dock}, {"explain", docks_.explain_dock}, {"profiler", docks_.profiler_dock},
+        {"lessons", docks_.lessons_dock}, {"tree", tree_dock_},          {"distances", distance_dock_}};
+    QStringList unknown;
+    for (const QString &n : names) {
+        auto it = std::find_if(std::begin(known), std::end(known),
+                               [&](const auto &k) { return n.trimmed() == QLatin1String(k.first); });
+        if (it == std::end(known))
+            unknown << n;
+        else
+            it->second->show();
+    }
+    return unknown;
+}
+
+void MainWindow::saveSettings(QSettings &settings) const
+{
+    save_window_layout(settings, *this);
+}
+
+bool MainWindow::restoreSettings(QSettings &settings)
+{
+    return restore_window_layout(settings, *this);
+}
+
+void MainWindow::exportTrace()
+{
+    const RunSetupPtr setup = comparison_->controller()->setup();
+    if (!setup) {
+        error_sink_(tr("Export trace"), tr("There is no comparison to export."));
+        return;
+    }
+    comparison_->controller()->pause();
+    TraceExportDialog dialog(setup, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (auto job = dialog.job())
+        start_trace_export(this, std::move(*job), [this](const QString &m) { statusBar()->showMessage(m, 10000); });
 }
 
 void MainWindow::createSimulationMenu()
@@ -381,6 +472,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     comparison_->controller()->pause();
+    QSettings settings;
+    saveSettings(settings);
     event->accept();
 }
 
@@ -411,26 +504,48 @@ void MainWindow::exportView(bool svg)
 {
     if (!topology_)
         return;
+    // The tab in front: the comparison's panes, or the topology (drawn from
+    // its layout, so the SVG is vector and the PNG at full resolution).
+    const bool panes = tabs_->currentWidget() == comparison_;
+    const QString stem = panes ? QStringLiteral("panes") : QStringLiteral("topology");
     const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export view as SVG") : tr("Export view as PNG"),
-                                                      svg ? QStringLiteral("topology.svg")
-                                                          : QStringLiteral("topology.png"),
+                                                      stem + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")),
                                                       svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
     if (path.isEmpty())
         return;
-    const QString error = svg ? export_topology_svg(view_->topologyLayout(), path)
-                              : export_topology_png(view_->topologyLayout(), path);
+    QString error;
+    if (panes)
+        error = svg ? export_widget_svg(*comparison_->view(), path) : export_widget_png(*comparison_->view(), path);
+    else
+        error = svg ? export_topology_svg(view_->topologyLayout(), path)
+                    : export_topology_png(view_->topologyLayout(), path);
     if (!error.isEmpty())
         error_sink_(tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }
 
+void MainWindow::exportCharts(bool csv)
+{
+    const QString path =
+        QFileDialog::getSaveFileName(this, csv ? tr("Export charts as CSV") : tr("Export charts as PNG"),
+                                     csv ? QStringLiteral("charts.csv") : QStringLiteral("charts.png"),
+                                     csv ? tr("CSV (*.csv)") : tr("PNG (*.png)"));
+    if (path.isEmpty())
+        return;
+    // A hidden dock has no size to render at: show it first.
+    if (!csv)
+        docks_.charts_dock->show();
+    const bool ok = csv ? docks_.charts->exportCsv(path) : docks_.charts->exportPng(path);
+    if (!ok)
+        error_sink_(tr("Export failed"), tr("Cannot write %1").arg(path));
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About schedscope"),
-                       tr("<b>schedscope %1</b><p>Simulates OS schedulers on machine topologies and animates "
-                          "them. The topology view follows hwloc's lstopo.</p>")
-                           .arg(QStringLiteral(SCHEDSCOPE_VERSION)));
+    QMessageBox::about(this, tr("About schedscope"), about_text());
 }
 
 void MainWindow::selectInTree(ObjId obj)

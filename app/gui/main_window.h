@@ -3,6 +3,7 @@
 // topology to the views and models, and connects their signals. Views do
 // the drawing, models the data, topology_opener the loading.
 
+#include "analysis_docks.h"
 #include "scenario/scenario.h"
 #include "topology/topology.h"
 #include "topology_opener.h"
@@ -18,6 +19,7 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QSettings;
 class QTabWidget;
 class QTreeView;
 
@@ -61,11 +63,21 @@ public:
     TopologyView *topologyView() const { return view_; }
     TopologyTreeModel *treeModel() const { return tree_model_; }
     QDockWidget *distanceDock() const { return distance_dock_; }
+    const AnalysisDocks &analysisDocks() const { return docks_; }
+    // Shows docks by name: charts, explain, profiler, lessons, tree,
+    // distances (--docks for screenshots). Returns the unknown names.
+    QStringList showDocks(const QStringList &names);
 
-signals:
-    // Hook for the trace exporter (another engineer's): File > Export trace
-    // emits this; nothing is connected until that lands.
-    void exportTraceRequested();
+    // Window layout and docks (QSettings); main() restores them for an
+    // interactive session, closing saves them. Headless runs skip both.
+    void saveSettings(QSettings &settings) const;
+    bool restoreSettings(QSettings &settings);
+    // Opens a lesson's scenario after the unsaved-changes prompt.
+    bool openLessonScenario(const QString &path);
+
+public slots:
+    // File > Export trace: the dialog, then the export off the GUI thread.
+    void exportTrace();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -82,6 +94,9 @@ private:
     void openFile();
     void openSynthetic();
     void exportView(bool svg);
+    void exportCharts(bool csv);
+    void fillLessonsMenu(QMenu *menu);
+    void openSample(const QString &spec_or_path);
     void showAbout();
     void selectInTree(ObjId obj);
     void updateStatus();
@@ -103,7 +118,7 @@ private:
     ScenarioDocument *document_ = nullptr;
     QMenu *recent_menu_ = nullptr;
     SavePrompt save_prompt_;
-    std::vector<QDockWidget *> analysis_docks_;
+    AnalysisDocks docks_;
 };
 
 } // namespace schedscope::gui

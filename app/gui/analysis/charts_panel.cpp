@@ -24,7 +24,9 @@ namespace {
 // workload has (work_chart_kind).
 constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
                                  ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
-constexpr int kColumns = 2;
+// Three across: the dock sits below the panes, wide and short, and two
+// rows keep its minimum height small enough to leave the panes room.
+constexpr int kColumns = 3;
 constexpr int kMinChartHeightPx = 220;
 
 } // namespace
