@@ -285,8 +285,13 @@ double Simulation::lock_rq(int rq_cpu, int by_cpu)
         }
     }
     const double hold = static_cast<double>(cfg_.model.rq_lock_hold_ns);
-    const double start = std::max(static_cast<double>(now_), static_cast<double>(L.free_at_ns));
-    const double wait = start - static_cast<double>(now_);
+    // The taker is busy until its pending kernel work is done: several
+    // acquisitions it makes at one instant happen one after the other, so
+    // it never waits for itself.
+    advance_cpu(by_cpu);
+    const double ready = static_cast<double>(now_) + rqs_[by_cpu].sys_debt_ns;
+    const double start = std::max(ready, static_cast<double>(L.free_at_ns));
+    const double wait = start - ready;
     L.free_at_ns = static_cast<SimTime>(std::ceil(start + transfer + hold));
     L.last_owner_cpu = by_cpu;
     ++L.acquisitions;
