@@ -149,9 +149,20 @@ int run_headless(MainWindow &window, const AppOptions &options)
             return 2;
         }
     }
-    // The charts redraw on a timer (at most 5 per second): draw what the
-    // run reached now, or the picture would lag behind the panes.
+    // The charts redraw on a timer (at most 5 per second): draw what the run
+    // reached now, once the window has its final layout (a chart laid out
+    // while small keeps its axes bunched in a corner), and let the new axes'
+    // posted layout events run before the grab.
+    window.show();
+    for (int i = 0; i < 2; ++i)
+        QCoreApplication::processEvents();
     window.analysisDocks().charts->redraw();
+    for (int i = 0; i < 3; ++i) {
+        QCoreApplication::processEvents();
+        // Without an event loop running, deleteLater() never happens, and the
+        // charts' replaced axis items would still be drawn under the new ones.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
     const QString error = save_widget_png(window, options.size, options.screenshot);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "schedscope: %s\n", qUtf8Printable(error));

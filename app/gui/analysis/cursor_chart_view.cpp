@@ -33,6 +33,18 @@ bool is_percent(ChartKind k)
     return k == ChartKind::LocalAccess || k == ChartKind::IdlePct || k == ChartKind::Progress;
 }
 
+// About kTimeTicks ticks across the axis, each 1, 2 or 5 times a power of ten.
+constexpr double kTimeTicks = 5;
+double nice_tick_step(double span)
+{
+    const double raw = span / kTimeTicks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw)
+            return m * magnitude;
+    return 10.0 * magnitude;
+}
+
 } // namespace
 
 QColor CursorChartView::runColour(int run)
@@ -103,8 +115,12 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     data_ = data;
     QChart *c = chart();
     c->removeAllSeries();
-    for (QAbstractAxis *axis : c->axes())
+    // removeAxis only hands the axis back: delete it, or its labels and
+    // grid linger in the scene and are drawn over the new ones.
+    for (QAbstractAxis *axis : c->axes()) {
         c->removeAxis(axis);
+        delete axis;
+    }
     c->setTitle(subtitle.isEmpty() ? QString::fromUtf8(chart_title(data.kind))
                                    : QStringLiteral("%1 \u2014 %2").arg(QString::fromUtf8(chart_title(data.kind)), subtitle));
 
@@ -153,8 +169,19 @@ void CursorChartView::setTimeRange(double t_max_s)
 {
     t_max_s_ = t_max_s > 0 ? t_max_s : 1.0;
     const auto axes = chart()->axes(Qt::Horizontal);
-    if (!axes.isEmpty())
+    if (!axes.isEmpty()) {
         axes.first()->setRange(0.0, t_max_s_);
+        // Ticks on round times (0, 1, 2 s or 0, 0.5, 1 s), not at fifths of
+        // whatever the run reached (1.3, 2.5, 3.8).
+        if (auto *x = qobject_cast<QValueAxis *>(axes.first())) {
+            const double step = nice_tick_step(t_max_s_);
+            x->setTickType(QValueAxis::TicksDynamic);
+            x->setTickAnchor(0.0);
+            x->setTickInterval(step);
+            x->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : step >= 0.1 ? QStringLiteral("%.1f")
+                                                                              : QStringLiteral("%.2f"));
+        }
+    }
     placeCursor();
 }
 
