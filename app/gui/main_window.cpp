@@ -371,7 +371,15 @@ bool MainWindow::openScenarioFile(const QString &path)
         error_sink_(tr("Cannot open the scenario"), QString::fromStdString(e.what()));
         return false;
     }
-    return showScenario(scenario, path);
+    if (!showScenario(scenario, path))
+        return false;
+    // A lesson's scenario brings its text up beside it.
+    const std::vector<Lesson> &lessons = docks_.lessons->lessons();
+    const std::string file = QFileInfo(path).fileName().toStdString();
+    for (std::size_t i = 0; i < lessons.size(); ++i)
+        if (lessons[i].scenario == file && docks_.lessons->currentLesson() != static_cast<int>(i))
+            docks_.lessons->setCurrentLesson(static_cast<int>(i));
+    return true;
 }
 
 bool MainWindow::showScenario(const Scenario &scenario, const QString &path)
