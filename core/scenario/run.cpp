@@ -25,7 +25,7 @@ bool ends_with(const std::string &s, const std::string &suffix)
 std::pair<std::string, std::string> split_bind_suffix(const std::string &workload)
 {
     for (auto &[suffix, mode] : kBindSuffixes)
-        if (ends_with(workload, suffix))
+        if (ends_with(workload, suffix) && workload.size() > std::string(suffix).size())
             return {workload.substr(0, workload.size() - std::string(suffix).size()), mode};
     return {workload, ""};
 }

@@ -70,7 +70,6 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     if (thread_alloc)
         bytes = std::max(bytes, threads * sim.model().chunk_bytes);
     const int chunks = chunks_for_bytes(sim, bytes);
-    const double chunk_bytes = static_cast<double>(sim.model().chunk_bytes);
 
     for (int proc_i = 0; proc_i < kNuma01Processes; ++proc_i) {
         // Hard bind gives process p the nodes of its half of the machine;
@@ -101,16 +100,10 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
                 for (int cpu : topo.pus_of_node(n).members())
                     allowed.set(cpu);
         for (std::int64_t t = 0; t < threads; ++t) {
-            Simulation::TaskSpec s;
-            s.name = what + "." + std::to_string(proc_i) + "/" + std::to_string(t);
             const auto [b, e] = thread_alloc ? slice_chunks(chunks, static_cast<int>(t), static_cast<int>(threads))
                                              : std::pair<int, int>{0, chunks};
-            const double touched = (e - b) * chunk_bytes;
-            s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, touched, intensity_us), 0, -1}};
-            s.program.iterations = loops;
-            s.segments = {AccessSegment{b, e, 1.0}};
-            s.mem_intensity = intensity_us / 1000.0;
-            s.working_set_bytes = touched;
+            Simulation::TaskSpec s = bench_writer_task(
+                sim, what + "." + std::to_string(proc_i) + "/" + std::to_string(t), b, e, loops, intensity_us);
             s.cpus_allowed = allowed;
             sim.add_task(proc, std::move(s));
         }

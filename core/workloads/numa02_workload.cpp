@@ -67,17 +67,9 @@ void build_numa02(Simulation &sim, const ParamMap &p, const std::string &source,
             const auto [b, e] = slice_chunks(chunks, n, nodes);
             sim.place_chunks(proc, b, e, n);
         }
-    const double chunk_bytes = static_cast<double>(sim.model().chunk_bytes);
     for (std::int64_t t = 0; t < threads; ++t) {
-        Simulation::TaskSpec s;
-        s.name = what + "/" + std::to_string(t);
         const auto [b, e] = slice_chunks(chunks, static_cast<int>(t), static_cast<int>(threads));
-        const double touched = (e - b) * chunk_bytes;
-        s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, touched, intensity_us), 0, -1}};
-        s.program.iterations = loops;
-        s.segments = {AccessSegment{b, e, 1.0}};
-        s.mem_intensity = intensity_us / 1000.0;
-        s.working_set_bytes = touched;
+        Simulation::TaskSpec s = bench_writer_task(sim, what + "/" + std::to_string(t), b, e, loops, intensity_us);
         if (bind != BenchBind::None)
             s.cpus_allowed =
                 topo.pus_of_node(bench_bind_node(bind, static_cast<int>(t), static_cast<int>(threads), nodes));

@@ -13,6 +13,20 @@ int chunks_for_bytes(const Simulation &sim, std::int64_t bytes)
     return static_cast<int>(std::max<std::int64_t>(1, (bytes + chunk - 1) / chunk));
 }
 
+Simulation::TaskSpec bench_writer_task(const Simulation &sim, std::string name, int chunk_begin, int chunk_end,
+                                       std::int64_t loops, double accesses_per_us)
+{
+    Simulation::TaskSpec s;
+    s.name = std::move(name);
+    const double touched = (chunk_end - chunk_begin) * static_cast<double>(sim.model().chunk_bytes);
+    s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, touched, accesses_per_us), 0, -1}};
+    s.program.iterations = loops;
+    s.segments = {AccessSegment{chunk_begin, chunk_end, 1.0}};
+    s.mem_intensity = accesses_per_us / 1000.0;
+    s.working_set_bytes = touched;
+    return s;
+}
+
 std::int64_t pass_work_ns(const Simulation &sim, double bytes, double accesses_per_us)
 {
     const double lines = bytes / sim.model().cache_line_bytes;
@@ -42,24 +56,6 @@ int bench_bind_node(BenchBind b, int i, int count, int nodes)
     return std::clamp(idx / per_node, 0, std::max(1, nodes) - 1);
 }
 
-std::optional<std::string> bind_mode_for_workload_suffix(const std::string &name, std::string *base)
-{
-    static const std::pair<const char *, const char *> kSuffixes[] = {
-        {"_HARD_BIND", "hard"},
-        {"_INVERSE_BIND", "inverse"},
-    };
-    for (auto [suffix, mode] : kSuffixes) {
-        const std::string s = suffix;
-        if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
-            if (base)
-                *base = name.substr(0, name.size() - s.size());
-            return std::string(mode);
-        }
-    }
-    if (base)
-        *base = name;
-    return std::nullopt;
-}
 
 void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix)
 {

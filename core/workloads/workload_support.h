@@ -24,6 +24,11 @@ int chunks_for_bytes(const Simulation &sim, std::int64_t bytes);
 // access per cache line, each access preceded by 1/intensity ns of work.
 std::int64_t pass_work_ns(const Simulation &sim, double bytes, double accesses_per_us);
 
+// An autonuma-benchmark thread: `loops` passes, each writing chunks
+// [chunk_begin, chunk_end) of its process's memory once.
+Simulation::TaskSpec bench_writer_task(const Simulation &sim, std::string name, int chunk_begin, int chunk_end,
+                                       std::int64_t loops, double accesses_per_us);
+
 // Chunks [begin, end) of slice `i` of `n` equal slices of `chunks`.
 std::pair<int, int> slice_chunks(int chunks, int i, int n);
 
@@ -34,11 +39,6 @@ enum class BenchBind { None, Hard, Inverse };
 BenchBind parse_bench_bind(const ParamMap &p, const std::string &source);
 int bench_bind_node(BenchBind b, int i, int count, int nodes);
 
-// "numa01_HARD_BIND" -> "hard" and base "numa01"; "numa02_INVERSE_BIND" ->
-// "inverse" and "numa02"; names without a bind suffix -> nullopt and the
-// name itself. The scenario/run layer maps the mode to the `bind` policy
-// (or to the workload's own `bind` parameter).
-std::optional<std::string> bind_mode_for_workload_suffix(const std::string &name, std::string *base = nullptr);
 
 // hackbench's groups: 20 senders and 20 receivers per group; each sender
 // sends `loops` messages to every receiver of its group, each message one

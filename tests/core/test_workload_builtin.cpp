@@ -4,8 +4,10 @@
 #include "engine/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "scenario/run.h"
 #include "topology/import.h"
 #include "workloads/workload_support.h"
+
 
 #include <catch2/catch.hpp>
 
@@ -157,16 +159,12 @@ TEST_CASE("the benchmark's own binding: hard puts thread i with its memory, inve
 
 TEST_CASE("bind suffixes name a bind mode and the base workload", "[workload]")
 {
-    std::string base;
-    CHECK(bind_mode_for_workload_suffix("numa01_HARD_BIND", &base) == std::optional<std::string>("hard"));
-    CHECK(base == "numa01");
-    CHECK(bind_mode_for_workload_suffix("numa02_SMT_INVERSE_BIND", &base) == std::optional<std::string>("inverse"));
-    CHECK(base == "numa02_SMT");
-    CHECK(bind_mode_for_workload_suffix("numa01_THREAD_ALLOC_HARD_BIND", &base) == std::optional<std::string>("hard"));
-    CHECK(base == "numa01_THREAD_ALLOC");
-    CHECK(!bind_mode_for_workload_suffix("numa01_THREAD_ALLOC", &base));
-    CHECK(base == "numa01_THREAD_ALLOC");
-    CHECK(!bind_mode_for_workload_suffix("_HARD_BIND"));
+    using P = std::pair<std::string, std::string>;
+    CHECK(split_bind_suffix("numa01_HARD_BIND") == P{"numa01", "hard"});
+    CHECK(split_bind_suffix("numa02_SMT_INVERSE_BIND") == P{"numa02_SMT", "inverse"});
+    CHECK(split_bind_suffix("numa01_THREAD_ALLOC_HARD_BIND") == P{"numa01_THREAD_ALLOC", "hard"});
+    CHECK(split_bind_suffix("numa01_THREAD_ALLOC") == P{"numa01_THREAD_ALLOC", ""});
+    CHECK(split_bind_suffix("_HARD_BIND") == P{"_HARD_BIND", ""}); // a suffix alone names no workload
 }
 
 TEST_CASE("remote memory slows numa02 down: inverse binding well behind hard binding", "[workload]")
