@@ -8,7 +8,6 @@
 #include "topology/import.h"
 #include "workloads/workload_support.h"
 
-
 #include <catch2/catch.hpp>
 
 using namespace schedscope;
