@@ -8,6 +8,7 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QScrollArea>
 
 namespace schedscope::gui {
 
@@ -36,7 +37,18 @@ AnalysisDocks create_analysis_docks(QMainWindow *window, ComparisonPage *page,
     d.lessons = new LessonPanel(window);
     d.charts_dock = make_dock(window, d.charts, QObject::tr("Charts"), "chartsDock", Qt::BottomDockWidgetArea);
     d.explain_dock = make_dock(window, d.explain, QObject::tr("Explain"), "explainDock", Qt::BottomDockWidgetArea);
-    d.profiler_dock = make_dock(window, d.profiler, QObject::tr("Profiler"), "profilerDock", Qt::RightDockWidgetArea);
+    // The profiler's matrices and tables need more height than a dock below
+    // the panes should take: it scrolls instead of squeezing the panes.
+    auto *profiler_scroll = new QScrollArea(window);
+    profiler_scroll->setWidget(d.profiler);
+    profiler_scroll->setWidgetResizable(true);
+    profiler_scroll->setFrameShape(QFrame::NoFrame);
+    d.profiler_dock = make_dock(window, profiler_scroll, QObject::tr("Profiler"), "profilerDock", Qt::BottomDockWidgetArea);
+    // Charts, explain and profiler each need the window's width (six charts,
+    // a log beside its detail, two matrices): tabs below the panes rather
+    // than three slivers side by side.
+    window->tabifyDockWidget(d.charts_dock, d.explain_dock);
+    window->tabifyDockWidget(d.charts_dock, d.profiler_dock);
     // Lessons are read beside the panes, like a tutorial's side bar.
     d.lessons_dock = make_dock(window, d.lessons, QObject::tr("Lessons"), "lessonsDock", Qt::RightDockWidgetArea);
     attach_analysis(page, d.charts, d.explain);

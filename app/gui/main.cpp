@@ -36,9 +36,9 @@ int main(int argc, char *argv[])
         window.restoreSettings(settings);
     }
     open_from_options(window, *parsed.options);
-    window.showDocks(parsed.options->docks);
     if (parsed.options->speed >= 0)
         window.comparisonPage()->controller()->setSpeed(parsed.options->speed);
     window.show();
+    window.showDocks(parsed.options->docks); // after show(): sized against the real window
     return app.exec();
 }

@@ -288,8 +288,10 @@ QStringList MainWindow::showDocks(const QStringList &names)
                                [&](const auto &k) { return n.trimmed() == QLatin1String(k.first); });
         if (it == std::end(known))
             unknown << n;
-        else
+        else {
             it->second->show();
+            it->second->raise(); // the front tab if it shares the bottom area
+        }
     }
     return unknown;
 }
