@@ -230,16 +230,19 @@ void Simulation::wake(TaskId tid, int waker_cpu)
     const int by = waker_cpu >= 0 ? waker_cpu : target;
     if (policy_->wakeup_mode() == WakeupMode::Queued && by != target) {
         // One atomic add on the target's wake list (a line transfer, no lock
-        // hold) and an IPI; the target takes its own lock when it arrives.
+        // hold); only the add that finds the list empty sends an IPI, as
+        // llist_add() tells the kernel. The target takes its own lock when
+        // the IPI arrives and enqueues everything on the list.
         const PuDistance d = topo_->distance(by, target);
         const double transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) *
                                 (d.cls == DistanceClass::RemoteNode ? d.numa_distance / 10.0 : 1.0);
-        charge_sys(by, transfer + 0.5 * static_cast<double>(cfg_.model.ipi_ns));
         Runqueue &rq = rqs_[target];
         t.state = TaskState::Runnable;
         t.cpu = target;
         rq.wake_list.push_back(tid);
-        if (rq.wake_list.size() == 1)
+        const bool send_ipi = rq.wake_list.size() == 1;
+        charge_sys(by, transfer + (send_ipi ? 0.5 * static_cast<double>(cfg_.model.ipi_ns) : 0.0));
+        if (send_ipi)
             events_.push(now_ + cfg_.model.ipi_ns, EventType::WakeIpi, target);
         return;
     }
