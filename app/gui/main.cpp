@@ -19,6 +19,9 @@ int main(int argc, char *argv[])
         return *exit_code;
     prepare_platform(argc, argv);
     QApplication app(argc, argv);
+    // QSettings' path comes from these: ~/.config/schedscope/schedscope.conf
+    // rather than under "Unknown Organization".
+    QApplication::setOrganizationName(QStringLiteral("schedscope"));
     QApplication::setApplicationName(QStringLiteral("schedscope"));
     QApplication::setApplicationVersion(QStringLiteral(SCHEDSCOPE_VERSION));
 
