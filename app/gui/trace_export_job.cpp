@@ -79,9 +79,9 @@ TraceExportResult run_trace_job(const TraceExportJob &job)
 QString describe_trace_size(const TraceSizeEstimate &estimate)
 {
     const QString size = QLocale().formattedDataSize(static_cast<qint64>(estimate.bytes), 1, QLocale::DataSizeSIFormat);
-    return estimate.exact ? size : QObject::tr("about %1 (estimated from %2 s simulated)")
-                                       .arg(size)
-                                       .arg(estimate.sampled_s, 0, 'f', 2);
+    // sampled_s sums over the panes, so it is not shown: "from 0.4 s" of a
+    // 300 ms window reads as a mistake.
+    return estimate.exact ? size : QObject::tr("about %1 (estimated from a short pre-run of each pane)").arg(size);
 }
 
 void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(const QString &)> status)

@@ -34,7 +34,7 @@ std::vector<std::string> trace_run_names(const RunSetup &setup);
 TraceSizeEstimate estimate_trace_job(const TraceExportJob &job);
 TraceExportResult run_trace_job(const TraceExportJob &job);
 
-// "12.3 MB (estimated)" from an estimate.
+// "12.3 MB", or "about 12.3 MB (estimated ...)" when not exact.
 QString describe_trace_size(const TraceSizeEstimate &estimate);
 
 // Runs run_trace_job on its own thread behind a modal progress dialog with

@@ -69,6 +69,11 @@ TEST_CASE("integration: export trace through the dialog's job writes a valid Chr
     QSignalSpy shown(&dialog, &TraceExportDialog::estimateShown);
     REQUIRE((shown.count() > 0 || shown.wait(20000)));
     CHECK_FALSE(dialog.estimateText().contains(QStringLiteral("estimating")));
+    // SCHEDSCOPE_ANALYSIS_PNG_DIR=/some/dir keeps a picture of the dialog to look at.
+    if (const QString keep = qEnvironmentVariable("SCHEDSCOPE_ANALYSIS_PNG_DIR"); !keep.isEmpty()) {
+        dialog.show();
+        CHECK(dialog.grab().save(keep + QStringLiteral("/trace_export_dialog.png")));
+    }
     const TraceSizeEstimate estimate = estimate_trace_job(*job);
     CHECK(estimate.bytes > 0);
 
