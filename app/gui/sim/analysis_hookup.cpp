@@ -135,6 +135,11 @@ void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel
         profiler->setTopology(setup->topology, runs_on_detected_machine(*setup));
     });
     QObject::connect(c, &SimulationController::frameReady, profiler, [=] { refresh(); });
+    // The last frame of a finished run arrives while still "playing".
+    QObject::connect(c, &SimulationController::playingChanged, profiler, [=](bool playing) {
+        if (!playing)
+            refresh();
+    });
     QObject::connect(explain, &ExplainPanel::currentPaneChanged, profiler, [=] { refresh(); });
     QObject::connect(dock, &QDockWidget::visibilityChanged, profiler, [=](bool visible) {
         if (visible)
