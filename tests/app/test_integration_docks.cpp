@@ -160,6 +160,8 @@ TEST_CASE("integration: the explain snapshot comes from the simulation thread an
     Simulation sim = build_simulation(setup->scenario, setup->policies[pane], setup->scenario.seed, setup->topology);
     sim.run_until(kAt);
     const TaskSnapshot want = take_task_snapshot(sim, task, pane);
+    INFO("tasks " << sim.tasks().size() << " state '" << want.state << "' proc " << want.proc << " name '" << want.name
+                  << "' process '" << want.process << "'");
     CHECK(got.pane == pane);
     CHECK(got.task == task);
     CHECK(got.at_ns == want.at_ns);
@@ -175,10 +177,24 @@ TEST_CASE("integration: the explain snapshot comes from the simulation thread an
 
     // Through the explain view: the provider asks, the detail fills in.
     ExplainPanel *explain = w.window.analysisDocks().explain;
+    // The log alone knows no process, state or warmth: those mark the
+    // simulation thread's answer.
+    REQUIRE_FALSE(want.process.empty());
     explain->selectTask(pane, task);
-    REQUIRE(wait_until([&] { return explain->detailText().contains(QString::fromStdString(want.name)); }));
+    REQUIRE(wait_until([&] {
+        const QString text = explain->detailText();
+        return text.contains(QStringLiteral("Warmth per cache")) &&
+               text.contains(QString::fromStdString(want.process)) && text.contains(QString::fromStdString(want.state));
+    }));
     if (!want.warmth.empty())
         CHECK(explain->detailText().contains(QString::fromStdString(want.warmth.front().label)));
+    // SCHEDSCOPE_ANALYSIS_PNG_DIR=/some/dir keeps a picture of the detail to look at.
+    if (const QString keep = qEnvironmentVariable("SCHEDSCOPE_ANALYSIS_PNG_DIR"); !keep.isEmpty()) {
+        explain->resize(1200, 500);
+        explain->show();
+        QCoreApplication::processEvents();
+        CHECK(explain->grab().save(keep + QStringLiteral("/integration_explain_detail.png")));
+    }
 }
 
 TEST_CASE("integration: a lesson opens its scenario after the unsaved-changes prompt", "[integration][lessons]")
