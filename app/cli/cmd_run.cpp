@@ -13,6 +13,7 @@
 #include "util/input_error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -59,6 +60,9 @@ TracePlan plan_trace(const RunArgs &a, const Scenario &s, const std::vector<Poli
                      const std::shared_ptr<const Topology> &topo)
 {
     TracePlan plan;
+    // CLI::PositiveNumber lets NaN through, and "mb > NaN" never refuses.
+    if (!(a.trace_max_mb > 0) || !std::isfinite(a.trace_max_mb))
+        throw InputError("--trace-max-mb", "expected a positive number of MB");
     plan.options.format = parse_trace_format(a.trace_format, "--trace-format");
     if (!a.trace_window.empty())
         plan.options.window = parse_trace_window(a.trace_window, "--trace-window");
@@ -140,8 +144,6 @@ int run_command(const RunArgs &a)
         throw InputError("--workload", "no workload: give --workload NAME or --scenario FILE");
     if (s.policies.empty() && split_bind_suffix(s.workload.name).second.empty())
         throw InputError("--policy", "no policy: give --policy NAME (see schedscope-cli list)");
-    if (!a.save_scenario.empty())
-        save_scenario(s, a.save_scenario);
 
     const SigintStop stop_on_ctrl_c;
     auto topo = scenario_topology(s);
@@ -198,6 +200,11 @@ int run_command(const RunArgs &a)
     board.finish();
     if (first_error)
         std::rethrow_exception(first_error);
+    // Only now: the workload, its parameters and the model constants are
+    // checked when a run is built, and a refused scenario must not replace a
+    // good file.
+    if (!a.save_scenario.empty())
+        save_scenario(s, a.save_scenario);
 
     std::cout << format_report(s, results);
     if (!a.json_file.empty())
@@ -222,12 +229,13 @@ const CommandRegistrar registrar{Command{
         sub->add_option("--policy", args->policies, "NAME[:key=value,...]; repeat to compare")->take_all();
         sub->add_option("--duration", args->duration, "Simulated duration, e.g. 10s, 500ms, 2m");
         sub->add_option("--seed", args->seed, "PRNG seed (runs use seed, seed+1, ...)")
+            ->check(kWholeNumber64)
             ->each([args](const std::string &) { args->seed_given = true; });
         sub->add_option("--repeat", args->repeat, "Runs per policy")->check(CLI::Range(1, 1000));
         sub->add_option("--json", args->json_file, "Write results as JSON to FILE (atomically)");
         sub->add_flag("--no-series", args->no_series, "Leave the time series out of the JSON");
         sub->add_option("--save-scenario", args->save_scenario, "Save the effective scenario to FILE");
-        sub->add_option("--jobs", args->jobs, "Runs in parallel (default: number of cores)");
+        sub->add_option("--jobs", args->jobs, "Runs in parallel (default: number of cores)")->check(kWholeNumber64);
         sub->add_option("--csv", args->csv_dir,
                         "Write summary.csv and one CSV of time series per run into DIR (created if missing)");
         sub->add_option("--trace", args->trace_file,

@@ -76,7 +76,7 @@ const CommandRegistrar registrar{Command{
         sub->add_option("--repeat", args->repeat, "Runs per value, seeds seed..seed+K-1 (default: the scenario's)")
             ->check(CLI::Range(1, 1000));
         sub->add_option("--json", args->json_file, "Write the table as JSON to FILE (atomically)");
-        sub->add_option("--jobs", args->jobs, "Runs in parallel (default: number of cores)");
+        sub->add_option("--jobs", args->jobs, "Runs in parallel (default: number of cores)")->check(kWholeNumber64);
         return [args] { return sweep_command(*args); };
     },
 }};

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,6 +26,21 @@ struct Command {
 };
 
 std::vector<Command> &command_registry();
+
+// CLI11 2.1 converts "-1" and "99999999999999999999999" into an unsigned
+// option as 2^64-1 (strtoull wraps and saturates); this refuses them instead.
+inline const CLI::Validator kWholeNumber64(
+    [](std::string &text) -> std::string {
+        errno = 0;
+        char *end = nullptr;
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (digits)
+            (void)std::strtoull(text.c_str(), &end, 10);
+        if (!digits || errno == ERANGE)
+            return "'" + text + "' is not a whole number in [0, 18446744073709551615]";
+        return {};
+    },
+    "UINT64");
 
 struct CommandRegistrar {
     explicit CommandRegistrar(Command c) { command_registry().push_back(std::move(c)); }

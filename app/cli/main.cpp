@@ -33,8 +33,11 @@ int main(int argc, char **argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
-        int rc = app.exit(e);
-        return rc == 0 ? kExitOk : kExitBadInput;
+        if (e.get_exit_code() == 0) // --help, --version
+            return app.exit(e);
+        // One line, like every other bad input (CLI11 would add a second).
+        std::cerr << "schedscope-cli: " << e.what() << " (see --help)\n";
+        return kExitBadInput;
     }
     try {
         for (auto *sub : app.get_subcommands())
