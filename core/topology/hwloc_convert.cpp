@@ -58,6 +58,11 @@ public:
         hwloc_obj_t root = hwloc_get_root_obj(topo_);
         walk(root, kNoObj);
         out_.finalize();
+        // Before the n x n distance matrix: hwloc's distance grouping and our
+        // matrix grow as n^2 to n^3 (10 000 nodes ran for minutes in GBs).
+        if (out_.numa_count() > kMaxNumaNodes)
+            throw InputError(out_.source(), std::to_string(out_.numa_count()) + " NUMA nodes, more than the " +
+                                                std::to_string(kMaxNumaNodes) + " schedscope models");
         read_numa_latencies();
         return std::move(out_);
     }

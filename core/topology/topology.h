@@ -26,6 +26,10 @@ int cache_level(ObjType t); // 1, 2, 3 for caches, 0 otherwise
 using ObjId = int;
 inline constexpr ObjId kNoObj = -1;
 
+// Most NUMA nodes an imported machine may have: Linux's MAX_NUMNODES at its
+// largest (CONFIG_NODES_SHIFT=10). Keeps the n x n distance work bounded.
+inline constexpr int kMaxNumaNodes = 1024;
+
 struct TopoObject {
     ObjType type = ObjType::Machine;
     ObjId id = kNoObj;          // position in Topology::objects()
