@@ -318,7 +318,8 @@ void MainWindow::exportTrace()
     if (dialog.exec() != QDialog::Accepted)
         return;
     if (auto job = dialog.job())
-        start_trace_export(this, std::move(*job), [this](const QString &m) { statusBar()->showMessage(m, 10000); });
+        start_trace_export(
+            this, std::move(*job), [this](const QString &m) { statusBar()->showMessage(m, 10000); }, error_sink_);
 }
 
 void MainWindow::createSimulationMenu()

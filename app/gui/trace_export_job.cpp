@@ -3,8 +3,6 @@
 #include "scenario/run.h"
 
 #include <QLocale>
-#include <QMessageBox>
-#include <QPointer>
 #include <QProgressDialog>
 #include <QThread>
 #include <QTimer>
@@ -84,7 +82,8 @@ QString describe_trace_size(const TraceSizeEstimate &estimate)
     return estimate.exact ? size : QObject::tr("about %1 (estimated from a short pre-run of each pane)").arg(size);
 }
 
-void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(const QString &)> status)
+void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(const QString &)> status,
+                        ErrorSink errors)
 {
     auto state = std::make_shared<ExportState>();
     job.options.progress = [state](double f) {
@@ -115,12 +114,11 @@ void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(
         state->cancel.store(true);
         progress->setLabelText(QObject::tr("Cancelling..."));
     });
-    const QPointer<QWidget> owner(parent);
     QObject::connect(thread, &QThread::finished, progress, [=] {
         progress->deleteLater();
         thread->deleteLater();
         if (!state->error.isEmpty()) {
-            QMessageBox::critical(owner, QObject::tr("Export trace"), state->error);
+            errors(QObject::tr("Export trace"), state->error);
             status(QObject::tr("Trace export failed"));
         } else if (state->result.cancelled) {
             status(QObject::tr("Trace export cancelled; nothing written"));

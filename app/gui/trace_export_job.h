@@ -6,6 +6,7 @@
 
 #include "export/trace_export.h"
 #include "sim/run_setup.h"
+#include "topology_opener.h"
 
 #include <QString>
 
@@ -37,9 +38,11 @@ TraceExportResult run_trace_job(const TraceExportJob &job);
 // "12.3 MB", or "about 12.3 MB (estimated ...)" when not exact.
 QString describe_trace_size(const TraceSizeEstimate &estimate);
 
-// Runs run_trace_job on its own thread behind a modal progress dialog with
-// Cancel and returns at once; errors go to a message box, the outcome to
-// `status` ("Trace written to ...", "Trace export cancelled").
-void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(const QString &)> status);
+// Runs run_trace_job on its own thread behind a window-modal progress
+// dialog with Cancel and returns at once; errors go to `errors` (the
+// window's sink: a message box), the outcome to `status` ("Trace written
+// to ...", "Trace export cancelled").
+void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(const QString &)> status,
+                        ErrorSink errors);
 
 } // namespace schedscope::gui

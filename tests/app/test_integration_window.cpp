@@ -128,6 +128,33 @@ TEST_CASE("integration: an ftrace export of two panes writes one file each; a ba
     CHECK_FALSE(dialog.job());
 }
 
+TEST_CASE("integration: the window's threaded export reports through status and the error sink",
+          "[integration][trace]")
+{
+    QTemporaryDir dir;
+    QWidget parent;
+    parent.show();
+    TraceExportJob job{short_setup(), dir.filePath(QStringLiteral("bg.json")).toStdString(), {}};
+    job.options.window.end_ns = 200'000'000;
+    QStringList status, errors;
+    const ErrorSink sink = [&](const QString &, const QString &m) { errors << m; };
+    start_trace_export(&parent, job, [&](const QString &m) { status << m; }, sink);
+    QSignalSpy never(&parent, &QObject::destroyed); // only for its wait()
+    for (int i = 0; i < 200 && status.isEmpty(); ++i)
+        never.wait(100);
+    REQUIRE(status.size() == 1);
+    CHECK(status.front().contains(QStringLiteral("bg.json")));
+    CHECK(errors.isEmpty());
+    CHECK(QFileInfo(dir.filePath(QStringLiteral("bg.json"))).size() > 0);
+
+    job.path = dir.filePath(QStringLiteral("no/such/dir/x.json")).toStdString();
+    start_trace_export(&parent, job, [&](const QString &m) { status << m; }, sink);
+    for (int i = 0; i < 200 && status.size() < 2; ++i)
+        never.wait(100);
+    REQUIRE(status.size() == 2);
+    CHECK(errors.size() == 1);
+}
+
 TEST_CASE("integration: trace run names tell equal policies apart", "[integration][trace]")
 {
     RunSetup setup;
