@@ -163,6 +163,12 @@ std::vector<ChartData> ChartsPanel::charts() const
     return out;
 }
 
+void ChartsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    scheduleRedraw();
+}
+
 void ChartsPanel::scheduleRedraw()
 {
     if (!redraw_timer_->isActive())

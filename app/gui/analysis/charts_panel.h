@@ -64,6 +64,11 @@ public slots:
 signals:
     void cursorMoved(schedscope::SimTime t_ns);
 
+protected:
+    // Charts filled while hidden (a closed dock) keep the layout of their
+    // hidden size; drawing them again once shown lays them out for real.
+    void showEvent(QShowEvent *event) override;
+
 private:
     std::vector<RunSamples> runSamples() const;
     void scheduleRedraw();
