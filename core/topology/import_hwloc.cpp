@@ -45,6 +45,11 @@ std::string explain_synthetic_error(const std::string &description)
         auto colon = t.find(':');
         std::string where = "token " + std::to_string(position) + " '" + token + "'";
         if (colon == std::string::npos) {
+            // "[numa]" gives each object of the level before it a node; hwloc
+            // itself takes minutes to load 10 000 of them.
+            if (token.front() == '[' && pus > kMaxNumaNodes)
+                return "describes " + std::to_string(static_cast<long>(pus)) + " NUMA nodes, more than the " +
+                       std::to_string(kMaxNumaNodes) + " schedscope models";
             if (token.front() == '[')
                 continue; // memory attach without a count is legal
             return where + ": expected TYPE:COUNT";
@@ -56,6 +61,9 @@ std::string explain_synthetic_error(const std::string &description)
         if (count.empty() || !std::all_of(count.begin(), count.end(), [](unsigned char c) { return std::isdigit(c); }))
             return where + ": count '" + count + "' is not a positive integer";
         pus *= std::stod(count);
+        if (parsed == HWLOC_OBJ_NUMANODE && pus > kMaxNumaNodes)
+            return "describes " + std::to_string(static_cast<long>(pus)) + " NUMA nodes, more than the " +
+                   std::to_string(kMaxNumaNodes) + " schedscope models";
         if (pus > kMaxSyntheticPus)
             return "describes more than " + std::to_string(static_cast<long>(kMaxSyntheticPus)) + " PUs";
     }
@@ -75,7 +83,7 @@ Topology import_synthetic(const std::string &description)
     const std::string source = "synthetic:" + description;
     // Checked first: hwloc would try to allocate an absurd machine.
     std::string problem = explain_synthetic_error(description);
-    if (!problem.empty() && problem.rfind("describes more", 0) == 0)
+    if (!problem.empty() && problem.rfind("describes ", 0) == 0)
         throw InputError(source, problem);
     HwlocHandle h;
     if (hwloc_topology_set_synthetic(h.get(), description.c_str()) != 0 || hwloc_topology_load(h.get()) != 0)
