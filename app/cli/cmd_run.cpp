@@ -172,6 +172,8 @@ int run_command(const RunArgs &a)
     std::mutex err_mu;
     std::exception_ptr first_error;
     std::atomic<size_t> next{0};
+    // The CSV files are flattened from the series.
+    const bool want_series = !a.no_series || !a.csv_dir.empty();
     auto worker = [&] {
         for (size_t j; (j = next++) < jobs.size();) {
             const Job &job = jobs[j];
@@ -181,7 +183,8 @@ int run_command(const RunArgs &a)
                     [&, j](double f) {
                         board.update(j, f);
                         return !interrupted();
-                    });
+                    },
+                    kDefaultMaxSimulatedS, want_series);
                 board.update(j, 1.0);
             } catch (...) {
                 std::lock_guard lock(err_mu);

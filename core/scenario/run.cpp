@@ -63,7 +63,7 @@ Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::ui
     return sim;
 }
 
-RunResult summarize(const Simulation &sim, bool fixed_work)
+RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
 {
     RunResult r;
     r.policy = sim.policy().name();
@@ -103,6 +103,8 @@ RunResult summarize(const Simulation &sim, bool fixed_work)
     r.hot_migration_pct = 100.0 * ma.totals.hot_share;
     r.refill_cost_ms = ma.totals.refill_stall_ns / 1e6;
     r.migrations_detail = migrations_detail_json(ma);
+    if (!with_series)
+        return r;
 
     // Series, one array per figure, aligned on time_s.
     nlohmann::json s;
@@ -162,7 +164,8 @@ RunResult summarize(const Simulation &sim, bool fixed_work)
 }
 
 RunResult run_policy(const Scenario &s, const PolicySpec &policy, std::uint64_t seed,
-                     std::shared_ptr<const Topology> topo, const RunProgress &progress, double max_simulated_s)
+                     std::shared_ptr<const Topology> topo, const RunProgress &progress, double max_simulated_s,
+                     bool with_series)
 {
     Simulation sim = build_simulation(s, policy, seed, std::move(topo));
     const auto [base, mode] = split_bind_suffix(s.workload.name);
@@ -180,7 +183,7 @@ RunResult run_policy(const Scenario &s, const PolicySpec &policy, std::uint64_t 
                 break;
         }
     }
-    return summarize(sim, fixed);
+    return summarize(sim, fixed, with_series);
 }
 
 nlohmann::json run_to_json(const RunResult &r, bool with_series)

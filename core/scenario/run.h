@@ -58,10 +58,12 @@ Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::ui
 
 // Progress callback: fraction done 0..1; return false to stop the run early.
 using RunProgress = std::function<bool(double)>;
+// with_series = false leaves RunResult::series empty: on a big machine the
+// series of a long run take far more memory than the run itself.
 RunResult run_policy(const Scenario &s, const PolicySpec &policy, std::uint64_t seed,
                      std::shared_ptr<const Topology> topo, const RunProgress &progress = {},
-                     double max_simulated_s = kDefaultMaxSimulatedS);
-RunResult summarize(const Simulation &sim, bool fixed_work);
+                     double max_simulated_s = kDefaultMaxSimulatedS, bool with_series = true);
+RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series = true);
 
 nlohmann::json run_to_json(const RunResult &r, bool with_series);
 // {"results":[{"policy":..., "params":{...}, "runs":[...]}]}, one entry per policy in order.
