@@ -1,5 +1,7 @@
 #include "test_analysis_support.h"
 
+#include "image_checks.h"
+
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
@@ -59,12 +61,7 @@ int QtWarningCounter::count() const { return g_warnings; }
 
 int distinct_colours(const QString &png_path)
 {
-    const QImage image(png_path);
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
+    return distinct_colours(QImage(png_path));
 }
 
 } // namespace schedscope::test

@@ -1,6 +1,7 @@
 // `schedscope --screenshot`: the real executable, offscreen, must write a
 // PNG with real content (many colours, not a blank or black window).
 #include "app_options.h"
+#include "image_checks.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,9 @@
 #include <QTemporaryDir>
 
 using namespace schedscope::gui;
+
+using schedscope::test::distinct_colours;
+using schedscope::test::has_colour;
 
 namespace {
 struct Run {
@@ -30,24 +34,7 @@ Run run_gui(const QStringList &args)
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
 }
 
-int distinct_colours(const QImage &image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); ++y)
-        for (int x = 0; x < image.width(); ++x)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
-}
 
-// The lstopo fills must be on screen: the package green and the core grey.
-bool has_colour(const QImage &image, QRgb rgb)
-{
-    for (int y = 0; y < image.height(); ++y)
-        for (int x = 0; x < image.width(); ++x)
-            if ((image.pixel(x, y) & 0xffffff) == (rgb & 0xffffff))
-                return true;
-    return false;
-}
 } // namespace
 
 TEST_CASE("screenshot mode writes a PNG with real content for small and large machines", "[screenshot]")

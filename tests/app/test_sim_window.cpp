@@ -2,6 +2,7 @@
 // unsaved-changes prompt), the parameters dialog, closing while running, and
 // the headless --scenario --run-to --screenshot path of the real executable.
 #include "app_options.h"
+#include "image_checks.h"
 #include "main_window.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
@@ -31,6 +32,9 @@
 using namespace schedscope;
 using namespace schedscope::gui;
 
+using schedscope::test::distinct_colours;
+using schedscope::test::has_colour;
+
 namespace {
 
 QString write_file(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
@@ -57,23 +61,7 @@ struct Captured {
     }
 };
 
-int distinct_colours(const QImage &image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
-}
 
-bool has_colour(const QImage &image, QRgb rgb)
-{
-    for (int y = 0; y < image.height(); ++y)
-        for (int x = 0; x < image.width(); ++x)
-            if ((image.pixel(x, y) & 0xffffff) == (rgb & 0xffffff))
-                return true;
-    return false;
-}
 
 } // namespace
 
