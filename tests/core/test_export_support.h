@@ -3,6 +3,7 @@
 
 #include "scenario/run.h"
 #include "scenario/scenario.h"
+#include "test_files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -59,12 +60,6 @@ struct TempDir {
     }
 };
 
-inline std::string read_file(const std::string &path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using schedscope::test::read_file;
 
 } // namespace schedscope::export_test

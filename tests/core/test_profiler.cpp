@@ -7,6 +7,8 @@
 #include "topology/import.h"
 #include "util/input_error.h"
 
+#include "test_files.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -49,19 +51,10 @@ MigrationProfile model(const Topology &t, PairSelection pairs = PairSelection::A
     return MigrationProfiler(t, o).run();
 }
 
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("schedscope-prof-" + std::to_string(::getpid()));
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
+struct TempDir : schedscope::test::TempDir {
+    TempDir() : schedscope::test::TempDir("schedscope-prof") {}
 };
-
-std::string read_file(const fs::path &p)
-{
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using schedscope::test::read_file;
 
 } // namespace
 

@@ -1,6 +1,8 @@
 // `schedscope-cli profile`: exit codes, output files and Ctrl-C, through the
 // real binary.
 
+#include "test_files.h"
+
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -17,19 +19,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("schedscope-prof-cli-" + std::to_string(::getpid()));
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
+struct TempDir : schedscope::test::TempDir {
+    TempDir() : schedscope::test::TempDir("schedscope-prof-cli") {}
 };
-
-std::string read_file(const fs::path &p)
-{
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using schedscope::test::read_file;
 
 // Runs the CLI with `args` (shell syntax), stdout and stderr to files in
 // `dir`; returns the exit code.
