@@ -103,6 +103,7 @@ MigrationAnalysis analyze_migrations(const Simulation &sim, const MigrationAnaly
     const int npu = topo.pu_count();
     const int nnode = std::max(1, topo.numa_count());
     a.ping_pong_window_ns = opt.ping_pong_window_ns;
+    a.not_kept = rec.migrations_dropped;
     if (opt.cache_hot_time_ns >= 0) {
         a.cache_hot_time_ns = opt.cache_hot_time_ns;
         a.cache_hot_time_origin = "given";

@@ -126,6 +126,9 @@ struct MigrationAnalysis {
     LogHistogram since_last_ran{kHistogramLowestNs, kHistogramDecades, kHistogramBinsPerDecade};
     LogHistogram cost{kHistogramLowestNs, kHistogramDecades, kHistogramBinsPerDecade};
     MigrationTotals totals;
+    // Moves past the recording's limit (RecordingLimits::max_migrations):
+    // counted by the run, not kept, so not in `items` or the figures above.
+    std::int64_t not_kept = 0;
 
     // Indices into `items` of the migrations from one PU to another, in time order.
     std::vector<std::size_t> items_in_cell(int from_cpu, int to_cpu) const;

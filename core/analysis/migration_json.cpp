@@ -47,6 +47,8 @@ nlohmann::json migrations_detail_json(const MigrationAnalysis &a)
                    {"remote_stall_ms", t.remote_stall_ns / kNsPerMs},
                    {"ping_pongs", t.ping_pongs},
                    {"still_paying", t.still_paying}};
+    if (a.not_kept > 0) // a long run: the figures cover the moves the recording kept
+        j["not_kept"] = a.not_kept;
     return j;
 }
 

@@ -185,17 +185,17 @@ void Simulation::recompute_rate(int cpu)
     rq.rate = rate;
 }
 
-void Simulation::open_migration_cost(Task &t, int from_cpu, int to_cpu)
+void Simulation::open_migration_cost(Task &t, int from_cpu, int to_cpu, std::int64_t record)
 {
     MigrationCostState &mc = t.mig_cost;
     mc = MigrationCostState{};
-    if (t.mem_intensity <= 0)
-        return; // it never waits on memory, so no move can slow it
+    if (t.mem_intensity <= 0 || record < 0)
+        return; // it never waits on memory, so no move can slow it; or no record to bill
     double covered = 0;
     mc.ref_cache_lat_ns = cache_latency_ns(t, from_cpu, &covered);
     mc.ref_miss = 1.0 - covered;
     mc.from_node = pu_node_[from_cpu];
-    mc.record = static_cast<std::int64_t>(rec_->migrations.size()) - 1;
+    mc.record = record;
     mc.refill_open = true;
     mc.remote_open = pu_node_[to_cpu] != mc.from_node;
 }

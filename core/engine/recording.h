@@ -66,27 +66,60 @@ struct MetricsSample {
     std::vector<float> proc_local_pct;              // [process] window local-access %, -1 if no access
 };
 
+// How much a Recording keeps, so that a long run (an hour of simulated time,
+// a GUI left running) stays bounded in memory. Past a limit, decisions and
+// migrations are counted but not kept (the samples' cumulative counters stay
+// exact); samples are merged in neighbouring pairs and the simulation samples
+// half as often from then on, so a run of any length keeps at most
+// max_samples of them, covering the whole run at a coarser interval.
+struct RecordingLimits {
+    std::size_t max_decisions = 200'000;
+    std::size_t max_migrations = 200'000;
+    std::size_t max_samples = 4096; // at least 4
+    // And no more samples than fit in this many bytes (a sample of a machine
+    // with thousands of PUs and processes takes hundreds of KiB).
+    std::size_t max_sample_bytes = std::size_t{32} << 20;
+};
+
+// Heap and inline bytes one sample takes, near enough for a budget.
+std::size_t sample_bytes(const MetricsSample &s);
+
 struct Recording {
     std::vector<Decision> decisions;
     std::vector<MigrationRecord> migrations;
     std::vector<MetricsSample> samples;
-    // Decisions beyond this are counted but not kept, so a long run's log
-    // stays bounded in memory.
-    std::size_t max_decisions = 200'000;
+    RecordingLimits limits;
     std::int64_t decisions_dropped = 0;
+    std::int64_t migrations_dropped = 0;
+    // How many times the samples were merged in pairs (merge_samples).
+    int sample_merges = 0;
 
+    // Merges samples[1..] in neighbouring pairs (the first sample, the start,
+    // stays as it is). A merged sample keeps the later sample's time,
+    // cumulative counters and instantaneous figures (cache heat, resident
+    // memory); its window figures (PU busy, local-access share) are the two
+    // windows' averages weighted by their length.
+    void merge_samples();
+    // How many samples like `typical` the limits allow (never fewer than 4).
+    std::size_t sample_limit(const MetricsSample &typical) const;
+
+    // Where a checkpoint was. Decisions and migrations only ever grow until
+    // their limit, so their sizes mark it; samples may have been merged since,
+    // so they are marked by time as well.
     struct Mark {
         std::size_t decisions = 0, migrations = 0, samples = 0;
-        std::int64_t dropped = 0;
+        std::int64_t decisions_dropped = 0, migrations_dropped = 0;
+        int sample_merges = 0;
+        SimTime last_sample_ns = -1; // -1: no sample yet
     };
-    Mark mark() const { return {decisions.size(), migrations.size(), samples.size(), decisions_dropped}; }
-    void truncate(const Mark &m)
+    Mark mark() const
     {
-        decisions.resize(std::min(decisions.size(), m.decisions));
-        migrations.resize(std::min(migrations.size(), m.migrations));
-        samples.resize(std::min(samples.size(), m.samples));
-        decisions_dropped = m.dropped;
+        return {decisions.size(),  migrations.size(),     samples.size(), decisions_dropped,
+                migrations_dropped, sample_merges, samples.empty() ? SimTime{-1} : samples.back().time_ns};
     }
+    // Back to a mark. Samples merged after the mark stay merged: the history
+    // before it is then at the coarser interval, and the figures are the same.
+    void truncate(const Mark &m);
 };
 
 } // namespace schedscope

@@ -219,11 +219,10 @@ void Simulation::wake(TaskId tid, int waker_cpu)
         ++migrations_by_class_[static_cast<int>(cls)];
         ++t.stats.migrations;
         t.prev_cpu = prev;
-        rec_->migrations.push_back(
-            MigrationRecord{now_, tid, prev, target, cls, t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0});
-        open_migration_cost(t, prev, target);
-        if (sink_)
-            sink_->on_migration(rec_->migrations.back(), DecisionKind::Wakeup, std::string());
+        const std::int64_t record = record_migration(
+            MigrationRecord{now_, tid, prev, target, cls, t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0},
+            DecisionKind::Wakeup, std::string());
+        open_migration_cost(t, prev, target, record);
     }
     if (sink_)
         sink_->on_wakeup(now_, tid, target, waker_cpu);
@@ -333,16 +332,27 @@ bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind k
     ++migrations_by_class_[static_cast<int>(cls)];
     ++t.stats.migrations;
     t.prev_cpu = from;
-    rec_->migrations.push_back(MigrationRecord{now_, tid, from, to_cpu, cls,
-                                               t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0});
-    open_migration_cost(t, from, to_cpu);
+    const MigrationRecord move{now_, tid, from, to_cpu, cls, t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0};
     log(kind, tid, from, to_cpu, reason);
-    if (sink_)
-        sink_->on_migration(rec_->migrations.back(), kind, reason);
+    open_migration_cost(t, from, to_cpu, record_migration(move, kind, reason));
     enqueue(tid, to_cpu);
     if (src.current < 0)
         switch_to_next(from);
     return true;
+}
+
+std::int64_t Simulation::record_migration(const MigrationRecord &m, DecisionKind kind, const std::string &reason)
+{
+    recent_migrations_[static_cast<std::size_t>(migrations_total_ % kRecentMigrations)] = m;
+    ++migrations_total_;
+    if (sink_)
+        sink_->on_migration(m, kind, reason);
+    if (rec_->migrations.size() >= rec_->limits.max_migrations) {
+        ++rec_->migrations_dropped;
+        return -1;
+    }
+    rec_->migrations.push_back(m);
+    return static_cast<std::int64_t>(rec_->migrations.size()) - 1;
 }
 
 } // namespace schedscope

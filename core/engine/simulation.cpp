@@ -23,6 +23,10 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed),
       rec_(std::make_shared<Recording>())
 {
+    rec_->limits = cfg_.limits;
+    if (cfg_.sample_interval_ns <= 0)
+        throw InputError("sample_interval", "must be more than 0");
+    sample_every_ns_ = cfg_.sample_interval_ns;
     if (!topo_ || topo_->pu_count() == 0)
         throw InputError("topology", "the machine has no PUs to schedule on");
     if (!policy_)
@@ -133,10 +137,13 @@ Simulation &Simulation::operator=(const Simulation &o)
     hinting_faults_ = o.hinting_faults_;
     lock_wait_ns_ = o.lock_wait_ns_;
     migrations_by_class_ = o.migrations_by_class_;
+    migrations_total_ = o.migrations_total_;
+    recent_migrations_ = o.recent_migrations_;
     window_busy_ns_ = o.window_busy_ns_;
     window_acc_ = o.window_acc_;
     window_local_ = o.window_local_;
     last_sample_busy_ = o.last_sample_busy_;
+    sample_every_ns_ = o.sample_every_ns_;
     // A copy is an independent run: it gets its own recording.
     rec_ = std::make_shared<Recording>(*o.rec_);
     return *this;
@@ -366,7 +373,7 @@ void Simulation::handle(const Event &e)
     case EventType::Sample:
         advance_all();
         on_sample();
-        events_.push(now_ + cfg_.sample_interval_ns, EventType::Sample);
+        events_.push(now_ + sample_every_ns_, EventType::Sample);
         break;
     case EventType::Arrive:
         arrive(e.a);
@@ -484,6 +491,10 @@ void Simulation::on_sample()
         window_acc_[p] = window_local_[p] = 0;
     }
     rec_->samples.push_back(std::move(s));
+    if (rec_->samples.size() > rec_->sample_limit(rec_->samples.back())) {
+        rec_->merge_samples();
+        sample_every_ns_ *= 2;
+    }
 }
 
 // --- checkpoints ---
@@ -556,7 +567,7 @@ void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string 
 {
     if (sink_)
         sink_->on_decision(Decision{now_, kind, t, from, to, reason});
-    if (rec_->decisions.size() >= rec_->max_decisions) {
+    if (rec_->decisions.size() >= rec_->limits.max_decisions) {
         ++rec_->decisions_dropped;
         return;
     }

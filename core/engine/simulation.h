@@ -35,6 +35,7 @@ struct SimConfig {
     // must set one).
     SimTime duration_ns = 0;
     std::int64_t accesses_sampled_per_tick = 2; // memory touches drawn per running task per tick
+    RecordingLimits limits;                     // what the recording keeps of a long run
 };
 
 // CFS-style fair slicing: a period shared by the runnable tasks of a
@@ -105,6 +106,17 @@ public:
     const Runqueue &rq(int cpu) const { return rqs_.at(cpu); }
     const std::vector<CacheState> &caches() const { return caches_; }
     const Recording &recording() const { return *rec_; }
+    // Every task migration so far, kept in the recording or not (past its
+    // limit), by distance class and in all; and the most recent ones, which
+    // is what views animate: recent_migration(i) for
+    // i in [max(0, migrations_total() - kRecentMigrations), migrations_total()).
+    static constexpr std::int64_t kRecentMigrations = 64;
+    const std::array<std::int64_t, kDistanceClassCount> &migrations_by_class() const { return migrations_by_class_; }
+    std::int64_t migrations_total() const { return migrations_total_; }
+    const MigrationRecord &recent_migration(std::int64_t i) const
+    {
+        return recent_migrations_[static_cast<std::size_t>(i % kRecentMigrations)];
+    }
     Prng &rng() { return rng_; }
     int nr_running(int cpu) const { return rqs_[cpu].nr_running(); }
     bool cpu_idle(int cpu) const { return rqs_[cpu].current < 0 && rqs_[cpu].queue.empty(); }
@@ -162,7 +174,10 @@ private:
     void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
     // Migration cost hook (Task::mig_cost): open the phases at a move, price
     // them when the rate is re-derived.
-    void open_migration_cost(Task &t, int from_cpu, int to_cpu);
+    void open_migration_cost(Task &t, int from_cpu, int to_cpu, std::int64_t record);
+    // Keeps a move in the recording (up to its limit) and tells the sink;
+    // returns its index there, or -1 if it was only counted.
+    std::int64_t record_migration(const MigrationRecord &m, DecisionKind kind, const std::string &reason);
     void price_migration(Task &t, Runqueue &rq, int cpu, double cache_lat, double miss, double mem_factor,
                          double lat);
     void sample_accesses(Task &t, int cpu);
@@ -214,10 +229,13 @@ private:
     std::int64_t hinting_faults_ = 0;
     double lock_wait_ns_ = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations_by_class_{};
+    std::int64_t migrations_total_ = 0;
+    std::array<MigrationRecord, kRecentMigrations> recent_migrations_{}; // ring, by migrations_total_
     // window accumulators for samples
     std::vector<SimTime> window_busy_ns_;
     std::vector<double> window_acc_, window_local_;
     std::vector<SimTime> last_sample_busy_;
+    SimTime sample_every_ns_ = 0; // doubles each time the recording merges its samples
 
     std::shared_ptr<Recording> rec_;
     // Left out of operator=, so copies (checkpoints) start without one.

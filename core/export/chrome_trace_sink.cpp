@@ -82,7 +82,8 @@ void ChromeTraceSink::begin()
             reason_[cur] = "already running when the trace started";
         }
     }
-    next_sample_ = sim_.recording().samples.size();
+    const auto &samples = sim_.recording().samples;
+    samples_written_until_ = samples.empty() ? SimTime{-1} : samples.back().time_ns;
 }
 
 std::string ChromeTraceSink::pending_reason(TaskId task, SimTime now, DecisionKind kind, int to) const
@@ -179,8 +180,11 @@ void ChromeTraceSink::emit_new_samples()
 {
     const auto &samples = sim_.recording().samples;
     const auto &procs = sim_.processes();
-    for (; next_sample_ < samples.size(); ++next_sample_) {
-        const MetricsSample &s = samples[next_sample_];
+    auto next = std::upper_bound(samples.begin(), samples.end(), samples_written_until_,
+                                 [](SimTime t, const MetricsSample &s) { return t < s.time_ns; });
+    for (; next != samples.end(); ++next) {
+        const MetricsSample &s = *next;
+        samples_written_until_ = s.time_ns;
         if (!window_.contains(s.time_ns))
             continue;
         const std::string head = "{\"ph\":\"C\",\"ts\":" + ns_as_us(s.time_ns) + ",\"pid\":" + std::to_string(pid());

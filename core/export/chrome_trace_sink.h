@@ -72,7 +72,9 @@ private:
     std::vector<PendingDecision> pending_; // per task
     std::vector<std::string> task_name_json_;
     std::vector<std::vector<int>> nodes_seen_; // per process: nodes whose memory counter exists
-    size_t next_sample_ = 0;
+    // The last sample written, by time: the recording may merge its samples
+    // (RecordingLimits), so an index would not stay put.
+    SimTime samples_written_until_ = -1;
     std::string line_; // reused to build each event
 };
 

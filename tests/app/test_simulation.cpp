@@ -6,6 +6,7 @@
 #include "sim/run_setup.h"
 #include "sim/simulation_controller.h"
 
+#include "engine/catalog.h"
 #include "scenario/run.h"
 #include "topology/import.h"
 
@@ -106,6 +107,48 @@ TEST_CASE("after stepping a scenario, tokens sit where the engine has the tasks"
         CHECK(g.pu_slot[t.from_cpu].contains(t.x1, t.y1));
         CHECK(g.pu_slot[t.to_cpu].contains(t.x2, t.y2));
     }
+}
+
+TEST_CASE("past the recording's limits, frames still animate moves and resend merged samples", "[sim][scene]")
+{
+    SimConfig cfg;
+    cfg.sample_interval_ns = 1'000'000;
+    cfg.limits = RecordingLimits{50, 20, 8};
+    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:2 l3:1 core:2 pu:1")),
+                   make_policy("sched-domains", {}, "t"), cfg);
+    auto [name, params] = parse_name_params("hackbench:groups=1,loops=20", "t");
+    find_workload(name, "t").build(sim, params, "t");
+
+    RecordingCursor cursor;
+    Recording mirror;
+    sim.run_until(3'000'000);
+    const PaneFrame first = build_pane_frame(sim, true, cursor);
+    CHECK(apply_to_mirror(mirror, first));
+    const std::int64_t moves_before = sim.migrations_total();
+
+    sim.run_to_end();
+    const Recording &rec = sim.recording();
+    REQUIRE(rec.sample_merges > 0);
+    REQUIRE(rec.migrations_dropped > 0);
+    const PaneFrame last = build_pane_frame(sim, true, cursor);
+    // Moves past the limit are still there to animate, and counted.
+    CHECK(last.moves_total == sim.migrations_total() - moves_before);
+    CHECK(last.moves.size() == std::min<std::size_t>(kMaxMovesPerFrame, static_cast<std::size_t>(last.moves_total)));
+    CHECK(last.figures.migrations == sim.migrations_total());
+    CHECK(last.figures.migrations_by_class == rec.samples.back().migrations_by_class);
+    const MigrationRecord &newest = sim.recent_migration(sim.migrations_total() - 1);
+    CHECK(last.moves.back().task == newest.task);
+    CHECK(last.moves.back().to_cpu == newest.to_cpu);
+    // The samples were merged since the first frame: all of them come again,
+    // and the mirror ends up equal to the recording.
+    CHECK(last.samples_before == 0);
+    CHECK(apply_to_mirror(mirror, last));
+    REQUIRE(mirror.samples.size() == rec.samples.size());
+    for (std::size_t i = 0; i < rec.samples.size(); ++i)
+        CHECK(mirror.samples[i].time_ns == rec.samples[i].time_ns);
+    CHECK(mirror.decisions.size() == rec.decisions.size());
+    // Nothing new: nothing changes.
+    CHECK_FALSE(apply_to_mirror(mirror, build_pane_frame(sim, true, cursor)));
 }
 
 TEST_CASE("a long queue ends in an overflow marker inside the slot", "[sim][scene]")

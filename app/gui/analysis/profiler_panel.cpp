@@ -262,9 +262,17 @@ void ProfilerPanel::refreshMigrationMatrix()
         total = m.total;
     }
     migration_model_->setMatrix(std::move(values), puLabels(), 0, tr("migrations"));
-    migration_title_->setText(tr("<b>Migrations of %1</b> (%2 in all; count from CPU row to CPU column)")
-                                  .arg(run_name_.toHtmlEscaped())
-                                  .arg(total));
+    if (recording_->migrations_dropped > 0) // a long run: the recording keeps the first moves only
+        migration_title_->setText(
+            tr("<b>Migrations of %1</b> (the first %2 of %3, the rest counted but not kept; "
+               "count from CPU row to CPU column)")
+                .arg(run_name_.toHtmlEscaped())
+                .arg(total)
+                .arg(total + recording_->migrations_dropped));
+    else
+        migration_title_->setText(tr("<b>Migrations of %1</b> (%2 in all; count from CPU row to CPU column)")
+                                      .arg(run_name_.toHtmlEscaped())
+                                      .arg(total));
 }
 
 void ProfilerPanel::start()

@@ -4,15 +4,14 @@
 
 namespace schedscope::gui {
 
-void clamp_cursor(RecordingCursor &cursor, const Recording &rec)
+void clamp_cursor(RecordingCursor &cursor, const Simulation &sim)
 {
-    if (cursor.migrations > rec.migrations.size()) {
-        // Restored to an earlier state: count again from the start.
-        cursor.by_class = {};
-        for (const MigrationRecord &m : rec.migrations)
-            ++cursor.by_class[static_cast<int>(m.cls)];
-        cursor.migrations = rec.migrations.size();
-    }
+    const Recording &rec = sim.recording();
+    // Restored to an earlier state: nothing to animate until it moves on.
+    cursor.migrations = std::min(cursor.migrations, sim.migrations_total());
+    // Samples merged since the last read: the receiver takes them all again.
+    if (cursor.sample_merges != rec.sample_merges)
+        cursor.samples = 0;
     cursor.samples = std::min(cursor.samples, rec.samples.size());
     cursor.decisions = std::min(cursor.decisions, rec.decisions.size());
 }
@@ -88,28 +87,42 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
     }
 
     const Recording &rec = sim.recording();
-    clamp_cursor(cursor, rec);
-    const auto &migs = rec.migrations;
-    f.moves_total = static_cast<std::int64_t>(migs.size() - cursor.migrations);
-    const std::size_t first = std::max(cursor.migrations, migs.size() - std::min(migs.size(), kMaxMovesPerFrame));
-    for (std::size_t i = first; i < migs.size(); ++i)
-        f.moves.push_back({migs[i].task, migs[i].from_cpu, migs[i].to_cpu, migs[i].cls});
-    for (std::size_t i = cursor.migrations; i < migs.size(); ++i)
-        ++cursor.by_class[static_cast<int>(migs[i].cls)];
-    cursor.migrations = migs.size();
+    clamp_cursor(cursor, sim);
+    const std::int64_t total = sim.migrations_total();
+    f.moves_total = total - cursor.migrations;
+    const std::int64_t first =
+        std::max({cursor.migrations, total - static_cast<std::int64_t>(kMaxMovesPerFrame),
+                  total - Simulation::kRecentMigrations});
+    for (std::int64_t i = first; i < total; ++i) {
+        const MigrationRecord &m = sim.recent_migration(i);
+        f.moves.push_back({m.task, m.from_cpu, m.to_cpu, m.cls});
+    }
+    cursor.migrations = total;
 
     f.samples_before = cursor.samples;
     f.new_samples.assign(rec.samples.begin() + static_cast<std::ptrdiff_t>(cursor.samples), rec.samples.end());
     cursor.samples = rec.samples.size();
+    cursor.sample_merges = rec.sample_merges;
     f.decisions_before = cursor.decisions;
     f.new_decisions.assign(rec.decisions.begin() + static_cast<std::ptrdiff_t>(cursor.decisions),
                            rec.decisions.end());
     cursor.decisions = rec.decisions.size();
 
     f.figures = figures_of(sim, fixed_work);
-    f.figures.migrations_by_class = cursor.by_class;
-    f.figures.migrations = static_cast<std::int64_t>(migs.size());
+    f.figures.migrations_by_class = sim.migrations_by_class();
+    f.figures.migrations = total;
     return f;
+}
+
+bool apply_to_mirror(Recording &m, const PaneFrame &p)
+{
+    const bool changed = !p.new_samples.empty() || !p.new_decisions.empty() ||
+                         m.samples.size() != p.samples_before || m.decisions.size() != p.decisions_before;
+    m.samples.resize(std::min(m.samples.size(), p.samples_before));
+    m.samples.insert(m.samples.end(), p.new_samples.begin(), p.new_samples.end());
+    m.decisions.resize(std::min(m.decisions.size(), p.decisions_before));
+    m.decisions.insert(m.decisions.end(), p.new_decisions.begin(), p.new_decisions.end());
+    return changed;
 }
 
 } // namespace schedscope::gui

@@ -8,17 +8,23 @@
 
 namespace schedscope::gui {
 
-// Where the previous frame of a pane stopped reading the recording.
+// Where the previous frame of a pane stopped reading: migrations by the
+// simulation's running count (the recording keeps only the first ones of a
+// long run), samples and decisions by index in the recording.
 struct RecordingCursor {
-    std::size_t migrations = 0, samples = 0, decisions = 0;
-    // Migrations by class up to `migrations`, kept incrementally: a long run
-    // has millions and the header wants them every frame.
-    std::array<std::int64_t, kDistanceClassCount> by_class{};
+    std::int64_t migrations = 0;
+    std::size_t samples = 0, decisions = 0;
+    int sample_merges = 0; // the recording's, when `samples` was read
 };
 
 // Builds the frame and moves `cursor` to the end of the recording. After a
 // restore, clamp the cursor first (clamp_cursor) so nothing is read twice.
 PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCursor &cursor);
-void clamp_cursor(RecordingCursor &cursor, const Recording &rec);
+void clamp_cursor(RecordingCursor &cursor, const Simulation &sim);
+
+// Brings the GUI thread's copy of a pane's samples and decisions up to the
+// frame (after a restore or a merge of samples the frame starts further
+// back). Returns whether anything changed.
+bool apply_to_mirror(Recording &mirror, const PaneFrame &frame);
 
 } // namespace schedscope::gui

@@ -1,5 +1,6 @@
 #include "simulation_controller.h"
 
+#include "frame_builder.h"
 #include "simulation_worker.h"
 
 #include <QCoreApplication>
@@ -219,15 +220,7 @@ void SimulationController::onFrame(FrameSetPtr frame)
     in_flight_ = false;
     frame_ = frame;
     for (size_t i = 0; i < frame->panes.size() && i < mirrors_.size(); ++i) {
-        const PaneFrame &p = frame->panes[i];
-        Recording &m = mirrors_[i];
-        const bool changed = !p.new_samples.empty() || !p.new_decisions.empty() ||
-                             m.samples.size() != p.samples_before || m.decisions.size() != p.decisions_before;
-        m.samples.resize(std::min(m.samples.size(), p.samples_before));
-        m.samples.insert(m.samples.end(), p.new_samples.begin(), p.new_samples.end());
-        m.decisions.resize(std::min(m.decisions.size(), p.decisions_before));
-        m.decisions.insert(m.decisions.end(), p.new_decisions.begin(), p.new_decisions.end());
-        if (changed)
+        if (apply_to_mirror(mirrors_[i], frame->panes[i]))
             emit recordingChanged(static_cast<int>(i));
     }
     emit frameReady(frame);
