@@ -5,7 +5,8 @@
 // the time its accesses past L1 wait per ns of work: each one hits the first
 // cache level above L1 that holds it (hit share = warmth / working set) or
 // goes to memory, whose latency is the local latency times the SLIT distance
-// / 10 of the node holding it, times that node's bandwidth congestion. Two
+// / 10 of the node holding it, times that node's bandwidth congestion and,
+// when remote, the congestion of the interconnect between the two nodes. Two
 // busy SMT siblings share their core's throughput (smt_gain).
 
 #include "engine/simulation.h"
@@ -154,10 +155,11 @@ void Simulation::recompute_rate(int cpu)
         const double miss = 1.0 - covered;
         // Memory latency, weighted over the nodes holding what it touches.
         const int here = pu_node_[cpu];
+        const double *link = &link_congestion_[static_cast<size_t>(here) * node_congestion_.size()];
         double mem = 0, weight = 0;
         for (int n : t.used_nodes) {
             const double d = topo_->node_distance(here, n) / 10.0;
-            mem += t.node_weight[n] * d * node_congestion_[n];
+            mem += t.node_weight[n] * d * node_congestion_[n] * link[n];
             weight += t.node_weight[n];
         }
         // Untouched memory will be placed locally by first touch.
@@ -212,9 +214,10 @@ void Simulation::price_migration(Task &t, Runqueue &rq, int cpu, double cache_la
     double from_factor = mem_factor;
     if (mc.remote_open) {
         const int here = pu_node_[cpu];
+        const double *link = &link_congestion_[static_cast<size_t>(mc.from_node) * node_congestion_.size()];
         double mem = t.unplaced_weight * node_congestion_[here], weight = t.unplaced_weight;
         for (int n : t.used_nodes) {
-            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n];
+            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n] * link[n];
             weight += t.node_weight[n];
         }
         if (weight > 0)
@@ -247,8 +250,11 @@ void Simulation::update_congestion()
 {
     // Bytes per ns each node is asked for at the current rates. Each node's
     // latency multiplier moves towards demand/bandwidth by a damped step, so
-    // demand settles at the bandwidth where a node is saturated.
-    std::vector<double> demand(node_congestion_.size(), 0.0);
+    // demand settles at the bandwidth where a node is saturated. Remote
+    // traffic is also demand on the link between the two nodes, priced the
+    // same way against its bandwidth.
+    const size_t nn = node_congestion_.size();
+    std::vector<double> demand(nn, 0.0);
     const double line = cfg_.model.cache_line_bytes;
     for (int cpu = 0; cpu < static_cast<int>(rqs_.size()); ++cpu) {
         const Runqueue &rq = rqs_[cpu];
@@ -261,15 +267,35 @@ void Simulation::update_congestion()
             total += t.node_weight[n];
         if (total <= 0)
             continue;
-        for (int n : t.used_nodes)
-            demand[n] += bytes_per_ns * t.node_weight[n] / total;
-        demand[pu_node_[cpu]] += bytes_per_ns * t.unplaced_weight / total;
+        const int here = pu_node_[cpu];
+        for (int n : t.used_nodes) {
+            const double b = bytes_per_ns * t.node_weight[n] / total;
+            demand[n] += b;
+            if (n == here)
+                continue;
+            const size_t pair = static_cast<size_t>(std::min(here, n)) * nn + static_cast<size_t>(std::max(here, n));
+            if (link_demand_[pair] == 0 && link_congestion_[pair] == 1.0)
+                link_active_.push_back(static_cast<int>(pair));
+            link_demand_[pair] += b;
+        }
+        demand[here] += bytes_per_ns * t.unplaced_weight / total;
     }
     const double bw = cfg_.model.mem_bandwidth_bytes_per_ns;
     for (size_t n = 0; n < demand.size(); ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
         node_congestion_[n] = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
     }
+    // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
+    // that share of one link's bandwidth (a crude stand-in for routing).
+    std::erase_if(link_active_, [&](int pair) {
+        const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
+        const double hops = std::max(1.0, (topo_->node_distance(a, b) - 10) / 10.0);
+        const double ratio = std::max(link_demand_[pair], 1e-9) * hops / cfg_.model.link_bandwidth_bytes_per_ns;
+        const double c = std::max(1.0, link_congestion_[pair] * std::sqrt(ratio));
+        link_congestion_[pair] = link_congestion_[static_cast<size_t>(b) * nn + static_cast<size_t>(a)] = c;
+        link_demand_[pair] = 0;
+        return c == 1.0;
+    });
 }
 
 void Simulation::maybe_schedule_burst_end(int cpu)

@@ -36,6 +36,8 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     burst_due_ns_.assign(npu, -1);
     burst_seq_.assign(npu, 0);
     node_congestion_.assign(nnode, 1.0);
+    link_congestion_.assign(static_cast<size_t>(nnode) * nnode, 1.0);
+    link_demand_.assign(static_cast<size_t>(nnode) * nnode, 0.0);
     window_busy_ns_.assign(npu, 0);
     last_sample_busy_.assign(npu, 0);
 
@@ -124,6 +126,9 @@ Simulation &Simulation::operator=(const Simulation &o)
     pu_core_ = o.pu_core_;
     channels_ = o.channels_;
     node_congestion_ = o.node_congestion_;
+    link_congestion_ = o.link_congestion_;
+    link_demand_ = o.link_demand_;
+    link_active_ = o.link_active_;
     burst_due_ns_ = o.burst_due_ns_;
     burst_seq_ = o.burst_seq_;
     live_finite_tasks_ = o.live_finite_tasks_;

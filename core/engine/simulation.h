@@ -4,7 +4,7 @@
 // Events are ordered by (time, sequence number). Between events each PU's
 // current task progresses at a rate that the machine model derives from its
 // cache warmth, the NUMA distance of the memory it touches, memory-bandwidth
-// congestion and a busy SMT sibling. A global scheduler tick (HZ=1000 by
+// and interconnect congestion and a busy SMT sibling. A global scheduler tick (HZ=1000 by
 // default) re-derives those rates, lets the policy balance, preempts by
 // timeslice and samples metrics.
 //
@@ -205,6 +205,12 @@ private:
     std::vector<int> pu_core_;
     std::vector<Channel> channels_;
     std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
+    // Interconnect: a latency multiplier per node pair (>= 1), both triangles
+    // of an N x N matrix; update_congestion's demand per pair (zero between
+    // calls) and the pairs it must visit (with demand or congestion, once each).
+    std::vector<double> link_congestion_;
+    std::vector<double> link_demand_;
+    std::vector<int> link_active_;
     std::vector<double> burst_due_ns_;    // per PU: the pending burst-end event time, or -1
     std::vector<std::uint64_t> burst_seq_;
     std::int64_t live_finite_tasks_ = 0;
