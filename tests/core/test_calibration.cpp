@@ -71,9 +71,8 @@ const PolicySpec kAutonuma{"autonuma", {}};
 
 // The benchmark's _HARD_BIND / _INVERSE_BIND builds bind themselves (CPUs and
 // memory policy) and then run under the kernel's balancer; the workloads'
-// `bind` parameter does the same. (The `bind` policy differs for numa01: it
-// leaves the memory written on node 0 where it was when node 0 is one of the
-// process's nodes; see docs/CALIBRATION.md.)
+// `bind` parameter does the same. (The `bind` policy now gives the same
+// times; see docs/CALIBRATION.md.)
 Outcome run_bound(Scenario s, const std::string &mode, std::uint64_t seed)
 {
     s.workload.params["bind"] = mode;
@@ -157,11 +156,11 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
             // THREAD_ALLOC. The baseline's threads on nodes 1-3 are all-remote
             // to node 0 over one link per node, each loaded like one of
             // inverse binding's four links, and share node 0's saturated
-            // bandwidth besides. A link limit below inverse binding's own
-            // demand (about 3 GB/s) does make it slower than the baseline,
-            // but slows hard binding to the same time: a process's two nodes
-            // exchange half their traffic over one link, loaded like inverse
-            // binding's (docs/CALIBRATION.md).
+            // bandwidth besides. A link limit well below inverse binding's
+            // demand (2 GB/s against 3.1) does make it slower than the
+            // baseline, but from 3 GB/s down hard binding is as slow: a
+            // process's two nodes exchange half their traffic over one link,
+            // loaded like inverse binding's (docs/CALIBRATION.md).
         }
     }
 }
