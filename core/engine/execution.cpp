@@ -5,7 +5,8 @@
 // the time its accesses past L1 wait per ns of work: each one hits the first
 // cache level above L1 that holds it (hit share = warmth / working set) or
 // goes to memory, whose latency is the local latency times the SLIT distance
-// / 10 of the node holding it, times that node's bandwidth congestion. Two
+// / 10 of the node holding it, times that node's bandwidth congestion and,
+// when remote, the congestion of the interconnect between the two nodes. Two
 // busy SMT siblings share their core's throughput (smt_gain).
 
 #include "engine/simulation.h"
@@ -154,10 +155,11 @@ void Simulation::recompute_rate(int cpu)
         const double miss = 1.0 - covered;
         // Memory latency, weighted over the nodes holding what it touches.
         const int here = pu_node_[cpu];
+        const double *link = link_row(here);
         double mem = 0, weight = 0;
         for (int n : t.used_nodes) {
             const double d = topo_->node_distance(here, n) / 10.0;
-            mem += t.node_weight[n] * d * node_congestion_[n];
+            mem += t.node_weight[n] * d * node_congestion_[n] * link[n];
             weight += t.node_weight[n];
         }
         // Untouched memory will be placed locally by first touch.
@@ -212,9 +214,10 @@ void Simulation::price_migration(Task &t, Runqueue &rq, int cpu, double cache_la
     double from_factor = mem_factor;
     if (mc.remote_open) {
         const int here = pu_node_[cpu];
+        const double *link = link_row(mc.from_node);
         double mem = t.unplaced_weight * node_congestion_[here], weight = t.unplaced_weight;
         for (int n : t.used_nodes) {
-            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n];
+            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n] * link[n];
             weight += t.node_weight[n];
         }
         if (weight > 0)
@@ -247,10 +250,17 @@ void Simulation::update_congestion()
 {
     // Bytes per ns each node is asked for at the current rates. Each node's
     // latency multiplier moves towards demand/bandwidth by a damped step, so
-    // demand settles at the bandwidth where a node is saturated.
-    std::vector<double> demand(node_congestion_.size(), 0.0);
+    // demand settles at the bandwidth where a node is saturated. Remote
+    // traffic is also demand on the link between the two nodes, priced the
+    // same way against its bandwidth.
+    const size_t nn = node_congestion_.size();
+    const int npu = static_cast<int>(rqs_.size());
+    // One allocation: per node demand and remote traffic sent, per PU bytes
+    // per unit of node weight.
+    std::vector<double> scratch(2 * nn + static_cast<size_t>(npu), 0.0);
+    double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
     const double line = cfg_.model.cache_line_bytes;
-    for (int cpu = 0; cpu < static_cast<int>(rqs_.size()); ++cpu) {
+    for (int cpu = 0; cpu < npu; ++cpu) {
         const Runqueue &rq = rqs_[cpu];
         if (rq.current < 0 || rq.mem_frac <= 0)
             continue;
@@ -261,15 +271,66 @@ void Simulation::update_congestion()
             total += t.node_weight[n];
         if (total <= 0)
             continue;
+        const int here = pu_node_[cpu];
+        const double scale = per_weight[cpu] = bytes_per_ns / total;
         for (int n : t.used_nodes)
-            demand[n] += bytes_per_ns * t.node_weight[n] / total;
-        demand[pu_node_[cpu]] += bytes_per_ns * t.unplaced_weight / total;
+            demand[n] += scale * t.node_weight[n];
+        demand[here] += scale * t.unplaced_weight;
+        remote_out[here] += scale * (total - t.unplaced_weight - t.node_weight[here]);
     }
     const double bw = cfg_.model.mem_bandwidth_bytes_per_ns;
-    for (size_t n = 0; n < demand.size(); ++n) {
+    for (size_t n = 0; n < nn; ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
         node_congestion_[n] = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
     }
+    // A pair carries at most what both its ends send out: while that is
+    // below the narrowest route and no link is congested, the per-pair
+    // account (as long as the loop above) can be skipped.
+    const double max_out = *std::max_element(remote_out, remote_out + nn);
+    if (link_active_.empty() && 2 * max_out * max_link_hops_ <= cfg_.model.link_bandwidth_bytes_per_ns)
+        return;
+    if (link_demand_.size() != nn * nn)
+        link_demand_.assign(nn * nn, 0.0); // scratch, left out of copies
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        if (per_weight[cpu] <= 0)
+            continue;
+        const Task &t = tasks_[rqs_[cpu].current];
+        const int here = pu_node_[cpu];
+        for (int n : t.used_nodes) {
+            const double b = per_weight[cpu] * t.node_weight[n];
+            if (n == here || !(b > 0))
+                continue;
+            const size_t pair = static_cast<size_t>(std::min(here, n)) * nn + static_cast<size_t>(std::max(here, n));
+            if (link_demand_[pair] == 0 && (link_congestion_.empty() || link_congestion_[pair] == 1.0))
+                link_active_.push_back(static_cast<int>(pair));
+            link_demand_[pair] += b;
+        }
+    }
+    // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
+    // that share of one link's bandwidth (a crude stand-in for routing).
+    const double per_link_bw = 1.0 / cfg_.model.link_bandwidth_bytes_per_ns;
+    std::erase_if(link_active_, [&](int pair) {
+        const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
+        const double ratio = std::max(link_demand_[pair], 1e-9) * link_hops(a, b) * per_link_bw;
+        link_demand_[pair] = 0;
+        const double before = link_congestion_.empty() ? 1.0 : link_congestion_[pair];
+        if (before == 1.0 && ratio <= 1.0)
+            return true; // the common case: a link with room to spare
+        const double c = std::max(1.0, before * std::sqrt(ratio));
+        if (c == before)
+            return c == 1.0;
+        // Allocated when a first link saturates: a 512-node machine's matrix
+        // is 2 MiB, which every checkpoint would otherwise copy.
+        if (link_congestion_.empty())
+            link_congestion_.assign(nn * nn, 1.0);
+        link_congestion_[pair] = link_congestion_[static_cast<size_t>(b) * nn + static_cast<size_t>(a)] = c;
+        return c == 1.0;
+    });
+}
+
+double Simulation::link_hops(int a, int b) const
+{
+    return std::max(1.0, (topo_->node_distance(a, b) - 10) / 10.0);
 }
 
 void Simulation::maybe_schedule_burst_end(int cpu)

@@ -40,6 +40,10 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     burst_due_ns_.assign(npu, -1);
     burst_seq_.assign(npu, 0);
     node_congestion_.assign(nnode, 1.0);
+    unit_row_.assign(nnode, 1.0);
+    for (int a = 0; a < topo_->numa_count(); ++a)
+        for (int b = 0; b < topo_->numa_count(); ++b)
+            max_link_hops_ = std::max(max_link_hops_, link_hops(a, b));
     window_busy_ns_.assign(npu, 0);
     last_sample_busy_.assign(npu, 0);
 
@@ -128,6 +132,11 @@ Simulation &Simulation::operator=(const Simulation &o)
     pu_core_ = o.pu_core_;
     channels_ = o.channels_;
     node_congestion_ = o.node_congestion_;
+    link_congestion_ = o.link_congestion_;
+    link_active_ = o.link_active_;
+    link_demand_.clear();
+    unit_row_ = o.unit_row_;
+    max_link_hops_ = o.max_link_hops_;
     burst_due_ns_ = o.burst_due_ns_;
     burst_seq_ = o.burst_seq_;
     live_finite_tasks_ = o.live_finite_tasks_;

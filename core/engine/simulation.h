@@ -4,9 +4,9 @@
 // Events are ordered by (time, sequence number). Between events each PU's
 // current task progresses at a rate that the machine model derives from its
 // cache warmth, the NUMA distance of the memory it touches, memory-bandwidth
-// congestion and a busy SMT sibling. A global scheduler tick (HZ=1000 by
-// default) re-derives those rates, lets the policy balance, preempts by
-// timeslice and samples metrics.
+// and interconnect congestion and a busy SMT sibling. A global scheduler
+// tick (HZ=1000 by default) re-derives those rates, lets the policy balance,
+// preempts by timeslice and samples metrics.
 //
 // A Simulation is single-threaded. Several (one per policy) advance in
 // lockstep by calling run_until(t) on each. checkpoint()/restore() let a view
@@ -168,6 +168,13 @@ private:
     void advance_all();
     void recompute_rate(int cpu);
     void update_congestion();
+    double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
+    // Interconnect latency multipliers from `node` to every node.
+    const double *link_row(int node) const
+    {
+        return link_congestion_.empty() ? unit_row_.data()
+                                        : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
+    }
     void maybe_schedule_burst_end(int cpu);
     // Latency past L1 served by caches; *covered = share of accesses they serve.
     double cache_latency_ns(const Task &t, int cpu, double *covered) const;
@@ -220,6 +227,15 @@ private:
     std::vector<int> pu_core_;
     std::vector<Channel> channels_;
     std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
+    // Interconnect: a latency multiplier per node pair (>= 1), both triangles
+    // of an N x N matrix, empty while no link was ever saturated; the pairs
+    // update_congestion must visit (with demand or congestion, once each); its
+    // demand per pair (scratch, zero between calls, not copied).
+    std::vector<double> link_congestion_;
+    std::vector<int> link_active_;
+    std::vector<double> link_demand_;
+    std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty
+    double max_link_hops_ = 1.0;   // of the longest route
     std::vector<double> burst_due_ns_;    // per PU: the pending burst-end event time, or -1
     std::vector<std::uint64_t> burst_seq_;
     std::int64_t live_finite_tasks_ = 0;

@@ -71,9 +71,8 @@ const PolicySpec kAutonuma{"autonuma", {}};
 
 // The benchmark's _HARD_BIND / _INVERSE_BIND builds bind themselves (CPUs and
 // memory policy) and then run under the kernel's balancer; the workloads'
-// `bind` parameter does the same. (The `bind` policy differs for numa01: it
-// leaves the memory written on node 0 where it was when node 0 is one of the
-// process's nodes; see docs/CALIBRATION.md.)
+// `bind` parameter does the same. (The `bind` policy now gives the same
+// times; see docs/CALIBRATION.md.)
 Outcome run_bound(Scenario s, const std::string &mode, std::uint64_t seed)
 {
     s.workload.params["bind"] = mode;
@@ -130,8 +129,10 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
             CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
             CHECK(autonuma.sys_s > base.sys_s);
             CHECK(hard.elapsed_s < base.elapsed_s);
-            CHECK(inverse.elapsed_s > hard.elapsed_s);
-            CHECK(inverse.elapsed_s > autonuma.elapsed_s);
+            // Inverse binding makes every access remote: it loses to hard
+            // binding and to AutoNUMA everywhere, by more than 10 %.
+            CHECK(inverse.elapsed_s > 1.1 * hard.elapsed_s);
+            CHECK(inverse.elapsed_s > 1.1 * autonuma.elapsed_s);
             const std::string f = file;
             if (f.find("thread-alloc") == std::string::npos) {
                 // numa01_THREAD_ALLOC is the exception: binding is per process
@@ -140,15 +141,26 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
                 CHECK(hard.elapsed_s <= autonuma.elapsed_s * 1.001);
             }
             if (f == "autonuma-4node-numa02.json") {
-                // Inverse binding as the upper bound: on numa02 the baseline's
-                // slowest threads are all-remote too, so the two about tie.
-                // numa02_SMT ties within 0.5 % either way. For numa01 and
-                // THREAD_ALLOC the baseline starts with all memory on node 0
-                // and pays for that node's bandwidth, which the model lets
-                // exceed the price of all-remote access: it has no
-                // interconnect bandwidth limit (docs/CALIBRATION.md).
-                CHECK(inverse.elapsed_s >= base.elapsed_s * 0.999);
+                // Against the baseline too on numa02: the baseline's remote
+                // traffic is spread over the six links, inverse binding sends
+                // it all over two (node i's threads to node 3 - i's memory),
+                // which saturate (link_bandwidth_bytes_per_ns).
+                CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
             }
+            if (f == "autonuma-4node-numa02-smt.json") {
+                // Half the threads: those two links are not saturated and the
+                // two tie, both all-remote at worst (docs/CALIBRATION.md).
+                CHECK(inverse.elapsed_s > 0.98 * base.elapsed_s);
+            }
+            // Not asserted: inverse slower than the baseline on numa01 and
+            // THREAD_ALLOC. The baseline's threads on nodes 1-3 are all-remote
+            // to node 0 over one link per node, each loaded like one of
+            // inverse binding's four links, and share node 0's saturated
+            // bandwidth besides. A link limit well below inverse binding's
+            // demand (2 GB/s against 3.1) does make it slower than the
+            // baseline, but from 3 GB/s down hard binding is as slow: a
+            // process's two nodes exchange half their traffic over one link,
+            // loaded like inverse binding's (docs/CALIBRATION.md).
         }
     }
 }
