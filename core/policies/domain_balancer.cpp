@@ -196,18 +196,19 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
 bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
 {
     const int mine = sd.own_group;
-    const auto &groups = sd.groups();
+    const int ngroups = static_cast<int>(sd.groups().size());
     double this_total = 0, max_total = 0;
     int this_n = 1, max_n = 1, busiest_group = -1;
-    for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
-        double total = 0;
-        for (int c = groups[g].first(); c >= 0; c = groups[g].next(c))
+    for (int g = 0; g < ngroups; ++g) {
+        // Summed as integers: exact, so the same as summing doubles one by one.
+        int total = 0;
+        for (int c : sd.group_members(g))
             total += sim.nr_running(c);
         const int n = sd.group_size(g);
         if (g == mine) {
             this_total = total;
             this_n = n;
-        } else if (total > 0 && (busiest_group < 0 || total / n > max_total / max_n)) {
+        } else if (total > 0 && (busiest_group < 0 || total / static_cast<double>(n) > max_total / max_n)) {
             busiest_group = g;
             max_total = total;
             max_n = n;
@@ -222,13 +223,20 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
         return false;
     }
     int busiest = -1;
-    for (int c = groups[busiest_group].first(); c >= 0; c = groups[busiest_group].next(c))
+    for (int c : sd.group_members(busiest_group))
         if (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest))
             busiest = c;
-    const std::string why = cpu_text(cpu) + idle_words(static_cast<int>(idle)) + ": load " + fixed1_text(max_avg) +
-                            " vs " + fixed1_text(this_avg) + " per CPU > " + std::to_string(sd.imbalance_pct) +
-                            "% at " + sd.level + " level";
-    if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why)) {
+    // Most passes pull nothing and log nothing: the reason is only written
+    // when a decision needs it.
+    std::string why;
+    const auto why_text = [&]() -> const std::string & {
+        if (why.empty())
+            why = cpu_text(cpu) + idle_words(static_cast<int>(idle)) + ": load " + fixed1_text(max_avg) + " vs " +
+                  fixed1_text(this_avg) + " per CPU > " + std::to_string(sd.imbalance_pct) + "% at " + sd.level +
+                  " level";
+        return why;
+    };
+    if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text)) {
         sd.nr_balance_failed = 0;
         sd.balance_interval_ms = sd.min_interval_ms;
         return true;
@@ -240,7 +248,7 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
         if (cur >= 0 && sim.task(cur).cpus_allowed.test(cpu) && sim.nr_running(busiest) >= 1 &&
             numa_preference(sim, cur, busiest, cpu) >= 0) {
             const bool ok = move_task(sim, cur, cpu, cpu, DecisionKind::Pull,
-                                      why + ": moved running " + task_text(cur) + " from " + cpu_text(busiest) +
+                                      why_text() + ": moved running " + task_text(cur) + " from " + cpu_text(busiest) +
                                           " (active balance after " + std::to_string(sd.nr_balance_failed) +
                                           " failed attempts)");
             sd.nr_balance_failed = sd.cache_nice_tries + 1;
@@ -251,17 +259,32 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
 }
 
 bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType, int want,
-                               const std::string &why)
+                               const std::function<const std::string &()> &why)
 {
-    std::vector<TaskId> cands = sim.rq(busiest).queue; // front = waited longest, the coldest
-    std::stable_sort(cands.begin(), cands.end(), [&](TaskId a, TaskId b) {
-        return numa_preference(sim, a, busiest, cpu) > numa_preference(sim, b, busiest, cpu);
-    });
+    // Front = waited longest, the coldest; tasks that gain from the move
+    // first. The preferences are asked once per task, not per comparison.
+    const std::vector<TaskId> &queue = sim.rq(busiest).queue;
+    std::vector<std::pair<int, TaskId>> ranked;
+    ranked.reserve(queue.size());
+    bool any_preference = false;
+    for (TaskId t : queue) {
+        const int pref = numa_preference(sim, t, busiest, cpu);
+        any_preference = any_preference || pref != 0;
+        ranked.emplace_back(pref, t);
+    }
+    if (any_preference)
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](const auto &a, const auto &b) { return a.first > b.first; });
     const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
-    const std::string tries = " (" + sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
-                              " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+    std::string tries;
+    const auto tries_text = [&]() -> const std::string & {
+        if (tries.empty())
+            tries = " (" + sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
+                    " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+        return tries;
+    };
     int moved = 0;
-    for (TaskId t : cands) {
+    for (const auto &[rank, t] : ranked) {
         if (moved >= want)
             break;
         const Task &task = sim.task(t);
@@ -269,7 +292,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
             continue;
         if (!aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
             sim.log(DecisionKind::Other, t, busiest, cpu, task_text(t) + " kept on " + cpu_text(busiest) + ": " +
-                                                              numa_reason(sim, t) + tries);
+                                                              numa_reason(sim, t) + tries_text());
             continue;
         }
         const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
@@ -277,10 +300,10 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         if (hot && !aggressive) {
             sim.log(DecisionKind::SkipHot, t, busiest, cpu,
                     task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
-                        ms_text(sd.cache_hot_time_ms) + tries);
+                        ms_text(sd.cache_hot_time_ms) + tries_text());
             continue;
         }
-        std::string reason = why + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
+        std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
         if (hot)
             reason += ", cache hot (ran " + ms_text(ago) + " ago) but balancing failed " +
                       std::to_string(sd.nr_balance_failed) + " times > cache_nice_tries " +

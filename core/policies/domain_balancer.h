@@ -12,6 +12,7 @@
 #include "policies/balancer_params.h"
 #include "policies/sched_domain.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,9 @@ protected:
 
 private:
     bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
+    // `why_imbalanced` writes the reason on first use (most passes need none).
     bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
-                   const std::string &why_imbalanced);
+                   const std::function<const std::string &()> &why_imbalanced);
     void check_level_overrides(const Simulation &sim) const;
 
     BalancerParams bp_;
