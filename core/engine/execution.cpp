@@ -22,12 +22,10 @@ constexpr double kForgetBytes = 1024.0;
 constexpr double kEvictSlack = 1.0 / 32.0;
 } // namespace
 
-void Simulation::advance_cpu(int cpu)
+void Simulation::advance_cpu_to_now(int cpu)
 {
     Runqueue &rq = rqs_[cpu];
     const SimTime dt = now_ - rq.last_update_ns;
-    if (dt <= 0)
-        return;
     rq.last_update_ns = now_;
     const double sys = std::min(rq.sys_debt_ns, static_cast<double>(dt));
     // Whole nanoseconds of system time; the fraction stays as debt.
@@ -425,14 +423,6 @@ void Simulation::arm_chunk(ProcId proc, int chunk, int by_cpu, double scan_cost_
         scan_cost_ns = pages * static_cast<double>(cfg_.model.scan_ns_per_page);
     }
     charge_sys(by_cpu, scan_cost_ns);
-}
-
-void Simulation::charge_sys(int cpu, double ns)
-{
-    if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
-        return;
-    advance_cpu(cpu);
-    rqs_[cpu].sys_debt_ns += ns;
 }
 
 } // namespace schedscope

@@ -129,7 +129,13 @@ public:
     // e.g. a coarser PMD-level scan, or 0 for a re-arm already paid for).
     void arm_chunk(ProcId p, int chunk, int by_cpu, double scan_cost_ns = -1);
     // Charge kernel work to a PU (becomes system time).
-    void charge_sys(int cpu, double ns);
+    void charge_sys(int cpu, double ns)
+    {
+        if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
+            return;
+        advance_cpu(cpu);
+        rqs_[cpu].sys_debt_ns += ns;
+    }
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
     // + line transfer + hold) and charges it to `by_cpu`.
     double lock_rq(int rq_cpu, int by_cpu);
@@ -152,7 +158,14 @@ private:
     void on_sample();
     void arrive(TaskId t);
     // execution model
-    void advance_cpu(int cpu);
+    // Brings a PU's accounting up to now. Inline: most calls (every lock
+    // taken, every kernel charge) find it already there.
+    void advance_cpu(int cpu)
+    {
+        if (now_ > rqs_[cpu].last_update_ns)
+            advance_cpu_to_now(cpu);
+    }
+    void advance_cpu_to_now(int cpu);
     void advance_all();
     void recompute_rate(int cpu);
     void update_congestion();

@@ -117,7 +117,11 @@ public:
             return d;
         const auto &anc_a = pu_ancestor_.at(pu_a), &anc_b = pu_ancestor_.at(pu_b);
         const int node_a = pu_node_[pu_a], node_b = pu_node_[pu_b];
-        d.numa_distance = numa_count() > 0 ? node_distance(node_a, node_b) : kSlitLocalDistance;
+        // Node indices come from finalize(), which checked the matrix size.
+        d.numa_distance = numa_count() == 0 ? kSlitLocalDistance
+                          : distances_.empty()
+                              ? (node_a == node_b ? kSlitLocalDistance : kSlitDefaultRemoteDistance)
+                              : distances_[static_cast<size_t>(node_a)][static_cast<size_t>(node_b)];
         auto shared = [&](ObjType t) {
             const ObjId x = anc_a[static_cast<size_t>(t)];
             return x != kNoObj && x == anc_b[static_cast<size_t>(t)];
