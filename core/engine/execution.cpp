@@ -82,10 +82,8 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
     for (int ci : pu_caches_[cpu]) {
         CacheState &c = caches_[ci];
         int slot = c.find(t.id, t.cache_slot[c.level]);
-        if (slot < 0) {
-            c.shares.push_back(CacheShare{t.id, 0.0});
-            slot = static_cast<int>(c.shares.size()) - 1;
-        }
+        if (slot < 0)
+            slot = c.add(t.id);
         t.cache_slot[c.level] = slot;
         CacheShare &mine = c.shares[slot];
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
@@ -111,7 +109,7 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
         for (auto &s : c.shares)
             if (s.task != t.id)
                 s.bytes *= keep;
-        std::erase_if(c.shares, [&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
+        c.forget_if([&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
         c.recount();
     }
 }

@@ -187,7 +187,7 @@ void Simulation::task_exit(TaskId tid)
     t.state = TaskState::Exited;
     t.remaining_work_ns = 0;
     for (auto &c : caches_)
-        if (std::erase_if(c.shares, [&](const CacheShare &s) { return s.task == tid; }) > 0)
+        if (c.forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0)
             c.recount();
     if (t.program.iterations > 0)
         --live_finite_tasks_;

@@ -7,7 +7,9 @@
 #include "topology/cpuset.h"
 #include "topology/topology.h"
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -152,9 +154,13 @@ struct CacheState {
     double used_bytes = 0;          // sum of shares, kept in step with them
     double used() const { return used_bytes; }
     // Index of the task's share, or -1. `hint` is where it was last time:
-    // right almost always, so the lookup rarely scans.
+    // right almost always, so the lookup rarely scans. A task with no share
+    // here (most lookups in a small cache that the tasks running under it
+    // keep emptying) is answered from the presence bits without a scan.
     int find(TaskId t, int hint) const
     {
+        if (!holds(t))
+            return -1;
         if (hint >= 0 && hint < static_cast<int>(shares.size()) && shares[hint].task == t)
             return hint;
         for (int i = 0; i < static_cast<int>(shares.size()); ++i)
@@ -162,12 +168,41 @@ struct CacheState {
                 return i;
         return -1;
     }
+    // Appends an empty share for a task that has none here; its index.
+    int add(TaskId t)
+    {
+        const auto word = static_cast<std::size_t>(t) / 64;
+        if (word >= present.size())
+            present.resize(word + 1, 0);
+        present[word] |= std::uint64_t{1} << (static_cast<unsigned>(t) % 64);
+        shares.push_back(CacheShare{t, 0.0});
+        return static_cast<int>(shares.size()) - 1;
+    }
+    // Erases the shares `pred` picks, keeping the others in order; how many.
+    template <class Pred>
+    std::size_t forget_if(Pred pred)
+    {
+        return std::erase_if(shares, [&](const CacheShare &s) {
+            if (!pred(s))
+                return false;
+            present[static_cast<std::size_t>(s.task) / 64] &= ~(std::uint64_t{1} << (static_cast<unsigned>(s.task) % 64));
+            return true;
+        });
+    }
     void recount()
     {
         used_bytes = 0;
         for (auto &s : shares)
             used_bytes += s.bytes;
     }
+
+private:
+    bool holds(TaskId t) const
+    {
+        const auto word = static_cast<std::size_t>(t) / 64;
+        return word < present.size() && ((present[word] >> (static_cast<unsigned>(t) % 64)) & 1u) != 0;
+    }
+    std::vector<std::uint64_t> present; // bit per task id: it has a share in `shares`
 };
 
 struct Channel {
