@@ -43,6 +43,7 @@ void Simulation::enqueue(TaskId tid, int cpu)
     t.cpu = cpu;
     Runqueue &rq = rqs_[cpu];
     rq.queue.push_back(tid);
+    ++nr_running_[cpu];
     if (rq.current < 0)
         switch_to_next(cpu);
 }
@@ -59,11 +60,13 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     t.last_ran_ns = now_;
     t.vruntime_ns += now_ - t.slice_start_ns;
     rq.current = -1;
+    --nr_running_[cpu];
     if (sink_)
         sink_->on_switch_out(now_, cpu, tid, requeue ? TaskState::Runnable : leaving_as);
     if (requeue) {
         t.state = TaskState::Runnable;
         rq.queue.push_back(tid);
+        ++nr_running_[cpu];
     }
     for (int s : core_pus_[pu_core_[cpu]]) {
         recompute_rate(s);
@@ -325,6 +328,7 @@ bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind k
         if (it == src.queue.end())
             return false; // on a wake list, in flight
         src.queue.erase(it);
+        --nr_running_[from];
     }
     lock_rq(from, by_cpu);
     lock_rq(to_cpu, by_cpu);

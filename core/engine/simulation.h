@@ -106,8 +106,11 @@ public:
     const std::vector<CacheState> &caches() const { return caches_; }
     const Recording &recording() const { return *rec_; }
     Prng &rng() { return rng_; }
-    int nr_running(int cpu) const { return rqs_[cpu].nr_running(); }
-    bool cpu_idle(int cpu) const { return rqs_[cpu].current < 0 && rqs_[cpu].queue.empty(); }
+    // Runnable tasks on a PU, current included: Runqueue::nr_running(),
+    // kept in one dense array because the balancers sum it over whole
+    // groups of PUs on every pass.
+    int nr_running(int cpu) const { return nr_running_[static_cast<size_t>(cpu)]; }
+    bool cpu_idle(int cpu) const { return nr_running_[static_cast<size_t>(cpu)] == 0; }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
@@ -210,6 +213,7 @@ private:
     std::vector<Process> procs_;
     std::vector<Task> tasks_;
     std::vector<Runqueue> rqs_;
+    std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
     std::vector<CacheState> caches_;
     std::vector<std::vector<int>> pu_caches_; // per PU: indices into caches_, L1 outwards
     std::vector<int> pu_node_;
