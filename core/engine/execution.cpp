@@ -29,7 +29,7 @@ void Simulation::advance_cpu_to_now(int cpu)
     rq.last_update_ns = now_;
     const double sys = std::min(rq.sys_debt_ns, static_cast<double>(dt));
     // Whole nanoseconds of system time; the fraction stays as debt.
-    const SimTime sys_ns = static_cast<SimTime>(std::floor(sys));
+    const SimTime sys_ns = floor_ns(sys);
     rq.sys_debt_ns -= static_cast<double>(sys_ns);
     rq.sys_ns += sys_ns;
     const SimTime rest = dt - sys_ns;
@@ -106,11 +106,7 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
             continue;
         const double goal = std::max(mine_bytes, c.capacity_bytes * (1.0 - kEvictSlack));
         const double keep = std::max(0.0, 1.0 - (c.used_bytes - goal) / others);
-        for (auto &s : c.shares)
-            if (s.task != t.id)
-                s.bytes *= keep;
-        c.forget_if([&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
-        c.recount();
+        c.shrink_others(t.id, keep, kForgetBytes);
     }
 }
 
@@ -277,7 +273,7 @@ void Simulation::maybe_schedule_burst_end(int cpu)
     }
     const Task &t = tasks_[rq.current];
     const double need = rq.sys_debt_ns + std::max(0.0, t.remaining_work_ns) / rq.rate;
-    const SimTime due = now_ + std::max<SimTime>(1, static_cast<SimTime>(std::ceil(need)));
+    const SimTime due = now_ + std::max<SimTime>(1, ceil_ns(need));
     // Bursts that outlast this tick period are picked up by a later tick,
     // which re-derives the rate anyway: this keeps the queue free of stale events.
     if (due > next_tick_ns_) {

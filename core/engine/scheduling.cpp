@@ -298,7 +298,7 @@ double Simulation::lock_rq(int rq_cpu, int by_cpu)
     const double ready = static_cast<double>(now_) + rqs_[by_cpu].sys_debt_ns;
     const double start = std::max(ready, static_cast<double>(L.free_at_ns));
     const double wait = start - ready;
-    L.free_at_ns = static_cast<SimTime>(std::ceil(start + transfer + hold));
+    L.free_at_ns = ceil_ns(start + transfer + hold);
     L.last_owner_cpu = by_cpu;
     ++L.acquisitions;
     if (by_cpu != rq_cpu)

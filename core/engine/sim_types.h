@@ -21,6 +21,20 @@ using TaskId = int;
 using ProcId = int;
 using SimTime = std::int64_t; // nanoseconds since the start of the run
 inline constexpr int kNoCpu = -1;
+
+// Whole nanoseconds below / above a time in ns, as std::floor / std::ceil
+// then a cast would give (exact for every value an int64 holds), without a
+// libm call on paths taken millions of times a run.
+inline SimTime floor_ns(double x)
+{
+    const auto t = static_cast<SimTime>(x);
+    return static_cast<double>(t) > x ? t - 1 : t;
+}
+inline SimTime ceil_ns(double x)
+{
+    const auto t = static_cast<SimTime>(x);
+    return static_cast<double>(t) < x ? t + 1 : t;
+}
 inline constexpr int kNoNode = -1;
 
 enum class TaskState { NotStarted, Runnable, Running, Blocked, Exited };
@@ -188,6 +202,30 @@ struct CacheState {
             present[static_cast<std::size_t>(s.task) / 64] &= ~(std::uint64_t{1} << (static_cast<unsigned>(s.task) % 64));
             return true;
         });
+    }
+    // Scales every other task's share by `keep`, forgets those that fall
+    // below `forget_bytes` and recounts used_bytes, in one pass: the same
+    // shares, order and sum as scaling, forget_if and recount one after the
+    // other.
+    void shrink_others(TaskId mine, double keep, double forget_bytes)
+    {
+        std::size_t out = 0;
+        double used = 0;
+        for (std::size_t i = 0; i < shares.size(); ++i) {
+            CacheShare s = shares[i];
+            if (s.task != mine) {
+                s.bytes *= keep;
+                if (s.bytes < forget_bytes) {
+                    present[static_cast<std::size_t>(s.task) / 64] &=
+                        ~(std::uint64_t{1} << (static_cast<unsigned>(s.task) % 64));
+                    continue;
+                }
+            }
+            used += s.bytes;
+            shares[out++] = s;
+        }
+        shares.resize(out);
+        used_bytes = used;
     }
     void recount()
     {

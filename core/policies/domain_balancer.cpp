@@ -28,6 +28,13 @@ void DomainBalancer::attach(Simulation &sim)
 {
     domains_ = build_sched_domains(sim.topology(), bp_);
     check_level_overrides(sim);
+    wake_idle_level_.assign(domains_.size(), -1);
+    for (size_t cpu = 0; cpu < domains_.size(); ++cpu)
+        for (size_t k = 0; k < domains_[cpu].size(); ++k)
+            if (domains_[cpu][k].has(kSdWakeIdle)) {
+                wake_idle_level_[cpu] = static_cast<int>(k);
+                break;
+            }
     for (const auto &sd : domains_.at(0))
         sim.log(DecisionKind::Other, -1, 0, 0,
                 "sched domain of CPU 0: " + sd.describe() + " (cache_hot_time: " + bp_.hot_origin(sd.level) + ")");
@@ -148,10 +155,10 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
         }
     }
     if (!sim.cpu_idle(target)) {
-        // SD_WAKE_IDLE: an idle sibling of the target will do as well.
-        for (const auto &sd : domains_.at(target)) {
-            if (!sd.has(kSdWakeIdle))
-                continue;
+        // SD_WAKE_IDLE: an idle sibling of the target will do as well (at
+        // the target's lowest level that has the flag).
+        if (const int k = wake_idle_level_.at(target); k >= 0) {
+            const SchedDomain &sd = domains_[target][k];
             for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
                 if (c != target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
                     why = task_text(t) + " woken on idle " + cpu_text(c) + " (wake-idle, " + sd.level + " sibling of " +
@@ -159,7 +166,6 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
                     target = c;
                     break;
                 }
-            break;
         }
     }
     if (target != prev)
@@ -198,6 +204,11 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
     const int mine = sd.own_group;
     const int ngroups = static_cast<int>(sd.groups().size());
     double this_total = 0, max_total = 0;
+    // Averages compared as total_a * n_b > total_b * n_a: exact integers,
+    // and the same answer as comparing the rounded quotients, since two
+    // different averages of counts this small differ by far more than a
+    // rounding step.
+    std::int64_t max_total_n = 0;
     int this_n = 1, max_n = 1, busiest_group = -1;
     for (int g = 0; g < ngroups; ++g) {
         // Summed as integers: exact, so the same as summing doubles one by one.
@@ -208,9 +219,10 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
         if (g == mine) {
             this_total = total;
             this_n = n;
-        } else if (total > 0 && (busiest_group < 0 || total / static_cast<double>(n) > max_total / max_n)) {
+        } else if (total > 0 && (busiest_group < 0 || std::int64_t{total} * max_n > max_total_n * n)) {
             busiest_group = g;
             max_total = total;
+            max_total_n = total;
             max_n = n;
         }
     }

@@ -62,6 +62,7 @@ private:
 
     BalancerParams bp_;
     std::vector<std::vector<SchedDomain>> domains_; // [cpu][level], lowest first
+    std::vector<int> wake_idle_level_;              // [cpu]: first level with SD_WAKE_IDLE, or -1
     bool acting_ = false;
 };
 
