@@ -242,10 +242,22 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
     // when a decision needs it.
     std::string why;
     const auto why_text = [&]() -> const std::string & {
-        if (why.empty())
-            why = cpu_text(cpu) + idle_words(static_cast<int>(idle)) + ": load " + fixed1_text(max_avg) + " vs " +
-                  fixed1_text(this_avg) + " per CPU > " + std::to_string(sd.imbalance_pct) + "% at " + sd.level +
-                  " level";
+        if (why.empty()) {
+            // "CPU 3 newly idle: load 2.0 vs 0.0 per CPU > 125% at node level"
+            why.reserve(64 + sd.level.size());
+            why += "CPU ";
+            append_int(why, cpu);
+            why += idle_words(static_cast<int>(idle));
+            why += ": load ";
+            append_fixed1(why, max_avg);
+            why += " vs ";
+            append_fixed1(why, this_avg);
+            why += " per CPU > ";
+            append_int(why, sd.imbalance_pct);
+            why += "% at ";
+            why += sd.level;
+            why += " level";
+        }
         return why;
     };
     if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text)) {
@@ -315,7 +327,15 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
                         ms_text(sd.cache_hot_time_ms) + tries_text());
             continue;
         }
-        std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
+        // why() + ": pulled task T from CPU B", written in place.
+        const std::string &imbalance = why();
+        std::string reason;
+        reason.reserve(imbalance.size() + 48);
+        reason += imbalance;
+        reason += ": pulled task ";
+        append_int(reason, t);
+        reason += " from CPU ";
+        append_int(reason, busiest);
         if (hot)
             reason += ", cache hot (ran " + ms_text(ago) + " ago) but balancing failed " +
                       std::to_string(sd.nr_balance_failed) + " times > cache_nice_tries " +
