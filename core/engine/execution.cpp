@@ -141,28 +141,7 @@ void Simulation::recompute_rate(int cpu)
     Task &t = tasks_[rq.current];
     double rate = 1.0;
     if (t.mem_intensity > 0) {
-        double covered = 0;
-        const double cache_lat = cache_latency_ns(t, cpu, &covered);
-        const double miss = 1.0 - covered;
-        // Memory latency, weighted over the nodes holding what it touches.
-        const int here = pu_node_[cpu];
-        double mem = 0, weight = 0;
-        for (int n : t.used_nodes) {
-            const double d = topo_->node_distance(here, n) / 10.0;
-            mem += t.node_weight[n] * d * node_congestion_[n];
-            weight += t.node_weight[n];
-        }
-        // Untouched memory will be placed locally by first touch.
-        mem += t.unplaced_weight * node_congestion_[here];
-        weight += t.unplaced_weight;
-        const double mem_factor = weight > 0 ? mem / weight : node_congestion_[here];
-        const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
-        const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
-        rate = 1.0 / (1.0 + t.mem_intensity * lat);
-        if (t.mig_cost.record >= 0)
-            price_migration(t, rq, cpu, cache_lat, miss, mem_factor, lat);
-        rq.mem_frac = miss;
-        rq.local_share = local;
+        rate = memory_bound_rate(t, rq, cpu);
     } else {
         rq.mem_frac = 0;
         rq.local_share = 1;
@@ -175,6 +154,33 @@ void Simulation::recompute_rate(int cpu)
     if (busy > 1)
         rate *= cfg_.model.smt_gain / busy;
     rq.rate = rate;
+}
+
+double Simulation::memory_bound_rate(Task &t, Runqueue &rq, int cpu)
+{
+    double covered = 0;
+    const double cache_lat = cache_latency_ns(t, cpu, &covered);
+    const double miss = 1.0 - covered;
+    // Memory latency, weighted over the nodes holding what it touches.
+    const int here = pu_node_[cpu];
+    double mem = 0, weight = 0;
+    for (int n : t.used_nodes) {
+        const double d = topo_->node_distance(here, n) / 10.0;
+        mem += t.node_weight[n] * d * node_congestion_[n];
+        weight += t.node_weight[n];
+    }
+    // Untouched memory will be placed locally by first touch.
+    mem += t.unplaced_weight * node_congestion_[here];
+    weight += t.unplaced_weight;
+    const double mem_factor = weight > 0 ? mem / weight : node_congestion_[here];
+    const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
+    const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
+    const double rate = 1.0 / (1.0 + t.mem_intensity * lat);
+    if (t.mig_cost.record >= 0)
+        price_migration(t, rq, cpu, cache_lat, miss, mem_factor, lat);
+    rq.mem_frac = miss;
+    rq.local_share = local;
+    return rate;
 }
 
 void Simulation::open_migration_cost(Task &t, int from_cpu, int to_cpu)
@@ -272,7 +278,9 @@ void Simulation::maybe_schedule_burst_end(int cpu)
         return;
     }
     const Task &t = tasks_[rq.current];
-    const double need = rq.sys_debt_ns + std::max(0.0, t.remaining_work_ns) / rq.rate;
+    // x / 1.0 is x: a task that never waits on memory skips the division.
+    const double work = std::max(0.0, t.remaining_work_ns);
+    const double need = rq.sys_debt_ns + (rq.rate == 1.0 ? work : work / rq.rate);
     const SimTime due = now_ + std::max<SimTime>(1, ceil_ns(need));
     // Bursts that outlast this tick period are picked up by a later tick,
     // which re-derives the rate anyway: this keeps the queue free of stale events.

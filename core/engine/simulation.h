@@ -171,6 +171,8 @@ private:
     void advance_cpu_to_now(int cpu);
     void advance_all();
     void recompute_rate(int cpu);
+    // The rate of a task that waits on memory; sets the runqueue's memory shares.
+    double memory_bound_rate(Task &t, Runqueue &rq, int cpu);
     void update_congestion();
     void maybe_schedule_burst_end(int cpu);
     // Latency past L1 served by caches; *covered = share of accesses they serve.

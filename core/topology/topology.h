@@ -115,8 +115,8 @@ public:
         PuDistance d;
         if (pu_a == pu_b)
             return d;
-        const auto &anc_a = pu_ancestor_.at(pu_a), &anc_b = pu_ancestor_.at(pu_b);
-        const int node_a = pu_node_[pu_a], node_b = pu_node_[pu_b];
+        const int node_a = pu_node_.at(pu_a), node_b = pu_node_.at(pu_b); // checks both PUs exist
+        const auto &anc_a = pu_ancestor_[static_cast<size_t>(pu_a)], &anc_b = pu_ancestor_[static_cast<size_t>(pu_b)];
         // Node indices come from finalize(), which checked the matrix size.
         d.numa_distance = numa_count() == 0 ? kSlitLocalDistance
                           : distances_.empty()
