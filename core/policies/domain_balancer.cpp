@@ -288,8 +288,11 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
     // Front = waited longest, the coldest; tasks that gain from the move
     // first. The preferences are asked once per task, not per comparison.
     const std::vector<TaskId> &queue = sim.rq(busiest).queue;
-    std::vector<std::pair<int, TaskId>> ranked;
-    ranked.reserve(queue.size());
+    // The list lives in a member between passes, so a pass allocates only
+    // when a queue is longer than any seen before (taken out while in use,
+    // in case a move ever re-entered the balancer).
+    std::vector<std::pair<int, TaskId>> ranked = std::move(ranked_scratch_);
+    ranked.clear();
     bool any_preference = false;
     for (TaskId t : queue) {
         const int pref = numa_preference(sim, t, busiest, cpu);
@@ -343,6 +346,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))
             ++moved;
     }
+    ranked_scratch_ = std::move(ranked);
     return moved > 0;
 }
 
