@@ -173,10 +173,10 @@ struct CacheState {
     // keep emptying) is answered from the presence bits without a scan.
     int find(TaskId t, int hint) const
     {
-        if (!holds(t))
-            return -1;
         if (hint >= 0 && hint < static_cast<int>(shares.size()) && shares[hint].task == t)
             return hint;
+        if (!holds(t))
+            return -1;
         for (int i = 0; i < static_cast<int>(shares.size()); ++i)
             if (shares[i].task == t)
                 return i;
@@ -199,7 +199,7 @@ struct CacheState {
         return std::erase_if(shares, [&](const CacheShare &s) {
             if (!pred(s))
                 return false;
-            present[static_cast<std::size_t>(s.task) / 64] &= ~(std::uint64_t{1} << (static_cast<unsigned>(s.task) % 64));
+            forget_bit(s.task);
             return true;
         });
     }
@@ -209,15 +209,29 @@ struct CacheState {
     // other.
     void shrink_others(TaskId mine, double keep, double forget_bytes)
     {
-        std::size_t out = 0;
+        const std::size_t n = shares.size();
         double used = 0;
-        for (std::size_t i = 0; i < shares.size(); ++i) {
-            CacheShare s = shares[i];
+        std::size_t i = 0;
+        // In place up to the first share to forget (often there is none)...
+        for (; i < n; ++i) {
+            CacheShare &s = shares[i];
             if (s.task != mine) {
                 s.bytes *= keep;
+                if (s.bytes < forget_bytes)
+                    break;
+            }
+            used += s.bytes;
+        }
+        // ... then, from that one on, the kept shares move down over the
+        // forgotten ones (shares[i] is scaled already).
+        std::size_t out = i;
+        for (bool scaled = true; i < n; ++i, scaled = false) {
+            CacheShare s = shares[i];
+            if (s.task != mine) {
+                if (!scaled)
+                    s.bytes *= keep;
                 if (s.bytes < forget_bytes) {
-                    present[static_cast<std::size_t>(s.task) / 64] &=
-                        ~(std::uint64_t{1} << (static_cast<unsigned>(s.task) % 64));
+                    forget_bit(s.task);
                     continue;
                 }
             }
@@ -235,6 +249,10 @@ struct CacheState {
     }
 
 private:
+    void forget_bit(TaskId t)
+    {
+        present[static_cast<std::size_t>(t) / 64] &= ~(std::uint64_t{1} << (static_cast<unsigned>(t) % 64));
+    }
     bool holds(TaskId t) const
     {
         const auto word = static_cast<std::size_t>(t) / 64;
