@@ -138,7 +138,10 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
         return prev;
     int target = prev;
     std::string why;
-    if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
+    // Only a waker with fewer runnable tasks than prev can pull the wakee,
+    // whatever the level: asked first, it spares the walk up the levels.
+    if (waker_cpu >= 0 && waker_cpu != prev && sim.nr_running(waker_cpu) < sim.nr_running(prev) &&
+        task.cpus_allowed.test(waker_cpu)) {
         // SD_WAKE_AFFINE: the lowest level of the waker spanning prev decides.
         for (const auto &sd : domains_.at(waker_cpu)) {
             if (!sd.span.test(prev))
