@@ -3,7 +3,7 @@
 // in the order they were scheduled, so runs are reproducible. Events are
 // plain data (no closures), so the queue copies into checkpoints.
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,27 +30,54 @@ class EventQueue {
 public:
     void push(std::int64_t time_ns, EventType type, std::int32_t a = 0, std::uint64_t b = 0)
     {
-        heap_.push_back(Event{time_ns, next_seq_++, type, a, b});
-        std::push_heap(heap_.begin(), heap_.end(), later);
+        // A binary min-heap on (time, seq), sifted through a hole: (time,
+        // seq) is a total order, so the pop order is the same as with any
+        // other correct heap; this one just moves each element once.
+        const Event e{time_ns, next_seq_++, type, a, b};
+        heap_.push_back(e);
+        std::size_t hole = heap_.size() - 1;
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / 2;
+            if (!earlier(e, heap_[parent]))
+                break;
+            heap_[hole] = heap_[parent];
+            hole = parent;
+        }
+        heap_[hole] = e;
     }
     bool empty() const { return heap_.empty(); }
     std::size_t size() const { return heap_.size(); }
     const Event &top() const { return heap_.front(); }
     Event pop()
     {
-        std::pop_heap(heap_.begin(), heap_.end(), later);
-        Event e = heap_.back();
+        const Event out = heap_.front();
+        const Event last = heap_.back();
         heap_.pop_back();
-        return e;
+        const std::size_t n = heap_.size();
+        if (n > 0) {
+            std::size_t hole = 0;
+            for (;;) {
+                std::size_t child = 2 * hole + 1;
+                if (child >= n)
+                    break;
+                if (child + 1 < n && earlier(heap_[child + 1], heap_[child]))
+                    ++child;
+                if (!earlier(heap_[child], last))
+                    break;
+                heap_[hole] = heap_[child];
+                hole = child;
+            }
+            heap_[hole] = last;
+        }
+        return out;
     }
 
 private:
-    // std heaps keep the "largest" on top; we want the earliest.
-    static bool later(const Event &x, const Event &y)
+    static bool earlier(const Event &x, const Event &y)
     {
         if (x.time_ns != y.time_ns)
-            return x.time_ns > y.time_ns;
-        return x.seq > y.seq;
+            return x.time_ns < y.time_ns;
+        return x.seq < y.seq;
     }
     std::vector<Event> heap_;
     std::uint64_t next_seq_ = 0;

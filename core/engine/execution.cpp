@@ -23,16 +23,14 @@ constexpr double kForgetBytes = 1024.0;
 constexpr double kEvictSlack = 1.0 / 32.0;
 } // namespace
 
-void Simulation::advance_cpu(int cpu)
+void Simulation::advance_cpu_to_now(int cpu)
 {
     Runqueue &rq = rqs_[cpu];
     const SimTime dt = now_ - rq.last_update_ns;
-    if (dt <= 0)
-        return;
     rq.last_update_ns = now_;
     const double sys = std::min(rq.sys_debt_ns, static_cast<double>(dt));
     // Whole nanoseconds of system time; the fraction stays as debt.
-    const SimTime sys_ns = static_cast<SimTime>(std::floor(sys));
+    const SimTime sys_ns = floor_ns(sys);
     rq.sys_debt_ns -= static_cast<double>(sys_ns);
     rq.sys_ns += sys_ns;
     const SimTime rest = dt - sys_ns;
@@ -85,10 +83,8 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
     for (int ci : pu_caches_[cpu]) {
         CacheState &c = caches_[ci];
         int slot = c.find(t.id, t.cache_slot[c.level]);
-        if (slot < 0) {
-            c.shares.push_back(CacheShare{t.id, 0.0});
-            slot = static_cast<int>(c.shares.size()) - 1;
-        }
+        if (slot < 0)
+            slot = c.add(t.id);
         t.cache_slot[c.level] = slot;
         CacheShare &mine = c.shares[slot];
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
@@ -111,11 +107,7 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
             continue;
         const double goal = std::max(mine_bytes, c.capacity_bytes * (1.0 - kEvictSlack));
         const double keep = std::max(0.0, 1.0 - (c.used_bytes - goal) / others);
-        for (auto &s : c.shares)
-            if (s.task != t.id)
-                s.bytes *= keep;
-        std::erase_if(c.shares, [&](const CacheShare &s) { return s.task != t.id && s.bytes < kForgetBytes; });
-        c.recount();
+        c.shrink_others(t.id, keep, kForgetBytes);
     }
 }
 
@@ -150,29 +142,7 @@ void Simulation::recompute_rate(int cpu)
     Task &t = tasks_[rq.current];
     double rate = 1.0;
     if (t.mem_intensity > 0) {
-        double covered = 0;
-        const double cache_lat = cache_latency_ns(t, cpu, &covered);
-        const double miss = 1.0 - covered;
-        // Memory latency, weighted over the nodes holding what it touches.
-        const int here = pu_node_[cpu];
-        const double *link = link_row(here);
-        double mem = 0, weight = 0;
-        for (int n : t.used_nodes) {
-            const double d = topo_->node_distance(here, n) / 10.0;
-            mem += t.node_weight[n] * d * node_congestion_[n] * link[n];
-            weight += t.node_weight[n];
-        }
-        // Untouched memory will be placed locally by first touch.
-        mem += t.unplaced_weight * node_congestion_[here];
-        weight += t.unplaced_weight;
-        const double mem_factor = weight > 0 ? mem / weight : node_congestion_[here];
-        const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
-        const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
-        rate = 1.0 / (1.0 + t.mem_intensity * lat);
-        if (t.mig_cost.record >= 0)
-            price_migration(t, rq, cpu, cache_lat, miss, mem_factor, lat);
-        rq.mem_frac = miss;
-        rq.local_share = local;
+        rate = memory_bound_rate(t, rq, cpu);
     } else {
         rq.mem_frac = 0;
         rq.local_share = 1;
@@ -185,6 +155,34 @@ void Simulation::recompute_rate(int cpu)
     if (busy > 1)
         rate *= cfg_.model.smt_gain / busy;
     rq.rate = rate;
+}
+
+double Simulation::memory_bound_rate(Task &t, Runqueue &rq, int cpu)
+{
+    double covered = 0;
+    const double cache_lat = cache_latency_ns(t, cpu, &covered);
+    const double miss = 1.0 - covered;
+    // Memory latency, weighted over the nodes holding what it touches.
+    const int here = pu_node_[cpu];
+    const double *link = link_row(here);
+    double mem = 0, weight = 0;
+    for (int n : t.used_nodes) {
+        const double d = topo_->node_distance(here, n) / 10.0;
+        mem += t.node_weight[n] * d * node_congestion_[n] * link[n];
+        weight += t.node_weight[n];
+    }
+    // Untouched memory will be placed locally by first touch.
+    mem += t.unplaced_weight * node_congestion_[here];
+    weight += t.unplaced_weight;
+    const double mem_factor = weight > 0 ? mem / weight : node_congestion_[here];
+    const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
+    const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
+    const double rate = 1.0 / (1.0 + t.mem_intensity * lat);
+    if (t.mig_cost.record >= 0)
+        price_migration(t, rq, cpu, cache_lat, miss, mem_factor, lat);
+    rq.mem_frac = miss;
+    rq.local_share = local;
+    return rate;
 }
 
 void Simulation::open_migration_cost(Task &t, int from_cpu, int to_cpu, std::int64_t record)
@@ -341,8 +339,10 @@ void Simulation::maybe_schedule_burst_end(int cpu)
         return;
     }
     const Task &t = tasks_[rq.current];
-    const double need = rq.sys_debt_ns + std::max(0.0, t.remaining_work_ns) / rq.rate;
-    const SimTime due = now_ + std::max<SimTime>(1, static_cast<SimTime>(std::ceil(need)));
+    // x / 1.0 is x: a task that never waits on memory skips the division.
+    const double work = std::max(0.0, t.remaining_work_ns);
+    const double need = rq.sys_debt_ns + (rq.rate == 1.0 ? work : work / rq.rate);
+    const SimTime due = now_ + std::max<SimTime>(1, ceil_ns(need));
     // Bursts that outlast this tick period are picked up by a later tick,
     // which re-derives the rate anyway: this keeps the queue free of stale events.
     if (due > next_tick_ns_) {
@@ -486,14 +486,6 @@ void Simulation::arm_chunk(ProcId proc, int chunk, int by_cpu, double scan_cost_
         scan_cost_ns = pages * static_cast<double>(cfg_.model.scan_ns_per_page);
     }
     charge_sys(by_cpu, scan_cost_ns);
-}
-
-void Simulation::charge_sys(int cpu, double ns)
-{
-    if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
-        return;
-    advance_cpu(cpu);
-    rqs_[cpu].sys_debt_ns += ns;
 }
 
 } // namespace schedscope

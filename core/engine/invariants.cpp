@@ -37,6 +37,9 @@ std::vector<std::string> check_invariants(const Simulation &sim)
         }
         for (TaskId t : rq.wake_list)
             note(t, "wake list");
+        if (sim.nr_running(c) != rq.nr_running())
+            out.push_back("CPU " + std::to_string(c) + " counts " + std::to_string(sim.nr_running(c)) +
+                          " runnable tasks, its runqueue holds " + std::to_string(rq.nr_running()));
         // Time accounting: every PU's nanoseconds are user, system or idle.
         const auto total = rq.user_ns + rq.sys_ns + rq.idle_ns;
         if (total != rq.last_update_ns)

@@ -43,6 +43,7 @@ void Simulation::enqueue(TaskId tid, int cpu)
     t.cpu = cpu;
     Runqueue &rq = rqs_[cpu];
     rq.queue.push_back(tid);
+    ++nr_running_[cpu];
     if (rq.current < 0)
         switch_to_next(cpu);
 }
@@ -59,11 +60,13 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     t.last_ran_ns = now_;
     t.vruntime_ns += now_ - t.slice_start_ns;
     rq.current = -1;
+    --nr_running_[cpu];
     if (sink_)
         sink_->on_switch_out(now_, cpu, tid, requeue ? TaskState::Runnable : leaving_as);
     if (requeue) {
         t.state = TaskState::Runnable;
         rq.queue.push_back(tid);
+        ++nr_running_[cpu];
     }
     for (int s : core_pus_[pu_core_[cpu]]) {
         recompute_rate(s);
@@ -187,7 +190,7 @@ void Simulation::task_exit(TaskId tid)
     t.state = TaskState::Exited;
     t.remaining_work_ns = 0;
     for (auto &c : caches_)
-        if (std::erase_if(c.shares, [&](const CacheShare &s) { return s.task == tid; }) > 0)
+        if (c.forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0)
             c.recount();
     if (t.program.iterations > 0)
         --live_finite_tasks_;
@@ -294,7 +297,7 @@ double Simulation::lock_rq(int rq_cpu, int by_cpu)
     const double ready = static_cast<double>(now_) + rqs_[by_cpu].sys_debt_ns;
     const double start = std::max(ready, static_cast<double>(L.free_at_ns));
     const double wait = start - ready;
-    L.free_at_ns = static_cast<SimTime>(std::ceil(start + transfer + hold));
+    L.free_at_ns = ceil_ns(start + transfer + hold);
     L.last_owner_cpu = by_cpu;
     ++L.acquisitions;
     if (by_cpu != rq_cpu)
@@ -324,6 +327,7 @@ bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind k
         if (it == src.queue.end())
             return false; // on a wake list, in flight
         src.queue.erase(it);
+        --nr_running_[from];
     }
     lock_rq(from, by_cpu);
     lock_rq(to_cpu, by_cpu);

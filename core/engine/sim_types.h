@@ -7,7 +7,9 @@
 #include "topology/cpuset.h"
 #include "topology/topology.h"
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -19,6 +21,20 @@ using TaskId = int;
 using ProcId = int;
 using SimTime = std::int64_t; // nanoseconds since the start of the run
 inline constexpr int kNoCpu = -1;
+
+// Whole nanoseconds below / above a time in ns, as std::floor / std::ceil
+// then a cast would give (exact for every value an int64 holds), without a
+// libm call on paths taken millions of times a run.
+inline SimTime floor_ns(double x)
+{
+    const auto t = static_cast<SimTime>(x);
+    return static_cast<double>(t) > x ? t - 1 : t;
+}
+inline SimTime ceil_ns(double x)
+{
+    const auto t = static_cast<SimTime>(x);
+    return static_cast<double>(t) < x ? t + 1 : t;
+}
 inline constexpr int kNoNode = -1;
 
 enum class TaskState { NotStarted, Runnable, Running, Blocked, Exited };
@@ -152,15 +168,78 @@ struct CacheState {
     double used_bytes = 0;          // sum of shares, kept in step with them
     double used() const { return used_bytes; }
     // Index of the task's share, or -1. `hint` is where it was last time:
-    // right almost always, so the lookup rarely scans.
+    // right almost always, so the lookup rarely scans. A task with no share
+    // here (most lookups in a small cache that the tasks running under it
+    // keep emptying) is answered from the presence bits without a scan.
     int find(TaskId t, int hint) const
     {
         if (hint >= 0 && hint < static_cast<int>(shares.size()) && shares[hint].task == t)
             return hint;
+        if (!holds(t))
+            return -1;
         for (int i = 0; i < static_cast<int>(shares.size()); ++i)
             if (shares[i].task == t)
                 return i;
         return -1;
+    }
+    // Appends an empty share for a task that has none here; its index.
+    int add(TaskId t)
+    {
+        const auto word = static_cast<std::size_t>(t) / 64;
+        if (word >= present.size())
+            present.resize(word + 1, 0);
+        present[word] |= std::uint64_t{1} << (static_cast<unsigned>(t) % 64);
+        shares.push_back(CacheShare{t, 0.0});
+        return static_cast<int>(shares.size()) - 1;
+    }
+    // Erases the shares `pred` picks, keeping the others in order; how many.
+    template <class Pred>
+    std::size_t forget_if(Pred pred)
+    {
+        return std::erase_if(shares, [&](const CacheShare &s) {
+            if (!pred(s))
+                return false;
+            forget_bit(s.task);
+            return true;
+        });
+    }
+    // Scales every other task's share by `keep`, forgets those that fall
+    // below `forget_bytes` and recounts used_bytes, in one pass: the same
+    // shares, order and sum as scaling, forget_if and recount one after the
+    // other.
+    void shrink_others(TaskId mine, double keep, double forget_bytes)
+    {
+        const std::size_t n = shares.size();
+        double used = 0;
+        std::size_t i = 0;
+        // In place up to the first share to forget (often there is none)...
+        for (; i < n; ++i) {
+            CacheShare &s = shares[i];
+            if (s.task != mine) {
+                s.bytes *= keep;
+                if (s.bytes < forget_bytes)
+                    break;
+            }
+            used += s.bytes;
+        }
+        // ... then, from that one on, the kept shares move down over the
+        // forgotten ones (shares[i] is scaled already).
+        std::size_t out = i;
+        for (bool scaled = true; i < n; ++i, scaled = false) {
+            CacheShare s = shares[i];
+            if (s.task != mine) {
+                if (!scaled)
+                    s.bytes *= keep;
+                if (s.bytes < forget_bytes) {
+                    forget_bit(s.task);
+                    continue;
+                }
+            }
+            used += s.bytes;
+            shares[out++] = s;
+        }
+        shares.resize(out);
+        used_bytes = used;
     }
     void recount()
     {
@@ -168,6 +247,18 @@ struct CacheState {
         for (auto &s : shares)
             used_bytes += s.bytes;
     }
+
+private:
+    void forget_bit(TaskId t)
+    {
+        present[static_cast<std::size_t>(t) / 64] &= ~(std::uint64_t{1} << (static_cast<unsigned>(t) % 64));
+    }
+    bool holds(TaskId t) const
+    {
+        const auto word = static_cast<std::size_t>(t) / 64;
+        return word < present.size() && ((present[word] >> (static_cast<unsigned>(t) % 64)) & 1u) != 0;
+    }
+    std::vector<std::uint64_t> present; // bit per task id: it has a share in `shares`
 };
 
 struct Channel {

@@ -34,6 +34,7 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     const int npu = topo_->pu_count();
     const int nnode = std::max(1, topo_->numa_count());
     rqs_.resize(npu);
+    nr_running_.assign(npu, 0);
     pu_caches_.resize(npu);
     pu_node_.resize(npu);
     pu_core_.assign(npu, -1);
@@ -125,6 +126,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     procs_ = o.procs_;
     tasks_ = o.tasks_;
     rqs_ = o.rqs_;
+    nr_running_ = o.nr_running_;
     caches_ = o.caches_;
     pu_caches_ = o.pu_caches_;
     pu_node_ = o.pu_node_;

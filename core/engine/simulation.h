@@ -118,8 +118,11 @@ public:
         return recent_migrations_[static_cast<std::size_t>(i % kRecentMigrations)];
     }
     Prng &rng() { return rng_; }
-    int nr_running(int cpu) const { return rqs_[cpu].nr_running(); }
-    bool cpu_idle(int cpu) const { return rqs_[cpu].current < 0 && rqs_[cpu].queue.empty(); }
+    // Runnable tasks on a PU, current included: Runqueue::nr_running(),
+    // kept in one dense array because the balancers sum it over whole
+    // groups of PUs on every pass.
+    int nr_running(int cpu) const { return nr_running_[static_cast<size_t>(cpu)]; }
+    bool cpu_idle(int cpu) const { return nr_running_[static_cast<size_t>(cpu)] == 0; }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
@@ -141,7 +144,13 @@ public:
     // e.g. a coarser PMD-level scan, or 0 for a re-arm already paid for).
     void arm_chunk(ProcId p, int chunk, int by_cpu, double scan_cost_ns = -1);
     // Charge kernel work to a PU (becomes system time).
-    void charge_sys(int cpu, double ns);
+    void charge_sys(int cpu, double ns)
+    {
+        if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
+            return;
+        advance_cpu(cpu);
+        rqs_[cpu].sys_debt_ns += ns;
+    }
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
     // + line transfer + hold) and charges it to `by_cpu`.
     double lock_rq(int rq_cpu, int by_cpu);
@@ -164,9 +173,18 @@ private:
     void on_sample();
     void arrive(TaskId t);
     // execution model
-    void advance_cpu(int cpu);
+    // Brings a PU's accounting up to now. Inline: most calls (every lock
+    // taken, every kernel charge) find it already there.
+    void advance_cpu(int cpu)
+    {
+        if (now_ > rqs_[cpu].last_update_ns)
+            advance_cpu_to_now(cpu);
+    }
+    void advance_cpu_to_now(int cpu);
     void advance_all();
     void recompute_rate(int cpu);
+    // The rate of a task that waits on memory; sets the runqueue's memory shares.
+    double memory_bound_rate(Task &t, Runqueue &rq, int cpu);
     void update_congestion();
     double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
     // Interconnect latency multipliers from `node` to every node.
@@ -219,6 +237,7 @@ private:
     std::vector<Process> procs_;
     std::vector<Task> tasks_;
     std::vector<Runqueue> rqs_;
+    std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
     std::vector<CacheState> caches_;
     std::vector<std::vector<int>> pu_caches_; // per PU: indices into caches_, L1 outwards
     std::vector<int> pu_node_;

@@ -28,6 +28,13 @@ void DomainBalancer::attach(Simulation &sim)
 {
     domains_ = build_sched_domains(sim.topology(), bp_);
     check_level_overrides(sim);
+    wake_idle_level_.assign(domains_.size(), -1);
+    for (size_t cpu = 0; cpu < domains_.size(); ++cpu)
+        for (size_t k = 0; k < domains_[cpu].size(); ++k)
+            if (domains_[cpu][k].has(kSdWakeIdle)) {
+                wake_idle_level_[cpu] = static_cast<int>(k);
+                break;
+            }
     for (const auto &sd : domains_.at(0))
         sim.log(DecisionKind::Other, -1, 0, 0,
                 "sched domain of CPU 0: " + sd.describe() + " (cache_hot_time: " + bp_.hot_origin(sd.level) + ")");
@@ -131,7 +138,10 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
         return prev;
     int target = prev;
     std::string why;
-    if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
+    // Only a waker with fewer runnable tasks than prev can pull the wakee,
+    // whatever the level: asked first, it spares the walk up the levels.
+    if (waker_cpu >= 0 && waker_cpu != prev && sim.nr_running(waker_cpu) < sim.nr_running(prev) &&
+        task.cpus_allowed.test(waker_cpu)) {
         // SD_WAKE_AFFINE: the lowest level of the waker spanning prev decides.
         for (const auto &sd : domains_.at(waker_cpu)) {
             if (!sd.span.test(prev))
@@ -148,10 +158,10 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
         }
     }
     if (!sim.cpu_idle(target)) {
-        // SD_WAKE_IDLE: an idle sibling of the target will do as well.
-        for (const auto &sd : domains_.at(target)) {
-            if (!sd.has(kSdWakeIdle))
-                continue;
+        // SD_WAKE_IDLE: an idle sibling of the target will do as well (at
+        // the target's lowest level that has the flag).
+        if (const int k = wake_idle_level_.at(target); k >= 0) {
+            const SchedDomain &sd = domains_[target][k];
             for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
                 if (c != target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
                     why = task_text(t) + " woken on idle " + cpu_text(c) + " (wake-idle, " + sd.level + " sibling of " +
@@ -159,7 +169,6 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
                     target = c;
                     break;
                 }
-            break;
         }
     }
     if (target != prev)
@@ -196,20 +205,27 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
 bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
 {
     const int mine = sd.own_group;
-    const auto &groups = sd.groups();
+    const int ngroups = static_cast<int>(sd.groups().size());
     double this_total = 0, max_total = 0;
+    // Averages compared as total_a * n_b > total_b * n_a: exact integers,
+    // and the same answer as comparing the rounded quotients, since two
+    // different averages of counts this small differ by far more than a
+    // rounding step.
+    std::int64_t max_total_n = 0;
     int this_n = 1, max_n = 1, busiest_group = -1;
-    for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
-        double total = 0;
-        for (int c = groups[g].first(); c >= 0; c = groups[g].next(c))
+    for (int g = 0; g < ngroups; ++g) {
+        // Summed as integers: exact, so the same as summing doubles one by one.
+        int total = 0;
+        for (int c : sd.group_members(g))
             total += sim.nr_running(c);
         const int n = sd.group_size(g);
         if (g == mine) {
             this_total = total;
             this_n = n;
-        } else if (total > 0 && (busiest_group < 0 || total / n > max_total / max_n)) {
+        } else if (total > 0 && (busiest_group < 0 || std::int64_t{total} * max_n > max_total_n * n)) {
             busiest_group = g;
             max_total = total;
+            max_total_n = total;
             max_n = n;
         }
     }
@@ -222,13 +238,32 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
         return false;
     }
     int busiest = -1;
-    for (int c = groups[busiest_group].first(); c >= 0; c = groups[busiest_group].next(c))
+    for (int c : sd.group_members(busiest_group))
         if (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest))
             busiest = c;
-    const std::string why = cpu_text(cpu) + idle_words(static_cast<int>(idle)) + ": load " + fixed1_text(max_avg) +
-                            " vs " + fixed1_text(this_avg) + " per CPU > " + std::to_string(sd.imbalance_pct) +
-                            "% at " + sd.level + " level";
-    if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why)) {
+    // Most passes pull nothing and log nothing: the reason is only written
+    // when a decision needs it.
+    std::string why;
+    const auto why_text = [&]() -> const std::string & {
+        if (why.empty()) {
+            // "CPU 3 newly idle: load 2.0 vs 0.0 per CPU > 125% at node level"
+            why.reserve(64 + sd.level.size());
+            why += "CPU ";
+            append_int(why, cpu);
+            why += idle_words(static_cast<int>(idle));
+            why += ": load ";
+            append_fixed1(why, max_avg);
+            why += " vs ";
+            append_fixed1(why, this_avg);
+            why += " per CPU > ";
+            append_int(why, sd.imbalance_pct);
+            why += "% at ";
+            why += sd.level;
+            why += " level";
+        }
+        return why;
+    };
+    if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text)) {
         sd.nr_balance_failed = 0;
         sd.balance_interval_ms = sd.min_interval_ms;
         return true;
@@ -240,7 +275,7 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
         if (cur >= 0 && sim.task(cur).cpus_allowed.test(cpu) && sim.nr_running(busiest) >= 1 &&
             numa_preference(sim, cur, busiest, cpu) >= 0) {
             const bool ok = move_task(sim, cur, cpu, cpu, DecisionKind::Pull,
-                                      why + ": moved running " + task_text(cur) + " from " + cpu_text(busiest) +
+                                      why_text() + ": moved running " + task_text(cur) + " from " + cpu_text(busiest) +
                                           " (active balance after " + std::to_string(sd.nr_balance_failed) +
                                           " failed attempts)");
             sd.nr_balance_failed = sd.cache_nice_tries + 1;
@@ -251,17 +286,35 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
 }
 
 bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType, int want,
-                               const std::string &why)
+                               const std::function<const std::string &()> &why)
 {
-    std::vector<TaskId> cands = sim.rq(busiest).queue; // front = waited longest, the coldest
-    std::stable_sort(cands.begin(), cands.end(), [&](TaskId a, TaskId b) {
-        return numa_preference(sim, a, busiest, cpu) > numa_preference(sim, b, busiest, cpu);
-    });
+    // Front = waited longest, the coldest; tasks that gain from the move
+    // first. The preferences are asked once per task, not per comparison.
+    const std::vector<TaskId> &queue = sim.rq(busiest).queue;
+    // The list lives in a member between passes, so a pass allocates only
+    // when a queue is longer than any seen before (taken out while in use,
+    // in case a move ever re-entered the balancer).
+    std::vector<std::pair<int, TaskId>> ranked = std::move(ranked_scratch_);
+    ranked.clear();
+    bool any_preference = false;
+    for (TaskId t : queue) {
+        const int pref = numa_preference(sim, t, busiest, cpu);
+        any_preference = any_preference || pref != 0;
+        ranked.emplace_back(pref, t);
+    }
+    if (any_preference)
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](const auto &a, const auto &b) { return a.first > b.first; });
     const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
-    const std::string tries = " (" + sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
-                              " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+    std::string tries;
+    const auto tries_text = [&]() -> const std::string & {
+        if (tries.empty())
+            tries = " (" + sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
+                    " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+        return tries;
+    };
     int moved = 0;
-    for (TaskId t : cands) {
+    for (const auto &[rank, t] : ranked) {
         if (moved >= want)
             break;
         const Task &task = sim.task(t);
@@ -269,7 +322,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
             continue;
         if (!aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
             sim.log(DecisionKind::Other, t, busiest, cpu, task_text(t) + " kept on " + cpu_text(busiest) + ": " +
-                                                              numa_reason(sim, t) + tries);
+                                                              numa_reason(sim, t) + tries_text());
             continue;
         }
         const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
@@ -277,10 +330,18 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         if (hot && !aggressive) {
             sim.log(DecisionKind::SkipHot, t, busiest, cpu,
                     task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
-                        ms_text(sd.cache_hot_time_ms) + tries);
+                        ms_text(sd.cache_hot_time_ms) + tries_text());
             continue;
         }
-        std::string reason = why + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
+        // why() + ": pulled task T from CPU B", written in place.
+        const std::string &imbalance = why();
+        std::string reason;
+        reason.reserve(imbalance.size() + 48);
+        reason += imbalance;
+        reason += ": pulled task ";
+        append_int(reason, t);
+        reason += " from CPU ";
+        append_int(reason, busiest);
         if (hot)
             reason += ", cache hot (ran " + ms_text(ago) + " ago) but balancing failed " +
                       std::to_string(sd.nr_balance_failed) + " times > cache_nice_tries " +
@@ -288,6 +349,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))
             ++moved;
     }
+    ranked_scratch_ = std::move(ranked);
     return moved > 0;
 }
 

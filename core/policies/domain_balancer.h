@@ -12,7 +12,9 @@
 #include "policies/balancer_params.h"
 #include "policies/sched_domain.h"
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedscope {
@@ -54,12 +56,15 @@ protected:
 
 private:
     bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
+    // `why_imbalanced` writes the reason on first use (most passes need none).
     bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
-                   const std::string &why_imbalanced);
+                   const std::function<const std::string &()> &why_imbalanced);
     void check_level_overrides(const Simulation &sim) const;
 
     BalancerParams bp_;
     std::vector<std::vector<SchedDomain>> domains_; // [cpu][level], lowest first
+    std::vector<int> wake_idle_level_;              // [cpu]: first level with SD_WAKE_IDLE, or -1
+    std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
     bool acting_ = false;
 };
 

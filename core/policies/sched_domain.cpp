@@ -163,6 +163,7 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
                     grp &= span;
                     covered |= grp;
                     g->sizes.push_back(grp.count());
+                    g->members.push_back(grp.members());
                     g->sets.push_back(std::move(grp));
                 }
                 groups = std::move(g);

@@ -7,13 +7,6 @@
 
 namespace schedscope {
 
-namespace {
-// SLIT convention (ACPI): 10 is local; without a matrix a remote node is
-// assumed to cost twice the local latency, the most common two-level value.
-constexpr int kLocalSlitDistance = 10;
-constexpr int kDefaultRemoteSlitDistance = 20;
-} // namespace
-
 const char *obj_type_name(ObjType t)
 {
     switch (t) {
@@ -208,13 +201,6 @@ const CpuSet &Topology::pus_of_node(int numa_logical) const
     return node_pus_.at(numa_logical);
 }
 
-int Topology::node_distance(int a, int b) const
-{
-    if (!distances_.empty())
-        return distances_.at(a).at(b);
-    return a == b ? kLocalSlitDistance : kDefaultRemoteSlitDistance;
-}
-
 ObjId Topology::ancestor_of_pu(int pu_logical, ObjType type) const
 {
     if (type == ObjType::NUMANode)
@@ -237,36 +223,6 @@ ObjId Topology::lowest_common_ancestor(int pu_a, int pu_b) const
         if (objects_[a].cpuset.contains(target))
             return a;
     return root();
-}
-
-PuDistance Topology::distance(int pu_a, int pu_b) const
-{
-    PuDistance d;
-    if (pu_a == pu_b)
-        return d;
-    const int node_a = node_of_pu(pu_a), node_b = node_of_pu(pu_b);
-    d.numa_distance = numa_count() > 0 ? node_distance(node_a, node_b) : kLocalSlitDistance;
-
-    auto shared = [&](ObjType t) {
-        ObjId x = ancestor_of_pu(pu_a, t);
-        return x != kNoObj && x == ancestor_of_pu(pu_b, t);
-    };
-    if (shared(ObjType::Core))
-        d.cls = DistanceClass::SameCore;
-    // Sharing an L1 is at least as close as sharing an L2 for migration cost.
-    else if (shared(ObjType::L1) || shared(ObjType::L2))
-        d.cls = DistanceClass::SharedL2;
-    else if (shared(ObjType::L3))
-        d.cls = DistanceClass::SharedL3;
-    // Node before package: a package split in several nodes (Magny-Cours,
-    // sub-NUMA clustering) pays the remote distance within the package.
-    else if (node_a != node_b)
-        d.cls = DistanceClass::RemoteNode;
-    else if (shared(ObjType::Package))
-        d.cls = DistanceClass::SamePackage;
-    else
-        d.cls = DistanceClass::SameNode;
-    return d;
 }
 
 std::vector<ObjId> Topology::caches_of_pu(int pu_logical) const

@@ -29,6 +29,10 @@ inline constexpr ObjId kNoObj = -1;
 // Most NUMA nodes an imported machine may have: Linux's MAX_NUMNODES at its
 // largest (CONFIG_NODES_SHIFT=10). Keeps the n x n distance work bounded.
 inline constexpr int kMaxNumaNodes = 1024;
+// SLIT convention (ACPI): 10 is local; without a matrix a remote node is
+// assumed to cost twice the local latency, the most common two-level value.
+inline constexpr int kSlitLocalDistance = 10;
+inline constexpr int kSlitDefaultRemoteDistance = 20;
 
 struct TopoObject {
     ObjType type = ObjType::Machine;
@@ -91,7 +95,12 @@ public:
     int node_of_pu(int pu_logical) const; // NUMA logical index; 0 if the machine has none
     const CpuSet &pus_of_node(int numa_logical) const;
     // SLIT distance; when no matrix is known: 10 on the diagonal, 20 elsewhere.
-    int node_distance(int a, int b) const;
+    int node_distance(int a, int b) const
+    {
+        if (!distances_.empty())
+            return distances_.at(a).at(b);
+        return a == b ? kSlitLocalDistance : kSlitDefaultRemoteDistance;
+    }
     const std::vector<std::vector<int>> &distances() const { return distances_; }
 
     // Queries
@@ -100,7 +109,40 @@ public:
     // PUs sharing the PU's cache of that level (including itself); empty if it has none.
     CpuSet pus_sharing_cache(int pu_logical, int level) const;
     ObjId lowest_common_ancestor(int pu_a, int pu_b) const;
-    PuDistance distance(int pu_a, int pu_b) const;
+    // Inline: the engine asks on every runqueue lock and wakeup.
+    PuDistance distance(int pu_a, int pu_b) const
+    {
+        PuDistance d;
+        if (pu_a == pu_b)
+            return d;
+        const int node_a = pu_node_.at(pu_a), node_b = pu_node_.at(pu_b); // checks both PUs exist
+        const auto &anc_a = pu_ancestor_[static_cast<size_t>(pu_a)], &anc_b = pu_ancestor_[static_cast<size_t>(pu_b)];
+        // Node indices come from finalize(), which checked the matrix size.
+        d.numa_distance = numa_count() == 0 ? kSlitLocalDistance
+                          : distances_.empty()
+                              ? (node_a == node_b ? kSlitLocalDistance : kSlitDefaultRemoteDistance)
+                              : distances_[static_cast<size_t>(node_a)][static_cast<size_t>(node_b)];
+        auto shared = [&](ObjType t) {
+            const ObjId x = anc_a[static_cast<size_t>(t)];
+            return x != kNoObj && x == anc_b[static_cast<size_t>(t)];
+        };
+        if (shared(ObjType::Core))
+            d.cls = DistanceClass::SameCore;
+        // Sharing an L1 is at least as close as sharing an L2 for migration cost.
+        else if (shared(ObjType::L1) || shared(ObjType::L2))
+            d.cls = DistanceClass::SharedL2;
+        else if (shared(ObjType::L3))
+            d.cls = DistanceClass::SharedL3;
+        // Node before package: a package split in several nodes (Magny-Cours,
+        // sub-NUMA clustering) pays the remote distance within the package.
+        else if (node_a != node_b)
+            d.cls = DistanceClass::RemoteNode;
+        else if (shared(ObjType::Package))
+            d.cls = DistanceClass::SamePackage;
+        else
+            d.cls = DistanceClass::SameNode;
+        return d;
+    }
     // Caches above a PU from L1 outwards.
     std::vector<ObjId> caches_of_pu(int pu_logical) const;
     // The last level of cache on the machine (3, 2, 1) or 0 if none is known.
