@@ -37,12 +37,15 @@ bool all_digits(const std::string &s)
     return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-// A level's count, never throwing: std::stod throws out_of_range past 1e308
-// ("pack:1000...0" from the fuzzer); strtod gives infinity, which the limits
-// below refuse.
-double count_value(const std::string &digits)
+// A level's count as hwloc may read it, never throwing: std::stod threw
+// out_of_range past 1e308 ("pack:1000...0" from the fuzzer). strtod reads the
+// leading number of "2x" or "0x10" too and gives infinity past a double,
+// which the limits refuse; anything it cannot read (or 0, or NaN) counts as 1,
+// so that one unreadable level never hides the size of the others.
+double count_value(const std::string &text)
 {
-    return std::strtod(digits.c_str(), nullptr);
+    const double v = std::strtod(text.c_str(), nullptr);
+    return v >= 1 ? v : 1;
 }
 
 // Counts in messages; a product of absurd counts is not printed whole (and
@@ -61,10 +64,18 @@ std::string too_many_numa_nodes(double nodes)
 
 // hwloc only says "invalid"; find the token it could not read so the user
 // knows what to fix. Returns an empty string when nothing looks wrong to us.
+// Every count is multiplied in even after a token we cannot read: hwloc reads
+// more than we recognise ("pac:6222" is a package level, "l1: 10" a count of
+// 10) and the limits must hold for what hwloc would build.
 std::string explain_synthetic_error(const std::string &description)
 {
     std::istringstream in(description);
     std::string token;
+    std::string problem;
+    auto note = [&](std::string p) {
+        if (problem.empty())
+            problem = std::move(p);
+    };
     int position = 0;
     double pus = 1;
     while (in >> token) {
@@ -80,6 +91,7 @@ std::string explain_synthetic_error(const std::string &description)
         auto colon = t.find(':');
         std::string where = "token " + std::to_string(position) + " '" + token + "'";
         hwloc_obj_type_t parsed = HWLOC_OBJ_TYPE_MAX;
+        std::string count;
         if (colon == std::string::npos) {
             // "[numa]" gives each object of the level before it a node; hwloc
             // itself takes minutes to load 10 000 of them.
@@ -90,17 +102,18 @@ std::string explain_synthetic_error(const std::string &description)
             // hwloc also takes a bare count and infers the level's type
             // ("group:5110 20" is 102 200 PUs, which took hwloc over 10 s).
             if (!all_digits(t))
-                return where + ": expected TYPE:COUNT";
-            pus *= count_value(t);
+                note(where + ": expected TYPE:COUNT");
+            count = t;
         } else {
-            std::string type = t.substr(0, colon), count = t.substr(colon + 1);
+            std::string type = t.substr(0, colon);
+            count = t.substr(colon + 1);
             if (hwloc_type_sscanf(type.c_str(), &parsed, nullptr, 0) != 0)
-                return where + ": unknown object type '" + type + "'";
+                note(where + ": unknown object type '" + type + "'");
             if (!all_digits(count))
-                return where + ": count '" + count + "' is not a positive integer";
-            pus *= count_value(count);
+                note(where + ": count '" + count + "' is not a positive integer");
         }
-        const double fanout = count_value(colon == std::string::npos ? t : t.substr(colon + 1));
+        const double fanout = count_value(count);
+        pus *= fanout;
         if (fanout > kMaxSyntheticFanout)
             return "describes " + count_text(fanout) + " children per object at " + where + ", more than " +
                    count_text(kMaxSyntheticFanout);
@@ -109,6 +122,8 @@ std::string explain_synthetic_error(const std::string &description)
         if (pus > kMaxSyntheticPus)
             return "describes more than " + count_text(kMaxSyntheticPus) + " PUs";
     }
+    if (!problem.empty())
+        return problem;
     if (position == 0)
         return "empty description";
     hwloc_obj_type_t last;

@@ -134,6 +134,12 @@ TEST_CASE("what the fuzzers found is refused with a message naming the problem",
     CHECK_THROWS_WITH(import_synthetic("group:5110 20"), Contains("5110 children per object at token 1"));
     CHECK_THROWS_WITH(import_synthetic("pack:6222  2"), Contains("6222 children per object"));
     CHECK_THROWS_WITH(import_synthetic("pack:8 core:8 8 pu:32"), Contains("describes more than 8192 PUs"));
+    // hwloc reads more than hwloc_type_sscanf: "pac" is a package level, and
+    // "l1: 10" a count of 10; the counting must go on past what we cannot read.
+    CHECK_THROWS_WITH(import_synthetic("pac:6222 2"), Contains("6222 children per object"));
+    CHECK_THROWS_WITH(import_synthetic("group:512 pack:2 l1: 10 20"), Contains("describes more than 8192 PUs"));
+    // A string hwloc takes that our check does not know still loads.
+    CHECK(import_synthetic("(memory=1GB) pack:2 pu:2").pu_count() == 4);
     // A count past a double's range made std::stod throw out_of_range.
     CHECK_THROWS_WITH(import_synthetic(kept("synthetic/count-beyond-double")), Contains("describes more than"));
     // hwloc 2.9 leaked when refusing these; now they never reach it.
