@@ -10,6 +10,48 @@ namespace schedscope {
 
 namespace {
 
+bool ends_with(const std::string &s, const char *suffix)
+{
+    const std::string x = suffix;
+    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+// hwloc's bitmap syntax as its exports write it: "0xf...f" (an infinite set)
+// and/or comma-separated words of hex digits ("0x00000003"; "0x1,,0x0", an
+// empty word being zero), never starting or ending with a comma. hwloc 2.9
+// crashes (SIGSEGV) when it cannot read the root's complete_cpuset ("/0x3",
+// "0x3,", found by fuzz_hwloc_xml): every set is checked here instead.
+bool is_hwloc_bitmap(std::string v)
+{
+    const std::string infinite = "0xf...f";
+    if (v.compare(0, infinite.size(), infinite) == 0) {
+        v.erase(0, infinite.size());
+        if (v.empty())
+            return true;
+        if (v.front() != ',')
+            return false;
+        v.erase(0, 1);
+    }
+    if (v.empty() || v.front() == ',' || v.back() == ',')
+        return false;
+    std::size_t start = 0;
+    while (start <= v.size()) {
+        std::size_t end = v.find(',', start);
+        if (end == std::string::npos)
+            end = v.size();
+        std::string word = v.substr(start, end - start);
+        if (word.compare(0, 2, "0x") == 0)
+            word.erase(0, 2);
+        else if (word.empty() && end - start > 0)
+            return false;
+        if (end - start > 0 &&
+            (word.empty() || !std::all_of(word.begin(), word.end(), [](unsigned char c) { return std::isxdigit(c); })))
+            return false;
+        start = end + 1;
+    }
+    return true;
+}
+
 class Scanner {
 public:
     explicit Scanner(const std::string &text) : s_(text) {}
@@ -164,6 +206,12 @@ private:
             if (!skip_past(std::string(1, quote)))
                 return fail("unterminated value of attribute '" + attr + "'");
             attrs.push_back(attr);
+            if (ends_with(attr, "cpuset") || ends_with(attr, "nodeset")) {
+                const std::string value = s_.substr(value_start, pos_ - 1 - value_start);
+                if (!is_hwloc_bitmap(value))
+                    return fail("attribute '" + attr + "' of <" + n + "> is not an hwloc bitmap: '" +
+                                value.substr(0, 40) + "'");
+            }
             if (is_root && attr == "version") {
                 r_.version = s_.substr(value_start, pos_ - 1 - value_start);
                 r_.version_line = attr_line;

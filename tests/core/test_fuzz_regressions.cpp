@@ -149,6 +149,10 @@ TEST_CASE("what the fuzzers found is refused with a message naming the problem",
                       Contains("pu.xml:6: not valid hwloc XML: <object> has a cpuset but no complete_cpuset"));
     CHECK_THROWS_WITH(import_hwloc_xml(kept("hwloc_xml/segv-numa-nodeset-without-complete.xml"), "numa.xml"),
                       Contains("numa.xml:5:"));
+    // ...and on a root complete_cpuset it cannot read.
+    CHECK_THROWS_WITH(import_hwloc_xml(kept("hwloc_xml/segv-root-complete-cpuset-trailing-comma.xml"), "r.xml"),
+                      Contains("r.xml:3: not valid hwloc XML: attribute 'complete_cpuset' of <object> is not an "
+                               "hwloc bitmap: '0x3,'"));
     // A number beyond a double escaped the scenario loader as nlohmann's out_of_range.
     CHECK_THROWS_WITH(parse_scenario(kept("scenario/number-overflow-line-4.json"), "s.json"),
                       Contains("s.json:4: not valid JSON: number overflow parsing '1e999'"));
