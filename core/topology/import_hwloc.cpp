@@ -133,6 +133,44 @@ std::string explain_synthetic_error(const std::string &description)
     return {};
 }
 
+// An upper bound on what hwloc can build from any string, whatever its
+// spelling: hwloc needs no space between levels ("nu :291core:70" is 291
+// NUMA nodes then 70 cores each, found by fuzz_synthetic), so the token walk
+// above can miss a level. Every number outside attributes ("(size=6MiB)",
+// "[numa(memory=4GiB)]") and not part of a type name ("l3", "L2Cache") may be
+// a level's count: each must be within the fan-out limit and their product
+// within the PU limit.
+std::string bound_any_spelling(const std::string &description)
+{
+    double product = 1;
+    int depth = 0; // inside (...) or [...]
+    for (std::size_t i = 0; i < description.size();) {
+        const unsigned char c = description[i];
+        if (c == '(' || c == '[')
+            ++depth;
+        else if ((c == ')' || c == ']') && depth > 0)
+            --depth;
+        const bool in_name = i > 0 && std::isalnum(static_cast<unsigned char>(description[i - 1]));
+        if (depth > 0 || !std::isdigit(c) || in_name) {
+            ++i;
+            continue;
+        }
+        // strtod reads what strtoul would (and more: "0x10", "1e5"), never less.
+        const char *start = description.c_str() + i;
+        char *end = nullptr;
+        const double v = std::strtod(start, &end);
+        const double n = v >= 1 ? v : 1; // 0, NaN: as count_value
+        i += end > start ? static_cast<std::size_t>(end - start) : 1;
+        if (n > kMaxSyntheticFanout)
+            return "describes " + count_text(n) + " children per object, more than " +
+                   count_text(kMaxSyntheticFanout);
+        product *= n;
+        if (product > kMaxSyntheticPus)
+            return "describes more than " + count_text(kMaxSyntheticPus) + " PUs";
+    }
+    return {};
+}
+
 } // namespace
 
 Topology import_synthetic(const std::string &description)
@@ -146,6 +184,8 @@ Topology import_synthetic(const std::string &description)
     std::string problem = explain_synthetic_error(description);
     if (problem.rfind("describes ", 0) == 0 || problem.rfind(kLastLevelNotPu, 0) == 0)
         throw InputError(source, problem);
+    if (const std::string bound = bound_any_spelling(description); !bound.empty())
+        throw InputError(source, bound);
     HwlocHandle h;
     if (hwloc_topology_set_synthetic(h.get(), description.c_str()) != 0 || hwloc_topology_load(h.get()) != 0)
         throw InputError(source, problem.empty() ? "not a valid hwloc synthetic description" : problem);
