@@ -138,6 +138,8 @@ TEST_CASE("what the fuzzers found is refused with a message naming the problem",
     // "l1: 10" a count of 10; the counting must go on past what we cannot read.
     CHECK_THROWS_WITH(import_synthetic("pac:6222 2"), Contains("6222 children per object"));
     CHECK_THROWS_WITH(import_synthetic("group:512 pack:2 l1: 10 20"), Contains("describes more than 8192 PUs"));
+    // hwloc needs no space between levels: "nu :291core:70" is 291 x 70.
+    CHECK_THROWS_WITH(import_synthetic("pack:3 nu :291core:70 pu:2"), Contains("describes more than 8192 PUs"));
     // A string hwloc takes that our check does not know still loads.
     CHECK(import_synthetic("(memory=1GB) pack:2 pu:2").pu_count() == 4);
     // A count past a double's range made std::stod throw out_of_range.
@@ -153,6 +155,9 @@ TEST_CASE("what the fuzzers found is refused with a message naming the problem",
     CHECK_THROWS_WITH(import_hwloc_xml(kept("hwloc_xml/segv-root-complete-cpuset-trailing-comma.xml"), "r.xml"),
                       Contains("r.xml:3: not valid hwloc XML: attribute 'complete_cpuset' of <object> is not an "
                                "hwloc bitmap: '0x3,'"));
+    // ...and hwloc's libxml2 plugin leaked on an encoding it does not know.
+    CHECK_THROWS_WITH(import_hwloc_xml(kept("hwloc_xml/leak-unknown-encoding.xml"), "e.xml"),
+                      Contains("e.xml:1: not valid hwloc XML: encoding 'T' (hwloc writes UTF-8)"));
     // A number beyond a double escaped the scenario loader as nlohmann's out_of_range.
     CHECK_THROWS_WITH(parse_scenario(kept("scenario/number-overflow-line-4.json"), "s.json"),
                       Contains("s.json:4: not valid JSON: number overflow parsing '1e999'"));
