@@ -1,8 +1,9 @@
 #pragma once
-// Shared by the libFuzzer targets: every importer's contract is "returns a
-// Topology or throws InputError". Any other exception escapes the target and
+// Shared by the libFuzzer targets: every entry's contract (fuzz_entry.h) is
+// "loads, or throws InputError". Any other exception escapes the target and
 // libFuzzer reports it as a crash, like a sanitizer finding.
 
+#include "fuzz_entry.h"
 #include "util/input_error.h"
 
 #include <cstddef>
@@ -11,19 +12,14 @@
 
 namespace schedscope::fuzz {
 
-inline std::string as_text(const std::uint8_t *data, std::size_t size)
-{
-    return std::string(reinterpret_cast<const char *>(data), size);
-}
-
-template <class F>
-void expect_value_or_input_error(F &&f)
+inline int run_one(void (*load)(const std::string &), const std::uint8_t *data, std::size_t size)
 {
     try {
-        f();
+        load(std::string(reinterpret_cast<const char *>(data), size));
     } catch (const InputError &) {
         // The documented way to refuse bad input.
     }
+    return 0;
 }
 
 } // namespace schedscope::fuzz

@@ -1,11 +1,8 @@
 // libFuzzer target: hwloc XML (v1 and v2), the precheck and hwloc's parser.
+// The work is fuzz::load_hwloc_xml (fuzz_entry.h), shared with the regression test.
 #include "fuzz_common.h"
-#include "topology/import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    using namespace schedscope;
-    fuzz::expect_value_or_input_error(
-        [&] { (void)import_hwloc_xml(fuzz::as_text(data, size), "fuzz.xml").pu_count(); });
-    return 0;
+    return schedscope::fuzz::run_one(schedscope::fuzz::load_hwloc_xml, data, size);
 }

@@ -1,12 +1,8 @@
-// libFuzzer target: schedscope's .topo sample format and the content sniffing
-// of import_text (which hands each kind to its importer).
+// libFuzzer target: schedscope's .topo sample format.
+// The work is fuzz::load_sample_text (fuzz_entry.h), shared with the regression test.
 #include "fuzz_common.h"
-#include "topology/import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    using namespace schedscope;
-    const std::string text = fuzz::as_text(data, size);
-    fuzz::expect_value_or_input_error([&] { (void)import_sample_text(text, "fuzz.topo").pu_count(); });
-    return 0;
+    return schedscope::fuzz::run_one(schedscope::fuzz::load_sample_text, data, size);
 }

@@ -23,10 +23,12 @@ cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
 
 # Seed corpora: what the tests and samples already feed each importer.
 seed() {
-  local dir=build-fuzz/seeds/$1; shift
+  local name=$1 dir=build-fuzz/seeds/$1; shift
   rm -rf "$dir"; mkdir -p "$dir"
   for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/"; done
-  [ -d "tests/data/fuzz" ] && cp tests/data/fuzz/* "$dir/" 2>/dev/null || true
+  # The regression inputs and curated corpus of this target (tests/data/fuzz/<target>/).
+  local kept=(tests/data/fuzz/"$name"/*)
+  if [ -f "${kept[0]}" ]; then cp "${kept[@]}" "$dir/"; fi
 }
 seed numactl tests/data/topology/numactl-*.txt tests/data/topology/*.txt
 seed sample_text samples/topologies/*.topo tests/data/topology/*.topo
@@ -44,7 +46,8 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$art"
   echo "== fuzz_$t for ${seconds}s"
   # rss/malloc limits: an importer must refuse an enormous machine, not build it.
-  if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+      LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       "build-fuzz/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -artifact_prefix="$art" -print_final_stats=1 \
       "$corpus" "build-fuzz/seeds/$t" 2>"build-fuzz/fuzz_$t.log"; then

@@ -1,6 +1,7 @@
 #include "profiler/profile_store.h"
 
 #include "util/input_error.h"
+#include "util/json_input.h"
 
 #include <cerrno>
 #include <cmath>
@@ -200,13 +201,7 @@ MigrationProfile load_profile(const std::string &path)
         throw InputError(path, "cannot open migration profile: " + errno_text());
     std::stringstream text;
     text << in.rdbuf();
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error &e) {
-        throw InputError(path, "not valid JSON: " + std::string(e.what()));
-    }
-    return profile_from_json(doc, path);
+    return profile_from_json(parse_json_input(text.str(), path), path);
 }
 
 } // namespace schedscope

@@ -4,6 +4,7 @@
 #include "topology/import.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/json_input.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,12 +17,6 @@ namespace schedscope {
 namespace {
 
 using nlohmann::json;
-
-int line_of_byte(const std::string &text, std::size_t byte)
-{
-    byte = std::min(byte, text.size());
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(byte), '\n'));
-}
 
 // Reads JSON fields with messages that name the field's path.
 class Reader {
@@ -95,14 +90,7 @@ json params_to_json(const ParamMap &p)
 
 Scenario parse_scenario(const std::string &text, const std::string &source)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error &e) {
-        std::string what = e.what();
-        throw InputError(source, line_of_byte(text, e.byte > 0 ? e.byte - 1 : 0), {},
-                         "not valid JSON (" + what.substr(what.find(' ') + 1) + ")");
-    }
+    const json doc = parse_json_input(text, source);
     const Reader r(source);
     if (!doc.is_object())
         r.fail("", "a scenario is a JSON object");

@@ -5,6 +5,7 @@
 #include "topology/text_parse.h"
 
 #include "util/input_error.h"
+#include "util/json_input.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,12 +44,6 @@ bool looks_binary(const std::string &text)
             ++control;
     }
     return control * 10 > n; // more than 10 % control characters
-}
-
-int line_of_offset(const std::string &text, size_t offset)
-{
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
 }
 
 // Scenario hook: today a scenario carries only its topology. The scenario
@@ -115,14 +110,7 @@ Topology topology_from_scenario_json(const nlohmann::json &value, const std::str
 
 Topology import_scenario_json(const std::string &text, const std::string &source)
 {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-        // e.byte is 1-based and points just past the problem.
-        throw InputError(source, line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), {},
-                         "not valid JSON: " + std::string(e.what()).substr(std::string(e.what()).find(' ') + 1));
-    }
+    nlohmann::json doc = parse_json_input(text, source);
     if (!doc.is_object() || !doc.contains("topology"))
         throw InputError(source, 0, "topology", "JSON file has no \"topology\" key");
     return topology_from_scenario_json(doc["topology"], source);

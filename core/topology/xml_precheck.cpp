@@ -1,5 +1,6 @@
 #include "topology/xml_precheck.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <string>
@@ -8,6 +9,48 @@
 namespace schedscope {
 
 namespace {
+
+bool ends_with(const std::string &s, const char *suffix)
+{
+    const std::string x = suffix;
+    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+// hwloc's bitmap syntax as its exports write it: "0xf...f" (an infinite set)
+// and/or comma-separated words of hex digits ("0x00000003"; "0x1,,0x0", an
+// empty word being zero), never starting or ending with a comma. hwloc 2.9
+// crashes (SIGSEGV) when it cannot read the root's complete_cpuset ("/0x3",
+// "0x3,", found by fuzz_hwloc_xml): every set is checked here instead.
+bool is_hwloc_bitmap(std::string v)
+{
+    const std::string infinite = "0xf...f";
+    if (v.compare(0, infinite.size(), infinite) == 0) {
+        v.erase(0, infinite.size());
+        if (v.empty())
+            return true;
+        if (v.front() != ',')
+            return false;
+        v.erase(0, 1);
+    }
+    if (v.empty() || v.front() == ',' || v.back() == ',')
+        return false;
+    std::size_t start = 0;
+    while (start <= v.size()) {
+        std::size_t end = v.find(',', start);
+        if (end == std::string::npos)
+            end = v.size();
+        std::string word = v.substr(start, end - start);
+        if (word.compare(0, 2, "0x") == 0)
+            word.erase(0, 2);
+        else if (word.empty() && end - start > 0)
+            return false;
+        if (end - start > 0 &&
+            (word.empty() || !std::all_of(word.begin(), word.end(), [](unsigned char c) { return std::isxdigit(c); })))
+            return false;
+        start = end + 1;
+    }
+    return true;
+}
 
 class Scanner {
 public:
@@ -93,8 +136,10 @@ private:
     {
         int start_line = line_;
         if (starts("<?")) {
+            const std::size_t start = pos_;
             if (!skip_past("?>"))
-                fail("unterminated <? ... ?> declaration");
+                return fail("unterminated <? ... ?> declaration");
+            check_encoding(s_.substr(start, pos_ - start));
         } else if (starts("<!--")) {
             if (!skip_past("-->"))
                 fail("unterminated comment started on line " + std::to_string(start_line));
@@ -133,18 +178,19 @@ private:
                 return fail("root element is <" + n + ">, not <topology>");
         }
         const bool is_root = open_.empty();
+        std::vector<std::string> attrs;
         while (true) {
             skip_space();
             if (pos_ >= s_.size())
                 return fail("document ends inside the tag <" + n + "> started on line " + std::to_string(start_line));
             if (starts("/>")) {
                 pos_ += 2;
-                return;
+                return check_sets(n, attrs, start_line);
             }
             if (s_[pos_] == '>') {
                 ++pos_;
                 open_.push_back({n, start_line});
-                return;
+                return check_sets(n, attrs, start_line);
             }
             int attr_line = line_;
             std::string attr = name();
@@ -161,10 +207,56 @@ private:
             size_t value_start = pos_;
             if (!skip_past(std::string(1, quote)))
                 return fail("unterminated value of attribute '" + attr + "'");
+            attrs.push_back(attr);
+            if (ends_with(attr, "cpuset") || ends_with(attr, "nodeset")) {
+                const std::string value = s_.substr(value_start, pos_ - 1 - value_start);
+                if (!is_hwloc_bitmap(value))
+                    return fail("attribute '" + attr + "' of <" + n + "> is not an hwloc bitmap: '" +
+                                value.substr(0, 40) + "'");
+            }
             if (is_root && attr == "version") {
                 r_.version = s_.substr(value_start, pos_ - 1 - value_start);
                 r_.version_line = attr_line;
                 r_.version_major = std::atoi(r_.version.c_str());
+            }
+        }
+    }
+
+    // hwloc writes UTF-8. An encoding libxml2 does not know ("UTF-9") makes
+    // it leak inside hwloc's XML plugin (found by fuzz_hwloc_xml).
+    void check_encoding(const std::string &declaration)
+    {
+        const auto at = declaration.find("encoding");
+        if (declaration.compare(0, 5, "<?xml") != 0 || at == std::string::npos)
+            return;
+        const auto open = declaration.find_first_of("\"'", at);
+        if (open == std::string::npos)
+            return;
+        const auto close = declaration.find(declaration[open], open + 1);
+        std::string name = declaration.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+        for (char &c : name)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        for (const char *known : {"UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "LATIN1"})
+            if (name == known)
+                return;
+        fail("encoding '" + name.substr(0, 40) + "' (hwloc writes UTF-8)");
+    }
+
+    // hwloc writes an object's cpuset with its complete_cpuset and its
+    // nodeset with its complete_nodeset, always. hwloc 2.9 dereferences a
+    // null bitmap (SIGSEGV) when a v2 object below the root has the one
+    // without the other (found by fuzz_hwloc_xml): refused here instead.
+    void check_sets(const std::string &element, const std::vector<std::string> &attrs, int start_line)
+    {
+        if (element != "object")
+            return;
+        auto has = [&](const char *a) { return std::find(attrs.begin(), attrs.end(), a) != attrs.end(); };
+        for (const char *set : {"cpuset", "nodeset"}) {
+            const std::string complete = std::string("complete_") + set;
+            if (has(set) && !has(complete.c_str()) && r_.error.empty()) {
+                r_.error = "<object> has a " + std::string(set) + " but no " + complete +
+                           " (every file hwloc writes has both)";
+                r_.error_line = start_line;
             }
         }
     }

@@ -6,6 +6,8 @@
 #include "scenario/scenario.h"
 
 #include <QImage>
+#include <QMutex>
+#include <QMutexLocker>
 
 #include <atomic>
 #include <set>
@@ -41,11 +43,16 @@ SmallRuns run_small_numa01(SimTime until_ns)
 
 namespace {
 std::atomic<int> g_warnings{0};
+QMutex g_messages_mutex;
+QStringList g_messages;
 QtMessageHandler g_previous = nullptr;
 void count_warning(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    if (type != QtDebugMsg && type != QtInfoMsg)
+    if (type != QtDebugMsg && type != QtInfoMsg) {
         ++g_warnings;
+        const QMutexLocker lock(&g_messages_mutex);
+        g_messages << message;
+    }
     if (g_previous)
         g_previous(type, context, message);
 }
@@ -54,10 +61,19 @@ void count_warning(QtMsgType type, const QMessageLogContext &context, const QStr
 QtWarningCounter::QtWarningCounter()
 {
     g_warnings = 0;
+    {
+        const QMutexLocker lock(&g_messages_mutex);
+        g_messages.clear();
+    }
     g_previous = qInstallMessageHandler(count_warning);
 }
 QtWarningCounter::~QtWarningCounter() { qInstallMessageHandler(g_previous); }
 int QtWarningCounter::count() const { return g_warnings; }
+QStringList QtWarningCounter::messages() const
+{
+    const QMutexLocker lock(&g_messages_mutex);
+    return g_messages;
+}
 
 int distinct_colours(const QString &png_path)
 {

@@ -24,11 +24,12 @@ struct SmallRuns {
 SmallRuns run_small_numa01(SimTime until_ns = 2'000'000'000);
 
 // Counts Qt warnings for its lifetime (QAbstractItemModelTester reports
-// through them in Warning mode).
+// through them in Warning mode) and keeps their text, from any thread.
 struct QtWarningCounter {
     QtWarningCounter();
     ~QtWarningCounter();
     int count() const;
+    QStringList messages() const;
 };
 
 // Distinct colours in an image: a blank or one-colour render has very few.

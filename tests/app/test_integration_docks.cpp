@@ -15,6 +15,7 @@
 #include "sim/comparison_page.h"
 #include "sim/scenario_document.h"
 #include "sim/simulation_controller.h"
+#include "window_test_support.h"
 
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -33,6 +34,8 @@
 
 using namespace schedscope;
 using namespace schedscope::gui;
+using schedscope::test::QuietWindow;
+using schedscope::test::wait_until;
 
 namespace {
 
@@ -44,32 +47,6 @@ Scenario small_numa_scenario()
     s.workload = {"numa01", {{"memory_mb", "64"}, {"loops", "4"}}};
     s.policies = {{"sched-domains", {}}, {"autonuma", {}}};
     return s;
-}
-
-// A window that never opens a dialog: errors are collected, "save
-// changes?" is answered by `answer`.
-struct QuietWindow {
-    MainWindow window;
-    QStringList errors;
-    int answer = QMessageBox::Discard;
-    int prompts = 0;
-    QuietWindow()
-    {
-        window.setErrorSink([this](const QString &, const QString &text) { errors << text; });
-        window.setSavePrompt([this](const QString &) {
-            ++prompts;
-            return answer;
-        });
-    }
-};
-
-bool wait_until(const std::function<bool()> &done, int timeout_ms = 20000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeout_ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
-    return done();
 }
 
 QAction *find_action(const QList<QAction *> &actions, const QString &text)

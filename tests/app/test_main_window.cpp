@@ -1,6 +1,7 @@
 // The window's loading paths, with errors captured instead of shown in a
 // modal box, and the view's interaction.
 #include "main_window.h"
+#include "window_test_support.h"
 #include "synthetic_dialog.h"
 #include "topology/import.h"
 #include "test_machines.h"
@@ -24,6 +25,7 @@
 
 using namespace schedscope;
 using namespace schedscope::gui;
+using schedscope::test::write_file;
 
 namespace {
 struct Messages {
@@ -37,14 +39,6 @@ struct Messages {
     }
 };
 
-QString write_file(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    REQUIRE(f.open(QIODevice::WriteOnly));
-    f.write(content);
-    return path;
-}
 } // namespace
 
 TEST_CASE("bad topology files give one message naming the file, never a crash", "[window]")

@@ -4,6 +4,7 @@
 #include "app_options.h"
 #include "image_checks.h"
 #include "main_window.h"
+#include "window_test_support.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "sim/policy_dialog.h"
@@ -31,20 +32,13 @@
 
 using namespace schedscope;
 using namespace schedscope::gui;
+using schedscope::test::write_file;
 
 using schedscope::test::distinct_colours;
 using schedscope::test::has_colour;
 
 namespace {
 
-QString write_file(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    REQUIRE(f.open(QIODevice::WriteOnly));
-    f.write(content);
-    return path;
-}
 
 QByteArray scenario_json(const char *topology, const char *policies = R"([{"name":"sched-domains"},{"name":"autonuma"}])")
 {

@@ -1,0 +1,56 @@
+#pragma once
+// Driving the main window in tests without a modal dialog: errors are
+// collected instead of shown in a message box, "save changes?" is answered,
+// and the event loop runs until a condition holds.
+
+#include "main_window.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QMessageBox>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <functional>
+
+namespace schedscope::test {
+
+// A window that never opens a dialog: errors are collected, "save
+// changes?" is answered by `answer`.
+struct QuietWindow {
+    gui::MainWindow window;
+    QStringList errors;
+    int answer = QMessageBox::Discard;
+    int prompts = 0;
+    QuietWindow()
+    {
+        window.setErrorSink([this](const QString &, const QString &text) { errors << text; });
+        window.setSavePrompt([this](const QString &) {
+            ++prompts;
+            return answer;
+        });
+    }
+};
+
+inline bool wait_until(const std::function<bool()> &done, int timeout_ms = 20000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < timeout_ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    return done();
+}
+
+inline QString write_file(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write(content);
+    return path;
+}
+
+} // namespace schedscope::test
