@@ -21,10 +21,11 @@ namespace {
 // with its siblings, so loading grows with fan-out squared times PUs: measured
 // (plain hwloc, loaded 2-core machine) pack:8 core:1024 pu:1 3.8 s, pu:8192
 // 13 s, pack:4000 pu:2 12 s, pack:64 core:64 pu:16 (65 536 PUs) 16 s and
-// 1 GB. These limits keep any accepted string within the 10 s bound
-// (docs/reliability.md); altix-1024 (group:512, 1024 PUs) is the largest sample.
-constexpr double kMaxSyntheticPus = 8192;
-constexpr double kMaxSyntheticFanout = 1024;
+// 1 GB. These limits (topology.h, shared with the XML pre-check) keep any
+// accepted string within the 10 s bound (docs/reliability.md); altix-1024
+// (group:512, 1024 PUs) is the largest sample.
+constexpr double kMaxSyntheticPus = kMaxHwlocPus;
+constexpr double kMaxSyntheticFanout = kMaxHwlocFanout;
 
 // hwloc refuses these too; schedscope refuses them before hwloc sees them.
 constexpr const char *kLastLevelNotPu = "the last level must be pu:N";

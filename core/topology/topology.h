@@ -29,6 +29,13 @@ inline constexpr ObjId kNoObj = -1;
 // Most NUMA nodes an imported machine may have: Linux's MAX_NUMNODES at its
 // largest (CONFIG_NODES_SHIFT=10). Keeps the n x n distance work bounded.
 inline constexpr int kMaxNumaNodes = 1024;
+// Largest machine hwloc may be asked to build (from a synthetic string or an
+// XML file) and most children of one object: hwloc 2.9 inserts each object
+// by comparing cpusets with its siblings, so its loading time grows with
+// fan-out squared times PUs (measurements in import_hwloc.cpp). These keep
+// any accepted input within the 10 s bound of docs/reliability.md.
+inline constexpr int kMaxHwlocPus = 8192;
+inline constexpr int kMaxHwlocFanout = 1024;
 // SLIT convention (ACPI): 10 is local; without a matrix a remote node is
 // assumed to cost twice the local latency, the most common two-level value.
 inline constexpr int kSlitLocalDistance = 10;

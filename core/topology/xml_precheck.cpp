@@ -1,5 +1,7 @@
 #include "topology/xml_precheck.h"
 
+#include "topology/topology.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -86,6 +88,7 @@ private:
     struct Open {
         std::string name;
         int line;
+        int child_objects = 0;
     };
 
     void advance()
@@ -178,19 +181,22 @@ private:
                 return fail("root element is <" + n + ">, not <topology>");
         }
         const bool is_root = open_.empty();
+        if (n == "object" && !count_object())
+            return;
         std::vector<std::string> attrs;
+        std::string type;
         while (true) {
             skip_space();
             if (pos_ >= s_.size())
                 return fail("document ends inside the tag <" + n + "> started on line " + std::to_string(start_line));
             if (starts("/>")) {
                 pos_ += 2;
-                return check_sets(n, attrs, start_line);
+                return check_object(n, type, attrs, start_line);
             }
             if (s_[pos_] == '>') {
                 ++pos_;
                 open_.push_back({n, start_line});
-                return check_sets(n, attrs, start_line);
+                return check_object(n, type, attrs, start_line);
             }
             int attr_line = line_;
             std::string attr = name();
@@ -214,12 +220,33 @@ private:
                     return fail("attribute '" + attr + "' of <" + n + "> is not an hwloc bitmap: '" +
                                 value.substr(0, 40) + "'");
             }
+            if (attr == "type")
+                type = s_.substr(value_start, pos_ - 1 - value_start);
             if (is_root && attr == "version") {
                 r_.version = s_.substr(value_start, pos_ - 1 - value_start);
                 r_.version_line = attr_line;
                 r_.version_major = std::atoi(r_.version.c_str());
             }
         }
+    }
+
+    // hwloc's time to load grows with fan-out squared (topology.h): a file of
+    // thousands of sibling objects would take it minutes.
+    bool count_object()
+    {
+        if (open_.empty())
+            return true; // <object> as the root is refused elsewhere
+        Open &parent = open_.back();
+        if (++parent.child_objects > kMaxHwlocFanout) {
+            fail("<" + parent.name + "> opened on line " + std::to_string(parent.line) + " has more than " +
+                 std::to_string(kMaxHwlocFanout) + " child objects");
+            return false;
+        }
+        if (++objects_ > kMaxObjects) {
+            fail("more than " + std::to_string(kMaxObjects) + " objects");
+            return false;
+        }
+        return true;
     }
 
     // hwloc writes UTF-8. An encoding libxml2 does not know ("UTF-9") makes
@@ -246,10 +273,13 @@ private:
     // nodeset with its complete_nodeset, always. hwloc 2.9 dereferences a
     // null bitmap (SIGSEGV) when a v2 object below the root has the one
     // without the other (found by fuzz_hwloc_xml): refused here instead.
-    void check_sets(const std::string &element, const std::vector<std::string> &attrs, int start_line)
+    void check_object(const std::string &element, const std::string &type, const std::vector<std::string> &attrs,
+                      int start_line)
     {
         if (element != "object")
             return;
+        if (type == "PU" && ++pus_ > kMaxHwlocPus)
+            return fail("more than " + std::to_string(kMaxHwlocPus) + " PUs (the largest machine schedscope loads)");
         auto has = [&](const char *a) { return std::find(attrs.begin(), attrs.end(), a) != attrs.end(); };
         for (const char *set : {"cpuset", "nodeset"}) {
             const std::string complete = std::string("complete_") + set;
@@ -266,6 +296,10 @@ private:
     int line_ = 1;
     bool seen_root_ = false;
     std::vector<Open> open_;
+    int pus_ = 0;
+    int objects_ = 0;
+    // An 8192-PU machine with a core and three caches per PU is about 40 000.
+    static constexpr int kMaxObjects = 8 * kMaxHwlocPus;
     XmlCheck r_;
 };
 

@@ -100,7 +100,7 @@ TEST_CASE("integration: export trace through the dialog's job writes a valid Chr
                       [](const std::string &p) { return p.find("autonuma") != std::string::npos; }));
 }
 
-TEST_CASE("integration: an ftrace export of two panes writes one file each; a bad window is refused",
+TEST_CASE("integration: an ftrace export of two panes writes one file each, a bad window is refused",
           "[integration][trace]")
 {
     QTemporaryDir dir;

@@ -76,7 +76,7 @@ TEST_CASE("a bad scenario file gives a message naming it, not a crash", "[window
     CHECK(messages.texts[3].contains("no-such-machine"));
 }
 
-TEST_CASE("opening a scenario shows one pane per policy; saving is atomic and clears the prompt", "[window][scenario]")
+TEST_CASE("opening a scenario shows one pane per policy, saving is atomic and clears the prompt", "[window][scenario]")
 {
     QTemporaryDir dir;
     Captured messages;

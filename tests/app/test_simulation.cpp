@@ -222,7 +222,7 @@ TEST_CASE("the controller runs panes in lockstep and the scrubber returns exactl
     CHECK(c.time() == 0);
 }
 
-TEST_CASE("step advances one tick; play advances; speed is clamped", "[sim][controller]")
+TEST_CASE("step advances one tick, play advances, speed is clamped", "[sim][controller]")
 {
     SimulationController c;
     c.load(make_run_setup(numa_scenario()));

@@ -131,6 +131,23 @@ TEST_CASE("enormous machines are refused before they are built", "[badinput]")
     // Wide levels are slow in hwloc whatever the PU count.
     check_refused("topo --topology " + shell_quote("synthetic:pack:10000 [numa] pu:1"),
                   "10000 children per object");
+    // The same limits for hwloc XML, counted before hwloc sees the file:
+    // 2000 sibling objects, and 9000 PUs in 9 packages of 1000.
+    const std::string head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<topology version=\"2.0\">\n"
+                             "<object type=\"Machine\" os_index=\"0\">\n";
+    std::string wide = head, many = head;
+    for (int i = 0; i < 2000; ++i)
+        wide += "<object type=\"Core\" os_index=\"" + std::to_string(i) + "\"/>\n";
+    for (int p = 0; p < 9; ++p) {
+        many += "<object type=\"Package\" os_index=\"" + std::to_string(p) + "\">\n";
+        for (int i = 0; i < 1000; ++i)
+            many += "<object type=\"PU\" os_index=\"" + std::to_string(p * 1000 + i) + "\"/>\n";
+        many += "</object>\n";
+    }
+    check_refused("topo --topology " + shell_quote(d.file("wide.xml", wide + "</object>\n</topology>\n")),
+                  "line 3 has more than 1024 child objects");
+    check_refused("topo --topology " + shell_quote(d.file("many.xml", many + "</object>\n</topology>\n")),
+                  "more than 8192 PUs");
     // A file over the 64 MiB cap is refused from its size, unread.
     const std::string huge = d / "huge.txt";
     std::filesystem::resize_file(d.file("huge.txt", "available: 1 nodes (0)\n"), 65ull << 20);

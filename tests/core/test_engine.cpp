@@ -252,7 +252,7 @@ double stream_bytes_per_ns(std::shared_ptr<const Topology> topo, int cpu_node, i
 
 } // namespace
 
-TEST_CASE("remote traffic settles at the interconnect bandwidth; local traffic never crosses it", "[engine]")
+TEST_CASE("remote traffic settles at the interconnect bandwidth, local traffic never crosses it", "[engine]")
 {
     // Eight streams on node 0 over node 1's memory ask for about 3 GB/s at
     // remote latency (far below node 1's 10 GB/s).

@@ -181,7 +181,7 @@ TEST_CASE("sched-numa homes processes on separate nodes and pulls their memory h
     CHECK(count_kind(sim, DecisionKind::Exchange) == 0);
 }
 
-TEST_CASE("bind mode=hard never migrates across nodes; inverse binds to the other node", "[policy]")
+TEST_CASE("bind mode=hard never migrates across nodes, inverse binds to the other node", "[policy]")
 {
     // Three threads per process, long and short alternating (L S L, S L S).
     // Unbound, exec placement alternates nodes, so node 0 gets the three

@@ -178,7 +178,7 @@ TEST_CASE("remote memory slows numa02 down: inverse binding well behind hard bin
     CHECK(inverse > 1.3 * hard);
 }
 
-TEST_CASE("hackbench moves every message; sembench wakes W per round", "[workload]")
+TEST_CASE("hackbench moves every message, sembench wakes W per round", "[workload]")
 {
     Simulation hb = build(kFourNodes, "hackbench:groups=2,loops=3");
     CHECK(hb.tasks().size() == 80);
