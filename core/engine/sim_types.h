@@ -177,14 +177,7 @@ struct CacheState {
             return hint;
         if (!holds(t))
             return -1;
-        // Shares only move down (forgotten ones close up, new ones go at
-        // the end), so a stale hint is an upper bound: look down from it,
-        // past the few shares forgotten since.
-        const int n = static_cast<int>(shares.size());
-        for (int i = std::min(hint, n - 1); i >= 0; --i)
-            if (shares[i].task == t)
-                return i;
-        for (int i = std::max(hint + 1, 0); i < n; ++i)
+        for (int i = 0; i < static_cast<int>(shares.size()); ++i)
             if (shares[i].task == t)
                 return i;
         return -1;
