@@ -265,30 +265,45 @@ void Simulation::deliver_wake_list(int cpu)
         enqueue(tid, cpu);
 }
 
+double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
+{
+    const double local = static_cast<double>(cfg_.model.rq_lock_local_ns);
+    const double remote = static_cast<double>(cfg_.model.rq_lock_remote_ns);
+    if (lock_near_exact_) {
+        // The classes of Topology::distance, in its order: sharing a core or
+        // a cache, then the same node, then remote by the SLIT distance.
+        const ObjId near = pu_lock_near_[static_cast<size_t>(owner_cpu)];
+        if (near != kNoObj && near == pu_lock_near_[static_cast<size_t>(by_cpu)])
+            return 2.0 * local;
+        const int node_a = pu_node_[static_cast<size_t>(owner_cpu)], node_b = pu_node_[static_cast<size_t>(by_cpu)];
+        if (node_a == node_b)
+            return remote;
+        return remote * topo_->node_distance(node_a, node_b) / 10.0;
+    }
+    const PuDistance d = topo_->distance(owner_cpu, by_cpu);
+    switch (d.cls) {
+    case DistanceClass::Self:
+        return local;
+    case DistanceClass::SameCore:
+    case DistanceClass::SharedL2:
+    case DistanceClass::SharedL3:
+        return 2.0 * local;
+    case DistanceClass::SamePackage:
+    case DistanceClass::SameNode:
+        return remote;
+    case DistanceClass::RemoteNode:
+        return remote * d.numa_distance / 10.0;
+    }
+    return local;
+}
+
 double Simulation::lock_rq(int rq_cpu, int by_cpu)
 {
     RqLock &L = rqs_[rq_cpu].lock;
     // The lock's cache line travels from whoever held it last.
-    double transfer = static_cast<double>(cfg_.model.rq_lock_local_ns);
-    if (L.last_owner_cpu >= 0 && L.last_owner_cpu != by_cpu) {
-        const PuDistance d = topo_->distance(L.last_owner_cpu, by_cpu);
-        switch (d.cls) {
-        case DistanceClass::Self:
-            break;
-        case DistanceClass::SameCore:
-        case DistanceClass::SharedL2:
-        case DistanceClass::SharedL3:
-            transfer = 2.0 * static_cast<double>(cfg_.model.rq_lock_local_ns);
-            break;
-        case DistanceClass::SamePackage:
-        case DistanceClass::SameNode:
-            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns);
-            break;
-        case DistanceClass::RemoteNode:
-            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) * d.numa_distance / 10.0;
-            break;
-        }
-    }
+    const double transfer = L.last_owner_cpu >= 0 && L.last_owner_cpu != by_cpu
+                                ? lock_transfer_ns(L.last_owner_cpu, by_cpu)
+                                : static_cast<double>(cfg_.model.rq_lock_local_ns);
     const double hold = static_cast<double>(cfg_.model.rq_lock_hold_ns);
     // The taker is busy until its pending kernel work is done: several
     // acquisitions it makes at one instant happen one after the other, so

@@ -50,6 +50,21 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
 
     for (int p = 0; p < npu; ++p)
         pu_node_[p] = topo_->node_of_pu(p);
+    pu_lock_near_.assign(npu, kNoObj);
+    lock_near_exact_ = true;
+    for (int p = 0; p < npu; ++p) {
+        unsigned seen = 0;
+        for (ObjId a = topo_->pu(p); a != kNoObj; a = topo_->objects()[a].parent) {
+            const ObjType t = topo_->objects()[a].type;
+            if (t != ObjType::Core && t != ObjType::L1 && t != ObjType::L2 && t != ObjType::L3)
+                continue;
+            const unsigned bit = 1u << static_cast<unsigned>(t);
+            if (seen & bit)
+                lock_near_exact_ = false;
+            seen |= bit;
+            pu_lock_near_[p] = a;
+        }
+    }
 
     // Caches: one state per cache object. A topology whose caches are unknown
     // (numactl input) gets one private cache per PU of the stated default
@@ -130,6 +145,8 @@ Simulation &Simulation::operator=(const Simulation &o)
     caches_ = o.caches_;
     pu_caches_ = o.pu_caches_;
     pu_node_ = o.pu_node_;
+    pu_lock_near_ = o.pu_lock_near_;
+    lock_near_exact_ = o.lock_near_exact_;
     core_pus_ = o.core_pus_;
     pu_core_ = o.pu_core_;
     channels_ = o.channels_;

@@ -238,6 +238,14 @@ private:
     std::vector<Task> tasks_;
     std::vector<Runqueue> rqs_;
     std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
+    // Pricing a runqueue lock's line transfer asks how close its last owner
+    // is, on every lock. Per PU, the outermost Core/L1/L2/L3 above it
+    // (kNoObj if none): when no type repeats on a path to the root, two PUs
+    // share one of those iff they have the same one, which spares
+    // Topology::distance. lock_near_exact_ says whether that holds.
+    std::vector<ObjId> pu_lock_near_;
+    bool lock_near_exact_ = false;
+    double lock_transfer_ns(int owner_cpu, int by_cpu) const;
     std::vector<CacheState> caches_;
     std::vector<std::vector<int>> pu_caches_; // per PU: indices into caches_, L1 outwards
     std::vector<int> pu_node_;

@@ -229,14 +229,20 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
             max_n = n;
         }
     }
-    const double this_avg = this_total / this_n, max_avg = max_total / max_n;
-    // Tasks to move so that both groups end level, never overshooting.
-    const double want = (max_total * this_n - this_total * max_n) / (max_n + this_n);
-    if (busiest_group < 0 || max_avg * 100 <= this_avg * sd.imbalance_pct || want < 1) {
+    const auto balanced = [&sd] {
         sd.nr_balance_failed = 0;
         sd.balance_interval_ms = std::min(sd.max_interval_ms, sd.balance_interval_ms * 2);
         return false;
-    }
+    };
+    // No other group has work (most new-idle passes in a wakeup storm):
+    // settled before any floating-point work.
+    if (busiest_group < 0)
+        return balanced();
+    const double this_avg = this_total / this_n, max_avg = max_total / max_n;
+    // Tasks to move so that both groups end level, never overshooting.
+    const double want = (max_total * this_n - this_total * max_n) / (max_n + this_n);
+    if (max_avg * 100 <= this_avg * sd.imbalance_pct || want < 1)
+        return balanced();
     int busiest = -1;
     for (int c : sd.group_members(busiest_group))
         if (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest))
