@@ -2,40 +2,20 @@
 // PNG with real content (many colours, not a blank or black window).
 #include "app_options.h"
 #include "image_checks.h"
+#include "window_test_support.h"
 
 #include <catch2/catch.hpp>
 
 #include <QImage>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QSet>
 #include <QTemporaryDir>
 
 using namespace schedscope::gui;
 
 using schedscope::test::distinct_colours;
+using schedscope::test::GuiRun;
 using schedscope::test::has_colour;
-
-namespace {
-struct Run {
-    int exit_code = -1;
-    QString err;
-};
-
-Run run_gui(const QStringList &args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
-    env.insert("SCHEDSCOPE_SAMPLES_DIR", SCHEDSCOPE_SOURCE_SAMPLES_DIR);
-    p.setProcessEnvironment(env);
-    p.start(SCHEDSCOPE_GUI_PATH, args);
-    REQUIRE(p.waitForFinished(60000));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
-}
-
-
-} // namespace
+using schedscope::test::run_gui;
 
 TEST_CASE("screenshot mode writes a PNG with real content for small and large machines", "[screenshot]")
 {
@@ -45,7 +25,7 @@ TEST_CASE("screenshot mode writes a PNG with real content for small and large ma
                                "synthetic:pack:16 [numa] l3:1 core:32 pu:2");
     INFO(spec.toStdString());
     const QString out = dir.filePath("shot.png");
-    const Run run = run_gui({"--topology", spec, "--screenshot", out, "--size", "1200x800"});
+    const GuiRun run = run_gui({"--topology", spec, "--screenshot", out, "--size", "1200x800"});
     INFO(run.err.toStdString());
     REQUIRE(run.exit_code == 0);
     QImage image(out);
@@ -60,7 +40,7 @@ TEST_CASE("screenshot mode fails cleanly on bad input", "[screenshot]")
 {
     QTemporaryDir dir;
     const QString out = dir.filePath("shot.png");
-    Run run = run_gui({"--topology", dir.filePath("missing.xml"), "--screenshot", out});
+    GuiRun run = run_gui({"--topology", dir.filePath("missing.xml"), "--screenshot", out});
     CHECK(run.exit_code == 2);
     CHECK(run.err.contains("missing.xml"));
     CHECK_FALSE(QFile::exists(out));

@@ -25,8 +25,6 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QSet>
 #include <QTemporaryDir>
 
@@ -35,7 +33,9 @@ using namespace schedscope::gui;
 using schedscope::test::write_file;
 
 using schedscope::test::distinct_colours;
+using schedscope::test::GuiRun;
 using schedscope::test::has_colour;
+using schedscope::test::run_gui;
 
 namespace {
 
@@ -165,26 +165,6 @@ TEST_CASE("the panes' headers show live figures", "[window]")
     CHECK(pane->headerFigures().contains("local access"));
 }
 
-namespace {
-struct Run {
-    int exit_code = -1;
-    QString out, err;
-};
-
-Run run_gui(const QStringList &args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
-    env.insert("SCHEDSCOPE_SAMPLES_DIR", SCHEDSCOPE_SOURCE_SAMPLES_DIR);
-    p.setProcessEnvironment(env);
-    p.start(SCHEDSCOPE_GUI_PATH, args);
-    REQUIRE(p.waitForFinished(120000));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
-} // namespace
-
 TEST_CASE("screenshot mode with --scenario and --run-to writes the panes at that time", "[screenshot][scenario]")
 {
     QTemporaryDir dir;
@@ -192,7 +172,7 @@ TEST_CASE("screenshot mode with --scenario and --run-to writes the panes at that
     INFO(topology);
     const QString scenario = write_file(dir, "s.json", scenario_json(topology));
     const QString out = dir.filePath("shot.png");
-    const Run run = run_gui({"--scenario", scenario, "--run-to", "1s", "--screenshot", out, "--size", "1400x900"});
+    const GuiRun run = run_gui({"--scenario", scenario, "--run-to", "1s", "--screenshot", out, "--size", "1400x900"});
     INFO(run.err.toStdString());
     REQUIRE(run.exit_code == 0);
     QImage image(out);
@@ -207,7 +187,7 @@ TEST_CASE("screenshot mode with a bad --scenario file exits 2 with the reason", 
 {
     QTemporaryDir dir;
     const QString out = dir.filePath("shot.png");
-    Run run = run_gui({"--scenario", write_file(dir, "bad.json", "{]"), "--screenshot", out});
+    GuiRun run = run_gui({"--scenario", write_file(dir, "bad.json", "{]"), "--screenshot", out});
     CHECK(run.exit_code == 2);
     CHECK(run.err.contains("bad.json"));
     CHECK_FALSE(QFile::exists(out));

@@ -11,6 +11,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
 #include <QTemporaryDir>
 
@@ -51,6 +53,25 @@ inline QString write_file(const QTemporaryDir &dir, const QString &name, const Q
     REQUIRE(f.open(QIODevice::WriteOnly));
     f.write(content);
     return path;
+}
+
+// The app binary run headless (offscreen platform, the source tree's samples).
+struct GuiRun {
+    int exit_code = -1; // -1 if it crashed
+    QString out, err;
+};
+
+inline GuiRun run_gui(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("SCHEDSCOPE_SAMPLES_DIR", SCHEDSCOPE_SOURCE_SAMPLES_DIR);
+    p.setProcessEnvironment(env);
+    p.start(SCHEDSCOPE_GUI_PATH, args);
+    REQUIRE(p.waitForFinished(120000));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace schedscope::test
