@@ -287,8 +287,10 @@ std::string format_report(const Scenario &s, const std::vector<std::vector<RunRe
             const double avg = sum / static_cast<double>(rs.size());
             if (p == 0)
                 first_avg[f] = avg;
+            // Only against a figure that shows as non-zero: a change from
+            // 0.000 (a system time of a few microseconds) means nothing.
             char change[32] = "";
-            if (p > 0 && first_avg[f] != 0)
+            if (p > 0 && std::fabs(first_avg[f]) >= 0.0005)
                 std::snprintf(change, sizeof change, "%+.1f%%", 100.0 * (avg - first_avg[f]) / std::fabs(first_avg[f]));
             std::snprintf(line, sizeof line, "  %-20s %12.3f %12.3f %12.3f %9s\n", figures[f].name, mn, mx, avg,
                           change);

@@ -68,7 +68,8 @@ RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series = t
 nlohmann::json run_to_json(const RunResult &r, bool with_series);
 // {"results":[{"policy":..., "params":{...}, "runs":[...]}]}, one entry per policy in order.
 nlohmann::json results_to_json(const std::vector<std::vector<RunResult>> &by_policy, bool with_series);
-// Min/Max/Avg over repeats per figure and %Change of the Avg against the first policy.
+// Min/Max/Avg over repeats per figure and %Change of the Avg against the first
+// policy (left blank where the first policy's Avg prints as 0.000).
 std::string format_report(const Scenario &s, const std::vector<std::vector<RunResult>> &by_policy);
 
 } // namespace schedscope
