@@ -1,9 +1,11 @@
 // `numa01` and `numa01_THREAD_ALLOC`, after the autonuma-benchmark (2012).
 //
 // The benchmark forks two processes with NCPUS/2 threads each. Each process
-// allocates 3 GiB and all of it is first written while bound to one node
-// (the same node for both), so every page starts on the wrong node for half
-// of the threads at least. Then every thread bzero()s the whole 3 GiB 50
+// allocates 3 GiB, and every thread first bzero()s all of it while bound to
+// one half of the nodes (numa01.c's NO_BIND_FORCE_SAME_NODE build, the one
+// published: `memmask_global`, the same half for both processes), so the
+// pages land spread over that half and start on the wrong nodes for half of
+// the threads at least. Then every thread bzero()s the whole 3 GiB 50
 // times (numa01), or its own 3 GiB / THREADS slice 1000 times
 // (THREAD_ALLOC). A policy wins by putting each process's threads and its
 // memory on the same nodes: possible on 2 nodes, only partly on more.
@@ -39,13 +41,24 @@ std::vector<ParamInfo> numa01_params(bool thread_alloc)
         {"loops", std::to_string(thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops),
          thread_alloc ? "times each thread writes its own slice (benchmark: 1000)"
                       : "times each thread writes the whole process memory (benchmark: 50)"},
-        {"first_node", "0", "node on which both processes' memory is first written"},
+        {"first_write", "half",
+         "half | node: where both processes' memory is first written (half = bound to the half of the nodes "
+         "holding first_node, pages spread over it, as numa01.c's NO_BIND_FORCE_SAME_NODE build does; node = "
+         "all of it on first_node). The same on 2 nodes"},
+        {"first_node", "0", "the node (first_write=node) or a node of the half (first_write=half) written first"},
         {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
          "cache lines written per us of unstalled work (a bzero loop)"},
         {"bind", "none",
          "none | hard | inverse: the benchmark's own _HARD_BIND / _INVERSE_BIND (process p's threads and "
          "memory on its half of the nodes, or its threads on the other half)"},
     };
+}
+
+// Chunk c on nodes[c % size]: pages written by threads spread over `nodes`.
+void spread_chunks(Simulation &sim, ProcId proc, int chunks, const std::vector<int> &nodes)
+{
+    for (int c = 0; c < chunks; ++c)
+        sim.place_chunks(proc, c, c + 1, nodes[static_cast<size_t>(c) % nodes.size()]);
 }
 
 void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source, bool thread_alloc)
@@ -62,6 +75,7 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     const std::int64_t loops =
         param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1, 1'000'000, source);
     const int first_node = static_cast<int>(param_int(p, "first_node", 0, 0, nodes - 1, source));
+    const std::string first_write = param_choice(p, "first_write", "half", {"half", "node"}, source);
     const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
     const BenchBind bind = parse_bench_bind(p, source);
 
@@ -71,12 +85,23 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
         bytes = std::max(bytes, threads * sim.model().chunk_bytes);
     const int chunks = chunks_for_bytes(sim, bytes);
 
+    // numa01.c splits the nodes into two halves (the first nodes/2 and the
+    // rest); with NO_BIND_FORCE_SAME_NODE every thread's first bzero() is
+    // bound to one of them, and each page goes to the node of that half
+    // nearest the thread that touched it first. All threads start at once,
+    // so the pages end up spread evenly over the half.
+    const auto half_of = [nodes](int n) { return (n * 2) / nodes; };
+    std::vector<int> first_nodes;
+    for (int n = 0; n < nodes; ++n)
+        if (first_write == "half" ? half_of(n) == half_of(first_node) : n == first_node)
+            first_nodes.push_back(n);
+
     for (int proc_i = 0; proc_i < kNuma01Processes; ++proc_i) {
         // Hard bind gives process p the nodes of its half of the machine;
         // inverse bind puts its threads on the other half, memory staying.
         CpuSet home_nodes, cpu_nodes;
         for (int n = 0; n < nodes; ++n) {
-            const int half = nodes >= 2 ? (n * 2) / nodes : proc_i;
+            const int half = nodes >= 2 ? half_of(n) : proc_i;
             if (half == proc_i)
                 home_nodes.set(n);
             if ((bind == BenchBind::Inverse ? 1 - half : half) == proc_i)
@@ -86,13 +111,11 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
         const ProcId proc = sim.add_process(what + "." + std::to_string(proc_i), chunks * sim.model().chunk_bytes,
                                             alloc, bind == BenchBind::None ? CpuSet{} : home_nodes);
         if (bind == BenchBind::None) {
-            sim.place_chunks(proc, 0, chunks, first_node);
+            spread_chunks(sim, proc, chunks, first_nodes);
         } else {
             // Bound runs first-write under the process's own memory policy:
             // the memory starts spread over the process's nodes.
-            const auto members = home_nodes.members();
-            for (int c = 0; c < chunks; ++c)
-                sim.place_chunks(proc, c, c + 1, members[static_cast<size_t>(c) % members.size()]);
+            spread_chunks(sim, proc, chunks, home_nodes.members());
         }
         CpuSet allowed;
         if (bind != BenchBind::None)
@@ -117,7 +140,7 @@ WorkloadInfo numa01_workload_info()
     WorkloadInfo w;
     w.name = "numa01";
     w.description = "autonuma-benchmark numa01: 2 processes x NCPUS/2 threads; each process's memory first written "
-                    "on one node, then every thread writes all of its process's memory 50 times. Elapsed time.";
+                    "on one half of the nodes (both the same half), then every thread writes all of its process's memory 50 times. Elapsed time.";
     w.params = numa01_params(false);
     w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa01(sim, p, src, false); };
     return w;

@@ -91,7 +91,8 @@ TEST_CASE("every workload lists a description and defaults its factory accepts",
     }
 }
 
-TEST_CASE("numa01: two processes of NCPUS/2 threads, all memory on the first node, each thread on all of it",
+TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one half of the nodes, each thread "
+          "on all of it",
           "[workload]")
 {
     Simulation sim = build(kFourNodes, "numa01:memory_mb=64");
@@ -99,7 +100,12 @@ TEST_CASE("numa01: two processes of NCPUS/2 threads, all memory on the first nod
     const int chunks = static_cast<int>(sim.processes()[0].chunk_node.size());
     for (const auto &p : sim.processes()) {
         CHECK(p.tasks.size() == 4); // 8 PUs / 2
-        CHECK(p.chunks_on_node[0] == chunks);
+        // numa01.c binds the first bzero() of both processes to the same
+        // half of the nodes (nodes 0-1 here), where it lands spread.
+        CHECK(p.chunks_on_node[0] == chunks / 2);
+        CHECK(p.chunks_on_node[1] == chunks - chunks / 2);
+        CHECK(p.chunks_on_node[2] == 0);
+        CHECK(p.chunks_on_node[3] == 0);
         for (TaskId t : p.tasks) {
             REQUIRE(sim.task(t).segments.size() == 1);
             CHECK(sim.task(t).segments[0].chunk_begin == 0);
@@ -107,6 +113,18 @@ TEST_CASE("numa01: two processes of NCPUS/2 threads, all memory on the first nod
             CHECK(sim.task(t).program.iterations == 50);
         }
     }
+    // first_node picks the half; first_write=node puts it all on that node.
+    Simulation upper = build(kFourNodes, "numa01:memory_mb=64,first_node=3");
+    CHECK(upper.processes()[1].chunks_on_node[2] == chunks / 2);
+    CHECK(upper.processes()[1].chunks_on_node[3] == chunks - chunks / 2);
+    Simulation one = build(kFourNodes, "numa01:memory_mb=64,first_write=node,first_node=2");
+    for (const auto &p : one.processes())
+        CHECK(p.chunks_on_node[2] == chunks);
+    // On two nodes a half is one node.
+    Simulation two = build("pack:2 [numa] l3:1(size=4MiB) core:2 pu:1", "numa01:memory_mb=64");
+    for (const auto &p : two.processes())
+        CHECK(p.chunks_on_node[0] == static_cast<int>(p.chunk_node.size()));
+    CHECK_THROWS(build(kFourNodes, "numa01:first_write=local"));
 }
 
 TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[workload]")
