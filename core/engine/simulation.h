@@ -123,6 +123,9 @@ public:
     // groups of PUs on every pass.
     int nr_running(int cpu) const { return nr_running_[static_cast<size_t>(cpu)]; }
     bool cpu_idle(int cpu) const { return nr_running_[static_cast<size_t>(cpu)] == 0; }
+    // The same counts for every PU, indexed by PU: the array the balancers
+    // sum, valid until the next event.
+    const int *nr_running_all() const { return nr_running_.data(); }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
