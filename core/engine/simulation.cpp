@@ -417,8 +417,7 @@ void Simulation::handle(const Event &e)
         if (t >= 0 && tasks_[t].remaining_work_ns <= 0.5)
             run_program(t);
         for (int s : core_pus_[pu_core_[cpu]]) {
-            recompute_rate(s);
-            maybe_schedule_burst_end(s);
+            refresh_rate(s);
         }
         break;
     }
@@ -470,8 +469,7 @@ void Simulation::on_tick()
     }
     next_tick_ns_ = now_ + cfg_.model.tick_ns;
     for (int cpu = 0; cpu < npu; ++cpu) {
-        recompute_rate(cpu);
-        maybe_schedule_burst_end(cpu);
+        refresh_rate(cpu);
     }
     events_.push(next_tick_ns_, EventType::Tick);
     if (cfg_.duration_ns > 0 && now_ >= cfg_.duration_ns)

@@ -197,6 +197,21 @@ private:
                                         : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
     }
     void maybe_schedule_burst_end(int cpu);
+    // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
+    // (half the calls in a wakeup storm: every block leaves one idle for a
+    // moment), where both only clear its rate and pending burst.
+    void refresh_rate(int cpu)
+    {
+        Runqueue &rq = rqs_[static_cast<size_t>(cpu)];
+        if (rq.current < 0) {
+            rq.refill_frac = rq.remote_frac = 0;
+            rq.rate = 0;
+            burst_due_ns_[static_cast<size_t>(cpu)] = -1;
+            return;
+        }
+        recompute_rate(cpu);
+        maybe_schedule_burst_end(cpu);
+    }
     // Latency past L1 served by caches; *covered = share of accesses they serve.
     double cache_latency_ns(const Task &t, int cpu, double *covered) const;
     void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
