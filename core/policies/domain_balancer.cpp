@@ -25,11 +25,37 @@ double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(s
 
 } // namespace
 
+template <int N>
+inline DomainBalancer::GroupLoads DomainBalancer::uniform_group_loads(const int *members, int ngroups, int mine,
+                                                               const int *nr)
+{
+    DomainBalancer::GroupLoads l;
+    l.this_n = l.max_n = N;
+    for (int g = 0; g < ngroups; ++g, members += N) {
+        int total = 0;
+        for (int k = 0; k < N; ++k)
+            total += nr[members[k]];
+        if (g == mine)
+            l.this_total = total;
+        else if (total > 0 && (l.busiest_group < 0 || total > l.max_total)) {
+            l.busiest_group = g;
+            l.max_total = total;
+        }
+    }
+    return l;
+}
+
 inline DomainBalancer::GroupLoads DomainBalancer::group_loads(const SchedDomain::Groups &groups, int mine, const int *nr)
 {
-    GroupLoads l;
     const int ngroups = static_cast<int>(groups.sizes.size());
     const int *members = groups.members.data();
+    // Most levels have groups of one PU (the lowest) or of two (cores or
+    // cache pairs): those are summed without the general loop's bookkeeping.
+    if (groups.uniform_size == 1)
+        return uniform_group_loads<1>(members, ngroups, mine, nr);
+    if (groups.uniform_size == 2)
+        return uniform_group_loads<2>(members, ngroups, mine, nr);
+    GroupLoads l;
     const int *begin = groups.begin.data();
     for (int g = 0, k = begin[0]; g < ngroups; ++g) {
         const int end = begin[g + 1];

@@ -73,6 +73,10 @@ private:
         // The busiest PU of the busiest group (the first of equals).
         int busiest_cpu(const SchedDomain::Groups &groups, const int *nr) const;
     };
+    // group_loads for groups of `N` PUs each: the sums unrolled, and with
+    // every group the same size the average comparison is the totals'.
+    template <int N>
+    [[gnu::always_inline]] static inline GroupLoads uniform_group_loads(const int *members, int ngroups, int mine, const int *nr);
     [[gnu::always_inline]] static inline GroupLoads group_loads(const SchedDomain::Groups &groups, int mine,
                                                                  const int *nr);
     // A pass that finds nothing to do: fewer attempts failed, wait longer.

@@ -38,6 +38,7 @@ struct SchedDomain {
         // list per group was two, and walking a list beats walking the bits.
         std::vector<int> members;
         std::vector<int> begin;
+        int uniform_size = 0; // the size of every group when they are all alike, else 0
     };
     std::shared_ptr<const Groups> shared_groups;
     int own_group = -1; // the group holding the CPU this domain belongs to
