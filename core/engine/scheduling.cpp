@@ -54,8 +54,7 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     const TaskId tid = rq.current;
     if (tid < 0)
         return;
-    for (int s : core_pus_[pu_core_[cpu]])
-        advance_cpu(s);
+    for_core_of(cpu, [this](int s) { advance_cpu(s); });
     Task &t = tasks_[tid];
     t.last_ran_ns = now_;
     t.vruntime_ns += now_ - t.slice_start_ns;
@@ -68,9 +67,7 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
         rq.queue.push_back(tid);
         ++nr_running_[cpu];
     }
-    for (int s : core_pus_[pu_core_[cpu]]) {
-        refresh_rate(s);
-    }
+    for_core_of(cpu, [this](int s) { refresh_rate(s); });
 }
 
 void Simulation::switch_to_next(int cpu)
@@ -83,8 +80,7 @@ void Simulation::switch_to_next(int cpu)
         if (rq.current >= 0 || rq.queue.empty())
             return;
     }
-    for (int s : core_pus_[pu_core_[cpu]])
-        advance_cpu(s);
+    for_core_of(cpu, [this](int s) { advance_cpu(s); });
     const TaskId tid = rq.queue.front();
     rq.queue.erase(rq.queue.begin());
     Task &t = tasks_[tid];
@@ -100,9 +96,7 @@ void Simulation::switch_to_next(int cpu)
     charge_sys(cpu, static_cast<double>(cfg_.model.context_switch_ns));
     if (t.remaining_work_ns <= 0.5)
         run_program(tid); // may block or exit, and switch again
-    for (int s : core_pus_[pu_core_[cpu]]) {
-        refresh_rate(s);
-    }
+    for_core_of(cpu, [this](int s) { refresh_rate(s); });
 }
 
 void Simulation::run_program(TaskId tid)

@@ -270,6 +270,19 @@ private:
     std::vector<int> pu_sibling_first_; // per PU: first PU of its core
     std::vector<std::vector<int>> core_pus_;
     std::vector<int> pu_core_;
+    bool smt_ = false; // some core has more than one PU
+    // Calls f on the PU and its SMT siblings, in core order: on a machine
+    // without SMT, on the PU alone, without the walk through core_pus_.
+    template <class F>
+    void for_core_of(int cpu, F &&f)
+    {
+        if (!smt_) {
+            f(cpu);
+            return;
+        }
+        for (int s : core_pus_[static_cast<size_t>(pu_core_[static_cast<size_t>(cpu)])])
+            f(s);
+    }
     std::vector<Channel> channels_;
     std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
     // Interconnect: a latency multiplier per node pair (>= 1), both triangles
