@@ -76,12 +76,8 @@ inline DomainBalancer::GroupLoads DomainBalancer::group_loads(const SchedDomain:
     return l;
 }
 
-bool DomainBalancer::GroupLoads::imbalanced(int imbalance_pct)
+bool DomainBalancer::GroupLoads::imbalanced_by_pct(int imbalance_pct)
 {
-    // No other group has work (most new-idle passes in a wakeup storm):
-    // settled before any floating-point work.
-    if (busiest_group < 0)
-        return false;
     this_avg = static_cast<double>(this_total) / this_n;
     max_avg = static_cast<double>(max_total) / max_n;
     // Tasks to move so that both groups end level, never overshooting.

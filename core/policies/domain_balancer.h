@@ -13,6 +13,7 @@
 #include "policies/sched_domain.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -68,8 +69,20 @@ private:
         int max_total = 0, max_n = 1;
         double this_avg = 0, max_avg = 0, want = 0; // set by imbalanced()
         // Whether the busiest group is loaded enough, by imbalance_pct, to
-        // move at least one task (want) from it.
-        bool imbalanced(int imbalance_pct);
+        // move at least one task (want) from it. Most passes fail the second
+        // test, which is settled here in integers: the quotient `want` of
+        // these small integers (exact as doubles) is below 1 exactly when its
+        // numerator is below its denominator.
+        bool imbalanced(int imbalance_pct)
+        {
+            if (busiest_group < 0)
+                return false; // no other group has work
+            if (std::int64_t{max_total} * this_n - std::int64_t{this_total} * max_n < max_n + this_n)
+                return false; // want < 1
+            return imbalanced_by_pct(imbalance_pct);
+        }
+        // The averages, want, and the imbalance_pct test.
+        bool imbalanced_by_pct(int imbalance_pct);
         // The busiest PU of the busiest group (the first of equals).
         int busiest_cpu(const SchedDomain::Groups &groups, const int *nr) const;
     };
