@@ -50,24 +50,32 @@ public:
     const Event &top() const { return heap_.front(); }
     Event pop()
     {
+        // Bottom-up: the hole left by the front sinks to a leaf along the
+        // earlier child of each pair (one comparison per level), then the
+        // last element rises from there, which it seldom does: it came from
+        // the bottom. The pop order is that of any correct heap, (time, seq)
+        // being a total order; this one compares about half as often.
         const Event out = heap_.front();
         const Event last = heap_.back();
         heap_.pop_back();
         const std::size_t n = heap_.size();
         if (n > 0) {
+            Event *h = heap_.data();
             std::size_t hole = 0;
-            for (;;) {
-                std::size_t child = 2 * hole + 1;
-                if (child >= n)
-                    break;
-                if (child + 1 < n && earlier(heap_[child + 1], heap_[child]))
+            for (std::size_t child = 1; child < n; child = 2 * hole + 1) {
+                if (child + 1 < n && earlier(h[child + 1], h[child]))
                     ++child;
-                if (!earlier(heap_[child], last))
-                    break;
-                heap_[hole] = heap_[child];
+                h[hole] = h[child];
                 hole = child;
             }
-            heap_[hole] = last;
+            while (hole > 0) {
+                const std::size_t parent = (hole - 1) / 2;
+                if (!earlier(last, h[parent]))
+                    break;
+                h[hole] = h[parent];
+                hole = parent;
+            }
+            h[hole] = last;
         }
         return out;
     }

@@ -149,9 +149,7 @@ void Simulation::recompute_rate(int cpu)
     }
     // SMT siblings busy at the same time share the core.
     int busy = 0;
-    for (int s : core_pus_[pu_core_[cpu]])
-        if (rqs_[s].current >= 0)
-            ++busy;
+    for_core_of(cpu, [&](int s) { busy += rqs_[s].current >= 0 ? 1 : 0; });
     if (busy > 1)
         rate *= cfg_.model.smt_gain / busy;
     rq.rate = rate;

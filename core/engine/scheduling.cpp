@@ -54,8 +54,7 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     const TaskId tid = rq.current;
     if (tid < 0)
         return;
-    for (int s : core_pus_[pu_core_[cpu]])
-        advance_cpu(s);
+    for_core_of(cpu, [this](int s) { advance_cpu(s); });
     Task &t = tasks_[tid];
     t.last_ran_ns = now_;
     t.vruntime_ns += now_ - t.slice_start_ns;
@@ -68,10 +67,7 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
         rq.queue.push_back(tid);
         ++nr_running_[cpu];
     }
-    for (int s : core_pus_[pu_core_[cpu]]) {
-        recompute_rate(s);
-        maybe_schedule_burst_end(s);
-    }
+    for_core_of(cpu, [this](int s) { refresh_rate(s); });
 }
 
 void Simulation::switch_to_next(int cpu)
@@ -84,8 +80,7 @@ void Simulation::switch_to_next(int cpu)
         if (rq.current >= 0 || rq.queue.empty())
             return;
     }
-    for (int s : core_pus_[pu_core_[cpu]])
-        advance_cpu(s);
+    for_core_of(cpu, [this](int s) { advance_cpu(s); });
     const TaskId tid = rq.queue.front();
     rq.queue.erase(rq.queue.begin());
     Task &t = tasks_[tid];
@@ -101,10 +96,7 @@ void Simulation::switch_to_next(int cpu)
     charge_sys(cpu, static_cast<double>(cfg_.model.context_switch_ns));
     if (t.remaining_work_ns <= 0.5)
         run_program(tid); // may block or exit, and switch again
-    for (int s : core_pus_[pu_core_[cpu]]) {
-        recompute_rate(s);
-        maybe_schedule_burst_end(s);
-    }
+    for_core_of(cpu, [this](int s) { refresh_rate(s); });
 }
 
 void Simulation::run_program(TaskId tid)
@@ -159,6 +151,10 @@ void Simulation::run_program(TaskId tid)
                 const TaskId w = ch.waiters.front();
                 ch.waiters.pop_front();
                 --ch.tokens;
+                // A round wakes hundreds of tasks, each cold in the host's
+                // caches: fetch the next ones' state while this one is woken.
+                if (ch.tokens > 0 && !ch.waiters.empty())
+                    prefetch_task(ch.waiters.front());
                 wake(w, cpu);
             }
             break;
@@ -300,10 +296,28 @@ double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
 double Simulation::lock_rq(int rq_cpu, int by_cpu)
 {
     RqLock &L = rqs_[rq_cpu].lock;
-    // The lock's cache line travels from whoever held it last.
-    const double transfer = L.last_owner_cpu >= 0 && L.last_owner_cpu != by_cpu
-                                ? lock_transfer_ns(L.last_owner_cpu, by_cpu)
-                                : static_cast<double>(cfg_.model.rq_lock_local_ns);
+    // The lock's cache line travels from whoever held it last. The common
+    // case of lock_transfer_ns is spelled out here: this runs on every
+    // wakeup and switch of a storm, and most transfers cross nodes.
+    const int owner = L.last_owner_cpu;
+    double transfer = static_cast<double>(cfg_.model.rq_lock_local_ns);
+    if (owner >= 0 && owner != by_cpu) {
+        const auto a = static_cast<size_t>(owner), b = static_cast<size_t>(by_cpu);
+        const int node_a = pu_node_[a], node_b = pu_node_[b];
+        const ObjId near = pu_lock_near_[a];
+        if (!lock_near_exact_)
+            transfer = lock_transfer_ns(owner, by_cpu);
+        else if (near != kNoObj && near == pu_lock_near_[b])
+            transfer = 2.0 * transfer;
+        else if (node_a == node_b)
+            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns);
+        else // node indices from pu_node_ are in range: no checked lookup
+            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) *
+                       (topo_->has_distances()
+                            ? topo_->distances()[static_cast<size_t>(node_a)][static_cast<size_t>(node_b)]
+                            : topo_->node_distance(node_a, node_b)) /
+                       10.0;
+    }
     const double hold = static_cast<double>(cfg_.model.rq_lock_hold_ns);
     // The taker is busy until its pending kernel work is done: several
     // acquisitions it makes at one instant happen one after the other, so
@@ -320,7 +334,9 @@ double Simulation::lock_rq(int rq_cpu, int by_cpu)
     L.wait_ns += static_cast<SimTime>(wait);
     lock_wait_ns_ += wait;
     const double cost = wait + transfer + hold;
-    charge_sys(by_cpu, cost);
+    // charge_sys without its checks: by_cpu is a PU and is advanced to now.
+    if (cost > 0)
+        rqs_[by_cpu].sys_debt_ns += cost;
     return cost;
 }
 

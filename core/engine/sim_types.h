@@ -177,9 +177,12 @@ struct CacheState {
             return hint;
         if (!holds(t))
             return -1;
-        for (int i = 0; i < static_cast<int>(shares.size()); ++i)
-            if (shares[i].task == t)
-                return i;
+        // Through pointers: the loop then tests one compare per share, where
+        // indexing re-derived the size from the vector on every step.
+        const CacheShare *first = shares.data(), *last = first + shares.size();
+        for (const CacheShare *s = first; s != last; ++s)
+            if (s->task == t)
+                return static_cast<int>(s - first);
         return -1;
     }
     // Appends an empty share for a task that has none here; its index.
@@ -209,36 +212,34 @@ struct CacheState {
     // other.
     void shrink_others(TaskId mine, double keep, double forget_bytes)
     {
-        const std::size_t n = shares.size();
+        CacheShare *s = shares.data(), *const last = s + shares.size();
         double used = 0;
-        std::size_t i = 0;
         // In place up to the first share to forget (often there is none)...
-        for (; i < n; ++i) {
-            CacheShare &s = shares[i];
-            if (s.task != mine) {
-                s.bytes *= keep;
-                if (s.bytes < forget_bytes)
+        for (; s != last; ++s) {
+            if (s->task != mine) {
+                s->bytes *= keep;
+                if (s->bytes < forget_bytes)
                     break;
             }
-            used += s.bytes;
+            used += s->bytes;
         }
         // ... then, from that one on, the kept shares move down over the
-        // forgotten ones (shares[i] is scaled already).
-        std::size_t out = i;
-        for (bool scaled = true; i < n; ++i, scaled = false) {
-            CacheShare s = shares[i];
-            if (s.task != mine) {
+        // forgotten ones (*s is scaled already).
+        CacheShare *out = s;
+        for (bool scaled = true; s != last; ++s, scaled = false) {
+            CacheShare c = *s;
+            if (c.task != mine) {
                 if (!scaled)
-                    s.bytes *= keep;
-                if (s.bytes < forget_bytes) {
-                    forget_bit(s.task);
+                    c.bytes *= keep;
+                if (c.bytes < forget_bytes) {
+                    forget_bit(c.task);
                     continue;
                 }
             }
-            used += s.bytes;
-            shares[out++] = s;
+            used += c.bytes;
+            *out++ = c;
         }
-        shares.resize(out);
+        shares.resize(static_cast<std::size_t>(out - shares.data()));
         used_bytes = used;
     }
     void recount()

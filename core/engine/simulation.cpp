@@ -113,6 +113,7 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
         }
         core_pus_[found].push_back(p);
         pu_core_[p] = found;
+        smt_ = smt_ || core_pus_[found].size() > 1;
     }
 }
 
@@ -149,6 +150,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     lock_near_exact_ = o.lock_near_exact_;
     core_pus_ = o.core_pus_;
     pu_core_ = o.pu_core_;
+    smt_ = o.smt_;
     channels_ = o.channels_;
     node_congestion_ = o.node_congestion_;
     link_congestion_ = o.link_congestion_;
@@ -411,15 +413,11 @@ void Simulation::handle(const Event &e)
         if (e.b != burst_seq_[cpu])
             break; // superseded
         burst_due_ns_[cpu] = -1;
-        for (int s : core_pus_[pu_core_[cpu]])
-            advance_cpu(s);
+        for_core_of(cpu, [this](int s) { advance_cpu(s); });
         TaskId t = rqs_[cpu].current;
         if (t >= 0 && tasks_[t].remaining_work_ns <= 0.5)
             run_program(t);
-        for (int s : core_pus_[pu_core_[cpu]]) {
-            recompute_rate(s);
-            maybe_schedule_burst_end(s);
-        }
+        for_core_of(cpu, [this](int s) { refresh_rate(s); });
         break;
     }
     case EventType::TimerWake: {
@@ -470,8 +468,7 @@ void Simulation::on_tick()
     }
     next_tick_ns_ = now_ + cfg_.model.tick_ns;
     for (int cpu = 0; cpu < npu; ++cpu) {
-        recompute_rate(cpu);
-        maybe_schedule_burst_end(cpu);
+        refresh_rate(cpu);
     }
     events_.push(next_tick_ns_, EventType::Tick);
     if (cfg_.duration_ns > 0 && now_ >= cfg_.duration_ns)

@@ -123,6 +123,9 @@ public:
     // groups of PUs on every pass.
     int nr_running(int cpu) const { return nr_running_[static_cast<size_t>(cpu)]; }
     bool cpu_idle(int cpu) const { return nr_running_[static_cast<size_t>(cpu)] == 0; }
+    // The same counts for every PU, indexed by PU: the array the balancers
+    // sum, valid until the next event.
+    const int *nr_running_all() const { return nr_running_.data(); }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
@@ -194,6 +197,21 @@ private:
                                         : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
     }
     void maybe_schedule_burst_end(int cpu);
+    // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
+    // (half the calls in a wakeup storm: every block leaves one idle for a
+    // moment), where both only clear its rate and pending burst.
+    void refresh_rate(int cpu)
+    {
+        Runqueue &rq = rqs_[static_cast<size_t>(cpu)];
+        if (rq.current < 0) {
+            rq.refill_frac = rq.remote_frac = 0;
+            rq.rate = 0;
+            burst_due_ns_[static_cast<size_t>(cpu)] = -1;
+            return;
+        }
+        recompute_rate(cpu);
+        maybe_schedule_burst_end(cpu);
+    }
     // Latency past L1 served by caches; *covered = share of accesses they serve.
     double cache_latency_ns(const Task &t, int cpu, double *covered) const;
     void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
@@ -214,6 +232,14 @@ private:
     void run_program(TaskId t); // interpret ops until it computes, blocks or exits
     void block(TaskId t);
     void wake(TaskId t, int waker_cpu);
+    // A hint to the host's caches that a task is about to be woken. Changes
+    // nothing in the simulation.
+    void prefetch_task(TaskId t) const
+    {
+        const char *p = reinterpret_cast<const char *>(&tasks_[static_cast<size_t>(t)]);
+        for (std::size_t off = 0; off < sizeof(Task); off += 64)
+            __builtin_prefetch(p + off);
+    }
     void deliver_wake_list(int cpu);
     void task_exit(TaskId t);
     void check_finished();
@@ -252,6 +278,19 @@ private:
     std::vector<int> pu_sibling_first_; // per PU: first PU of its core
     std::vector<std::vector<int>> core_pus_;
     std::vector<int> pu_core_;
+    bool smt_ = false; // some core has more than one PU
+    // Calls f on the PU and its SMT siblings, in core order: on a machine
+    // without SMT, on the PU alone, without the walk through core_pus_.
+    template <class F>
+    void for_core_of(int cpu, F &&f)
+    {
+        if (!smt_) {
+            f(cpu);
+            return;
+        }
+        for (int s : core_pus_[static_cast<size_t>(pu_core_[static_cast<size_t>(cpu)])])
+            f(s);
+    }
     std::vector<Channel> channels_;
     std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
     // Interconnect: a latency multiplier per node pair (>= 1), both triangles

@@ -22,7 +22,80 @@ const char *idle_words(int kind)
 }
 
 double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(sim.now() - t) / kNsPerMs; }
+
 } // namespace
+
+template <int N>
+inline DomainBalancer::GroupLoads DomainBalancer::uniform_group_loads(const int *members, int ngroups, int mine,
+                                                               const int *nr)
+{
+    DomainBalancer::GroupLoads l;
+    l.this_n = l.max_n = N;
+    for (int g = 0; g < ngroups; ++g, members += N) {
+        int total = 0;
+        for (int k = 0; k < N; ++k)
+            total += nr[members[k]];
+        if (g == mine)
+            l.this_total = total;
+        else if (total > 0 && (l.busiest_group < 0 || total > l.max_total)) {
+            l.busiest_group = g;
+            l.max_total = total;
+        }
+    }
+    return l;
+}
+
+inline DomainBalancer::GroupLoads DomainBalancer::group_loads(const SchedDomain::Groups &groups, int mine, const int *nr)
+{
+    const int ngroups = static_cast<int>(groups.sizes.size());
+    const int *members = groups.members.data();
+    // Most levels have groups of one PU (the lowest) or of two (cores or
+    // cache pairs): those are summed without the general loop's bookkeeping.
+    if (groups.uniform_size == 1)
+        return uniform_group_loads<1>(members, ngroups, mine, nr);
+    if (groups.uniform_size == 2)
+        return uniform_group_loads<2>(members, ngroups, mine, nr);
+    GroupLoads l;
+    const int *begin = groups.begin.data();
+    for (int g = 0, k = begin[0]; g < ngroups; ++g) {
+        const int end = begin[g + 1];
+        const int n = end - k;
+        int total = 0;
+        for (; k < end; ++k)
+            total += nr[members[k]];
+        if (g == mine) {
+            l.this_total = total;
+            l.this_n = n;
+        } else if (total > 0 &&
+                   (l.busiest_group < 0 || std::int64_t{total} * l.max_n > std::int64_t{l.max_total} * n)) {
+            l.busiest_group = g;
+            l.max_total = total;
+            l.max_n = n;
+        }
+    }
+    return l;
+}
+
+bool DomainBalancer::GroupLoads::imbalanced_by_pct(int imbalance_pct)
+{
+    this_avg = static_cast<double>(this_total) / this_n;
+    max_avg = static_cast<double>(max_total) / max_n;
+    // Tasks to move so that both groups end level, never overshooting.
+    want = (static_cast<double>(max_total) * this_n - static_cast<double>(this_total) * max_n) / (max_n + this_n);
+    return !(max_avg * 100 <= this_avg * imbalance_pct || want < 1);
+}
+
+int DomainBalancer::GroupLoads::busiest_cpu(const SchedDomain::Groups &groups, const int *nr) const
+{
+    const int *members = groups.members.data();
+    const auto g = static_cast<size_t>(busiest_group);
+    int busiest = -1;
+    for (int k = groups.begin[g]; k < groups.begin[g + 1]; ++k)
+        if (busiest < 0 || nr[members[k]] > nr[busiest])
+            busiest = members[k];
+    return busiest;
+}
+
 
 void DomainBalancer::attach(Simulation &sim)
 {
@@ -197,77 +270,62 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
 {
     if (acting_)
         return;
-    for (auto &sd : domains_.at(cpu))
-        if (sd.has(kSdBalanceNewIdle) && load_balance(sim, cpu, sd, IdleType::NewIdle))
+    // load_balance spelled out: a storm runs this on almost every context
+    // switch, and most levels settle on the group loads alone.
+    const int *nr = sim.nr_running_all();
+    for (auto &sd : domains_.at(cpu)) {
+        if (!sd.has(kSdBalanceNewIdle))
+            continue;
+        GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, nr);
+        if (!l.imbalanced(sd.imbalance_pct))
+            settle_balanced(sd);
+        else if (balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, IdleType::NewIdle, l.want,
+                              l.max_avg, l.this_avg))
             return;
+    }
 }
 
 bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
 {
-    const int mine = sd.own_group;
-    const int ngroups = static_cast<int>(sd.groups().size());
-    double this_total = 0, max_total = 0;
-    // Averages compared as total_a * n_b > total_b * n_a: exact integers,
-    // and the same answer as comparing the rounded quotients, since two
-    // different averages of counts this small differ by far more than a
-    // rounding step.
-    std::int64_t max_total_n = 0;
-    int this_n = 1, max_n = 1, busiest_group = -1;
-    for (int g = 0; g < ngroups; ++g) {
-        // Summed as integers: exact, so the same as summing doubles one by one.
-        int total = 0;
-        for (int c : sd.group_members(g))
-            total += sim.nr_running(c);
-        const int n = sd.group_size(g);
-        if (g == mine) {
-            this_total = total;
-            this_n = n;
-        } else if (total > 0 && (busiest_group < 0 || std::int64_t{total} * max_n > max_total_n * n)) {
-            busiest_group = g;
-            max_total = total;
-            max_total_n = total;
-            max_n = n;
-        }
-    }
-    const auto balanced = [&sd] {
-        sd.nr_balance_failed = 0;
-        sd.balance_interval_ms = std::min(sd.max_interval_ms, sd.balance_interval_ms * 2);
-        return false;
-    };
-    // No other group has work (most new-idle passes in a wakeup storm):
-    // settled before any floating-point work.
-    if (busiest_group < 0)
-        return balanced();
-    const double this_avg = this_total / this_n, max_avg = max_total / max_n;
-    // Tasks to move so that both groups end level, never overshooting.
-    const double want = (max_total * this_n - this_total * max_n) / (max_n + this_n);
-    if (max_avg * 100 <= this_avg * sd.imbalance_pct || want < 1)
-        return balanced();
-    int busiest = -1;
-    for (int c : sd.group_members(busiest_group))
-        if (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest))
-            busiest = c;
+    GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, sim.nr_running_all());
+    if (!l.imbalanced(sd.imbalance_pct))
+        return settle_balanced(sd);
+    return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, sim.nr_running_all()), sd, idle, l.want,
+                        l.max_avg, l.this_avg);
+}
+
+bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
+                                  double max_avg, double this_avg)
+{
     // Most passes pull nothing and log nothing: the reason is only written
-    // when a decision needs it.
-    std::string why;
-    const auto why_text = [&]() -> const std::string & {
-        if (why.empty()) {
+    // when a decision needs it. The lambda captures one pointer, so that the
+    // std::function pull_from takes holds it without a heap allocation.
+    struct Why {
+        std::string text;
+        const SchedDomain &sd;
+        int cpu;
+        IdleType idle;
+        double max_avg, this_avg;
+    } why{{}, sd, cpu, idle, max_avg, this_avg};
+    const auto why_text = [w = &why]() -> const std::string & {
+        std::string &text = w->text;
+        if (text.empty()) {
             // "CPU 3 newly idle: load 2.0 vs 0.0 per CPU > 125% at node level"
-            why.reserve(64 + sd.level.size());
-            why += "CPU ";
-            append_int(why, cpu);
-            why += idle_words(static_cast<int>(idle));
-            why += ": load ";
-            append_fixed1(why, max_avg);
-            why += " vs ";
-            append_fixed1(why, this_avg);
-            why += " per CPU > ";
-            append_int(why, sd.imbalance_pct);
-            why += "% at ";
-            why += sd.level;
-            why += " level";
+            text.reserve(64 + w->sd.level.size());
+            text += "CPU ";
+            append_int(text, w->cpu);
+            text += idle_words(static_cast<int>(w->idle));
+            text += ": load ";
+            append_fixed1(text, w->max_avg);
+            text += " vs ";
+            append_fixed1(text, w->this_avg);
+            text += " per CPU > ";
+            append_int(text, w->sd.imbalance_pct);
+            text += "% at ";
+            text += w->sd.level;
+            text += " level";
         }
-        return why;
+        return text;
     };
     if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text)) {
         sd.nr_balance_failed = 0;

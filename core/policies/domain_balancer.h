@@ -12,6 +12,8 @@
 #include "policies/balancer_params.h"
 #include "policies/sched_domain.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -55,7 +57,54 @@ protected:
     bool acting() const { return acting_; }
 
 private:
+    // One pass over a level's groups: its own group's load and the busiest
+    // other group's. Averages are compared as total_a * n_b > total_b * n_a:
+    // exact integers, and the same answer as comparing the rounded
+    // quotients, since two different averages of counts this small differ by
+    // far more than a rounding step. Totals are summed as integers: exact,
+    // so the same as summing doubles one by one.
+    struct GroupLoads {
+        int busiest_group = -1;
+        int this_total = 0, this_n = 1;
+        int max_total = 0, max_n = 1;
+        double this_avg = 0, max_avg = 0, want = 0; // set by imbalanced()
+        // Whether the busiest group is loaded enough, by imbalance_pct, to
+        // move at least one task (want) from it. Most passes fail the second
+        // test, which is settled here in integers: the quotient `want` of
+        // these small integers (exact as doubles) is below 1 exactly when its
+        // numerator is below its denominator.
+        bool imbalanced(int imbalance_pct)
+        {
+            if (busiest_group < 0)
+                return false; // no other group has work
+            if (std::int64_t{max_total} * this_n - std::int64_t{this_total} * max_n < max_n + this_n)
+                return false; // want < 1
+            return imbalanced_by_pct(imbalance_pct);
+        }
+        // The averages, want, and the imbalance_pct test.
+        bool imbalanced_by_pct(int imbalance_pct);
+        // The busiest PU of the busiest group (the first of equals).
+        int busiest_cpu(const SchedDomain::Groups &groups, const int *nr) const;
+    };
+    // group_loads for groups of `N` PUs each: the sums unrolled, and with
+    // every group the same size the average comparison is the totals'.
+    template <int N>
+    [[gnu::always_inline]] static inline GroupLoads uniform_group_loads(const int *members, int ngroups, int mine, const int *nr);
+    [[gnu::always_inline]] static inline GroupLoads group_loads(const SchedDomain::Groups &groups, int mine,
+                                                                 const int *nr);
+    // A pass that finds nothing to do: fewer attempts failed, wait longer.
+    static bool settle_balanced(SchedDomain &sd)
+    {
+        sd.nr_balance_failed = 0;
+        sd.balance_interval_ms = std::min(sd.max_interval_ms, sd.balance_interval_ms * 2);
+        return false;
+    }
     bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
+    // The rest of a pass that found an imbalance, out of line: most passes
+    // settle before it (on_idle runs them inline), and its strings would
+    // weigh on them.
+    bool balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
+                      double max_avg, double this_avg);
     // `why_imbalanced` writes the reason on first use (most passes need none).
     bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                    const std::function<const std::string &()> &why_imbalanced);

@@ -31,15 +31,19 @@ struct SchedDomain {
     struct Groups {
         std::vector<CpuSet> sets;
         std::vector<int> sizes;
-        // The same sets as lists of PUs: the balancer sums the load of every
-        // group on each pass, and walking a list beats walking the bits.
-        std::vector<std::vector<int>> members;
+        // The same sets as one list of PUs, group after group: group g is
+        // members[begin[g]] .. members[begin[g + 1]] (begin has one entry
+        // more than there are groups). The balancer sums the load of every
+        // group on each pass; one flat list is one indirection, where a
+        // list per group was two, and walking a list beats walking the bits.
+        std::vector<int> members;
+        std::vector<int> begin;
+        int uniform_size = 0; // the size of every group when they are all alike, else 0
     };
     std::shared_ptr<const Groups> shared_groups;
     int own_group = -1; // the group holding the CPU this domain belongs to
     const std::vector<CpuSet> &groups() const { return shared_groups->sets; }
     int group_size(int g) const { return shared_groups->sizes[static_cast<size_t>(g)]; }
-    const std::vector<int> &group_members(int g) const { return shared_groups->members[static_cast<size_t>(g)]; }
     double min_interval_ms = 1;
     double max_interval_ms = 4;
     int busy_factor = 64;
