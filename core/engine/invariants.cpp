@@ -46,6 +46,12 @@ std::vector<std::string> check_invariants(const Simulation &sim)
             out.push_back("CPU " + std::to_string(c) + " accounted " + std::to_string(total) + " ns of " +
                           std::to_string(rq.last_update_ns));
     }
+    std::int64_t waiting = 0;
+    for (const Runqueue &rq : sim.runqueues())
+        waiting += static_cast<std::int64_t>(rq.queue.size());
+    if (waiting != sim.queued_tasks())
+        out.push_back("the simulation counts " + std::to_string(sim.queued_tasks()) +
+                      " queued tasks, its runqueues hold " + std::to_string(waiting));
     for (const Task &t : sim.tasks()) {
         const bool queued = t.state == TaskState::Runnable || t.state == TaskState::Running;
         if (queued && seen[t.id] != 1)

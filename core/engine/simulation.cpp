@@ -143,6 +143,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     tasks_ = o.tasks_;
     rqs_ = o.rqs_;
     nr_running_ = o.nr_running_;
+    queued_total_ = o.queued_total_;
     caches_ = o.caches_;
     pu_caches_ = o.pu_caches_;
     pu_node_ = o.pu_node_;

@@ -126,6 +126,9 @@ public:
     // The same counts for every PU, indexed by PU: the array the balancers
     // sum, valid until the next event.
     const int *nr_running_all() const { return nr_running_.data(); }
+    // Tasks waiting in a runqueue, not running, over all PUs (what a
+    // balancer could pull without active balancing).
+    std::int64_t queued_tasks() const { return queued_total_; }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
@@ -264,6 +267,7 @@ private:
     std::vector<Task> tasks_;
     std::vector<Runqueue> rqs_;
     std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
+    std::int64_t queued_total_ = 0; // tasks waiting on a runqueue (not running), all PUs
     // Pricing a runqueue lock's line transfer asks how close its last owner
     // is, on every lock. Per PU, the outermost Core/L1/L2/L3 above it
     // (kNoObj if none): when no type repeats on a path to the root, two PUs

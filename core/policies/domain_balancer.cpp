@@ -270,17 +270,22 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
 {
     if (acting_)
         return;
+    // A newly idle pass only pulls queued tasks and changes nothing else
+    // (2.6.9's load_balance_newidle): with none queued anywhere it would
+    // find nothing, so it is not run. In a wakeup storm most are like that.
+    if (sim.queued_tasks() == 0)
+        return;
     // load_balance spelled out: a storm runs this on almost every context
     // switch, and most levels settle on the group loads alone.
     const int *nr = sim.nr_running_all();
     for (auto &sd : domains_.at(cpu)) {
         if (!sd.has(kSdBalanceNewIdle))
             continue;
+        // As 2.6.9's load_balance_newidle: a balanced level is left as it
+        // is (its failure count and interval belong to the periodic passes).
         GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, nr);
-        if (!l.imbalanced(sd.imbalance_pct))
-            settle_balanced(sd);
-        else if (balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, IdleType::NewIdle, l.want,
-                              l.max_avg, l.this_avg))
+        if (l.imbalanced(sd.imbalance_pct) && balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd,
+                                                           IdleType::NewIdle, l.want, l.max_avg, l.this_avg))
             return;
     }
 }
@@ -327,7 +332,12 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDo
         }
         return text;
     };
-    if (pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text)) {
+    const bool pulled = pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text);
+    // 2.6.9's load_balance_newidle only tries move_tasks: it neither counts
+    // failures nor resets the interval, and never balances actively.
+    if (idle == IdleType::NewIdle)
+        return pulled;
+    if (pulled) {
         sd.nr_balance_failed = 0;
         sd.balance_interval_ms = sd.min_interval_ms;
         return true;
@@ -349,7 +359,7 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDo
     return false;
 }
 
-bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType, int want,
+bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                                const std::function<const std::string &()> &why)
 {
     // Front = waited longest, the coldest; tasks that gain from the move
@@ -369,7 +379,8 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
     if (any_preference)
         std::stable_sort(ranked.begin(), ranked.end(),
                          [](const auto &a, const auto &b) { return a.first > b.first; });
-    const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
+    // A newly idle CPU never takes a cache-hot task (2.6.9 can_migrate_task).
+    const bool aggressive = idle != IdleType::NewIdle && sd.nr_balance_failed > sd.cache_nice_tries;
     std::string tries;
     const auto tries_text = [&]() -> const std::string & {
         if (tries.empty())
