@@ -47,11 +47,20 @@ std::vector<std::string> check_invariants(const Simulation &sim)
                           std::to_string(rq.last_update_ns));
     }
     std::int64_t waiting = 0;
-    for (const Runqueue &rq : sim.runqueues())
-        waiting += static_cast<std::int64_t>(rq.queue.size());
+    std::vector<int> waiting_on_node(static_cast<size_t>(std::max(1, sim.topology().numa_count())), 0);
+    for (int c = 0; c < static_cast<int>(sim.runqueues().size()); ++c) {
+        const auto n = sim.runqueues()[static_cast<size_t>(c)].queue.size();
+        waiting += static_cast<std::int64_t>(n);
+        waiting_on_node[static_cast<size_t>(sim.node_of_pu(c))] += static_cast<int>(n);
+    }
     if (waiting != sim.queued_tasks())
         out.push_back("the simulation counts " + std::to_string(sim.queued_tasks()) +
                       " queued tasks, its runqueues hold " + std::to_string(waiting));
+    for (int n = 0; n < static_cast<int>(waiting_on_node.size()); ++n)
+        if (waiting_on_node[static_cast<size_t>(n)] != sim.queued_on_node(n))
+            out.push_back("the simulation counts " + std::to_string(sim.queued_on_node(n)) + " queued tasks on node " +
+                          std::to_string(n) + ", its runqueues hold " +
+                          std::to_string(waiting_on_node[static_cast<size_t>(n)]));
     for (const Task &t : sim.tasks()) {
         const bool queued = t.state == TaskState::Runnable || t.state == TaskState::Running;
         if (queued && seen[t.id] != 1)

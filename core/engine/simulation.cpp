@@ -41,6 +41,7 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     burst_due_ns_.assign(npu, -1);
     burst_seq_.assign(npu, 0);
     node_congestion_.assign(nnode, 1.0);
+    queued_on_node_.assign(nnode, 0);
     unit_row_.assign(nnode, 1.0);
     for (int a = 0; a < topo_->numa_count(); ++a)
         for (int b = 0; b < topo_->numa_count(); ++b)
@@ -144,6 +145,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     rqs_ = o.rqs_;
     nr_running_ = o.nr_running_;
     queued_total_ = o.queued_total_;
+    queued_on_node_ = o.queued_on_node_;
     caches_ = o.caches_;
     pu_caches_ = o.pu_caches_;
     pu_node_ = o.pu_node_;

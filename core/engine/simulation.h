@@ -129,6 +129,8 @@ public:
     // Tasks waiting in a runqueue, not running, over all PUs (what a
     // balancer could pull without active balancing).
     std::int64_t queued_tasks() const { return queued_total_; }
+    int queued_on_node(int node) const { return queued_on_node_[static_cast<size_t>(node)]; }
+    int node_of_pu(int cpu) const { return pu_node_[static_cast<size_t>(cpu)]; }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
@@ -267,7 +269,8 @@ private:
     std::vector<Task> tasks_;
     std::vector<Runqueue> rqs_;
     std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
-    std::int64_t queued_total_ = 0; // tasks waiting on a runqueue (not running), all PUs
+    std::int64_t queued_total_ = 0;   // tasks waiting on a runqueue (not running), all PUs
+    std::vector<int> queued_on_node_; // the same per NUMA node (one entry without NUMA)
     // Pricing a runqueue lock's line transfer asks how close its last owner
     // is, on every lock. Per PU, the outermost Core/L1/L2/L3 above it
     // (kNoObj if none): when no type repeats on a path to the root, two PUs

@@ -102,6 +102,18 @@ void DomainBalancer::attach(Simulation &sim)
     domains_ = build_sched_domains(sim.topology(), bp_);
     check_level_overrides(sim);
     wake_idle_level_.assign(domains_.size(), -1);
+    // Levels are listed from the lowest; the first few lie inside the CPU's node.
+    levels_in_node_.assign(domains_.size(), 0);
+    const Topology &topo = sim.topology();
+    for (size_t cpu = 0; cpu < domains_.size(); ++cpu) {
+        const int node = sim.node_of_pu(static_cast<int>(cpu));
+        const CpuSet all = topo.numa_count() > 0 ? topo.pus_of_node(node) : CpuSet{};
+        for (const auto &sd : domains_[cpu]) {
+            if (topo.numa_count() > 0 && !all.contains(sd.span))
+                break;
+            ++levels_in_node_[cpu];
+        }
+    }
     for (size_t cpu = 0; cpu < domains_.size(); ++cpu)
         for (size_t k = 0; k < domains_[cpu].size(); ++k)
             if (domains_[cpu][k].has(kSdWakeIdle)) {
@@ -275,11 +287,17 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
     // find nothing, so it is not run. In a wakeup storm most are like that.
     if (sim.queued_tasks() == 0)
         return;
+    // Likewise a level inside this CPU's node when nothing is queued on the
+    // node (most passes in a storm: the queued tasks are elsewhere).
+    const bool node_empty = sim.queued_on_node(sim.node_of_pu(cpu)) == 0;
+    const int in_node = levels_in_node_[static_cast<size_t>(cpu)];
     // load_balance spelled out: a storm runs this on almost every context
     // switch, and most levels settle on the group loads alone.
     const int *nr = sim.nr_running_all();
+    int k = -1;
     for (auto &sd : domains_.at(cpu)) {
-        if (!sd.has(kSdBalanceNewIdle))
+        ++k;
+        if (!sd.has(kSdBalanceNewIdle) || (node_empty && k < in_node))
             continue;
         // As 2.6.9's load_balance_newidle: a balanced level is left as it
         // is (its failure count and interval belong to the periodic passes).

@@ -113,6 +113,7 @@ private:
     BalancerParams bp_;
     std::vector<std::vector<SchedDomain>> domains_; // [cpu][level], lowest first
     std::vector<int> wake_idle_level_;              // [cpu]: first level with SD_WAKE_IDLE, or -1
+    std::vector<int> levels_in_node_;               // [cpu]: how many of its lowest levels lie in its node
     std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
     bool acting_ = false;
 };
