@@ -73,7 +73,9 @@ void Simulation::advance_all()
 
 void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
 {
-    if (t.working_set_bytes <= 0)
+    // No time run, nothing brought in (a CPU brought up to date twice at
+    // the same instant, as a storm does all the time).
+    if (t.working_set_bytes <= 0 || user_ns <= 0)
         return;
     const double line = cfg_.model.cache_line_bytes;
     const double fill_cap = cfg_.model.cache_fill_bytes_per_ns * user_ns;
