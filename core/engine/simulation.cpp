@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 namespace schedscope {
 
@@ -142,6 +143,8 @@ Simulation &Simulation::operator=(const Simulation &o)
     events_processed_ = o.events_processed_;
     procs_ = o.procs_;
     tasks_ = o.tasks_;
+    op_pool_ = o.op_pool_;
+    op_lookup_ = o.op_lookup_;
     rqs_ = o.rqs_;
     nr_running_ = o.nr_running_;
     queued_total_ = o.queued_total_;
@@ -249,12 +252,29 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
             advances = true;
     if (!advances)
         throw std::logic_error("task '" + t.name + "' has a program that never computes nor blocks");
+    t.ops = shared_ops(t.program.ops);
+    t.op_count = static_cast<int>(t.program.ops.size());
     const int nnode = std::max(1, topo_->numa_count());
     t.node_weight.assign(nnode, 0.0);
     t.faults_by_node.assign(nnode, 0);
     p.tasks.push_back(t.id);
     tasks_.push_back(std::move(t));
     return tasks_.back().id;
+}
+
+bool Simulation::OpsLess::operator()(const std::vector<Op> &x, const std::vector<Op> &y) const
+{
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](const Op &a, const Op &b) {
+        return std::tie(a.kind, a.a, a.b, a.channel) < std::tie(b.kind, b.a, b.b, b.channel);
+    });
+}
+
+const Op *Simulation::shared_ops(const std::vector<Op> &ops)
+{
+    auto [it, added] = op_lookup_.try_emplace(ops, op_pool_.size());
+    if (added)
+        op_pool_.push_back(std::make_shared<const std::vector<Op>>(ops));
+    return op_pool_[it->second]->data();
 }
 
 void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node)
@@ -287,6 +307,7 @@ void Simulation::start()
     if (started_)
         return;
     started_ = true;
+    op_lookup_.clear(); // no task is added after the start; checkpoints need not copy it
     // Access weights from scratch, now that all memory placement is known.
     for (auto &t : tasks_) {
         const Process &p = procs_[t.proc];

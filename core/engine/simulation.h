@@ -20,6 +20,7 @@
 #include "engine/sim_types.h"
 #include "util/prng.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -267,6 +268,15 @@ private:
 
     std::vector<Process> procs_;
     std::vector<Task> tasks_;
+    // The distinct programs' ops that Task::ops point into: immutable and
+    // shared with copies, so a checkpoint's tasks point into them too. The
+    // lookup only finds a program already there while tasks are added.
+    std::vector<std::shared_ptr<const std::vector<Op>>> op_pool_;
+    struct OpsLess {
+        bool operator()(const std::vector<Op> &x, const std::vector<Op> &y) const;
+    };
+    std::map<std::vector<Op>, std::size_t, OpsLess> op_lookup_;
+    const Op *shared_ops(const std::vector<Op> &ops);
     std::vector<Runqueue> rqs_;
     std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
     std::int64_t queued_total_ = 0;   // tasks waiting on a runqueue (not running), all PUs
