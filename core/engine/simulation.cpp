@@ -36,7 +36,6 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     const int nnode = std::max(1, topo_->numa_count());
     rqs_.resize(npu);
     nr_running_.assign(npu, 0);
-    pu_caches_.resize(npu);
     pu_node_.resize(npu);
     pu_core_.assign(npu, -1);
     burst_due_ns_.assign(npu, -1);
@@ -88,18 +87,21 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
         cache_index[o.id] = static_cast<int>(caches_.size());
         caches_.push_back(std::move(c));
     }
+    pu_cache_first_.assign(static_cast<size_t>(npu) + 1, 0);
     for (int p = 0; p < npu; ++p) {
+        pu_cache_first_[static_cast<size_t>(p)] = static_cast<int>(pu_cache_list_.size());
         for (ObjId c : topo_->caches_of_pu(p))
-            pu_caches_[p].push_back(cache_index[c]);
-        if (pu_caches_[p].empty()) {
+            pu_cache_list_.push_back(PuCache{cache_index[c], caches_[static_cast<size_t>(cache_index[c])].level});
+        if (pu_cache_list_.size() == static_cast<size_t>(pu_cache_first_[static_cast<size_t>(p)])) {
             CacheState c;
             c.level = 2;
             c.capacity_bytes = model.default_cache_size_bytes;
             c.latency_ns = model.l2_latency_ns;
-            pu_caches_[p].push_back(static_cast<int>(caches_.size()));
+            pu_cache_list_.push_back(PuCache{static_cast<int>(caches_.size()), c.level});
             caches_.push_back(std::move(c));
         }
     }
+    pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
     // SMT: PUs grouped by core. A PU without a Core ancestor is its own core.
     for (int p = 0; p < npu; ++p) {
         ObjId core = topo_->ancestor_of_pu(p, ObjType::Core);
@@ -150,7 +152,8 @@ Simulation &Simulation::operator=(const Simulation &o)
     queued_total_ = o.queued_total_;
     queued_on_node_ = o.queued_on_node_;
     caches_ = o.caches_;
-    pu_caches_ = o.pu_caches_;
+    pu_cache_list_ = o.pu_cache_list_;
+    pu_cache_first_ = o.pu_cache_first_;
     pu_node_ = o.pu_node_;
     pu_lock_near_ = o.pu_lock_near_;
     lock_near_exact_ = o.lock_near_exact_;
@@ -577,8 +580,10 @@ void Simulation::restore(const Checkpoint &cp)
 
 double Simulation::warmth_on(TaskId t, int cpu, int level) const
 {
-    for (int ci : pu_caches_.at(cpu)) {
-        const CacheState &c = caches_[ci];
+    if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()))
+        throw std::out_of_range("warmth_on: no such PU");
+    for (const PuCache &pc : pu_caches(cpu)) {
+        const CacheState &c = caches_[static_cast<size_t>(pc.cache)];
         if (c.level != level)
             continue;
         for (auto &s : c.shares)
