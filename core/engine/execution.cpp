@@ -93,7 +93,10 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
         if (mine.bytes >= target)
             continue;
-        const double hit = std::min(1.0, mine.bytes / t.working_set_bytes);
+        // A share just added holds nothing: its hit share is 0 without the
+        // division (most L1 lookups in a storm), which then leaves the
+        // chain of dependent operations that ends in the eviction test.
+        const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
         const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
         const double added = std::min(in, target - mine.bytes);
         mine.bytes += added;
