@@ -82,17 +82,21 @@ void Simulation::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
     // Past-L1 accesses miss a level in proportion to what it does not hold;
     // each miss brings a line in. L1 itself is warmed at the same pace.
     const double accesses = work_ns * std::max(t.mem_intensity, 1e-3);
-    for (int ci : pu_caches_[cpu]) {
-        CacheState &c = caches_[ci];
-        int slot = c.find(t.id, t.cache_slot[c.level]);
+    for (const PuCache &pc : pu_caches(cpu)) {
+        CacheState &c = caches_[static_cast<size_t>(pc.cache)];
+        int &hint = t.cache_slot[static_cast<size_t>(pc.level)];
+        int slot = c.find(t.id, hint);
         if (slot < 0)
             slot = c.add(t.id);
-        t.cache_slot[c.level] = slot;
+        hint = slot;
         CacheShare &mine = c.shares[slot];
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
         if (mine.bytes >= target)
             continue;
-        const double hit = std::min(1.0, mine.bytes / t.working_set_bytes);
+        // A share just added holds nothing: its hit share is 0 without the
+        // division (most L1 lookups in a storm), which then leaves the
+        // chain of dependent operations that ends in the eviction test.
+        const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
         const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
         const double added = std::min(in, target - mine.bytes);
         mine.bytes += added;
@@ -118,11 +122,11 @@ double Simulation::cache_latency_ns(const Task &t, int cpu, double *covered_out)
     // Hit shares are cumulative outwards; L1 is skipped when the PU has one,
     // since mem_intensity counts the accesses that already missed it.
     double covered = 0, lat = 0;
-    const auto &pcs = pu_caches_[cpu];
-    const bool has_l1 = !pcs.empty() && caches_[pcs.front()].level == 1;
+    const auto pcs = pu_caches(cpu);
+    const bool has_l1 = !pcs.empty() && pcs.front().level == 1;
     for (size_t i = has_l1 ? 1 : 0; i < pcs.size(); ++i) {
-        const CacheState &c = caches_[pcs[i]];
-        const int slot = c.find(t.id, t.cache_slot[c.level]);
+        const CacheState &c = caches_[static_cast<size_t>(pcs[i].cache)];
+        const int slot = c.find(t.id, t.cache_slot[static_cast<size_t>(pcs[i].level)]);
         const double held = slot >= 0 ? c.shares[slot].bytes : 0.0;
         double hit = t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0;
         hit = std::max(hit, covered);

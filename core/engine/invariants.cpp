@@ -68,6 +68,14 @@ std::vector<std::string> check_invariants(const Simulation &sim)
                           std::to_string(seen[t.id]) + " runqueues");
         if (!queued && seen[t.id] != 0)
             out.push_back("task " + std::to_string(t.id) + " (" + task_state_name(t.state) + ") is on a runqueue");
+        // The ops the engine runs are the task's program (a shared copy).
+        bool same_ops = t.op_count == static_cast<int>(t.program.ops.size()) && (t.op_count == 0 || t.ops);
+        for (int i = 0; same_ops && i < t.op_count; ++i) {
+            const Op &a = t.ops[i], &b = t.program.ops[static_cast<size_t>(i)];
+            same_ops = a.kind == b.kind && a.a == b.a && a.b == b.b && a.channel == b.channel;
+        }
+        if (!same_ops)
+            out.push_back("task " + std::to_string(t.id) + " runs ops that are not its program's");
     }
     // Memory: every chunk is counted on exactly the node it says.
     for (const Process &p : sim.processes()) {

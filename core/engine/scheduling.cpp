@@ -110,7 +110,7 @@ void Simulation::run_program(TaskId tid)
     Task &t = tasks_[tid];
     const int cpu = t.cpu;
     for (int guard = 0; guard < kMaxOpsPerDispatch; ++guard) {
-        if (t.pc >= static_cast<int>(t.program.ops.size())) {
+        if (t.pc >= t.op_count) {
             t.pc = 0;
             ++t.iteration;
             if (t.program.iterations > 0 && t.iteration >= t.program.iterations) {
@@ -118,7 +118,7 @@ void Simulation::run_program(TaskId tid)
                 return;
             }
         }
-        const Op &op = t.program.ops[t.pc];
+        const Op &op = t.ops[t.pc];
         switch (op.kind) {
         case Op::Kind::Compute:
             ++t.pc;

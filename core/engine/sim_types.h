@@ -91,39 +91,48 @@ struct MigrationCostState {
     double remote_ns = 0;
 };
 
-struct Task {
+// Field order is for the host's caches, not for reading: a wakeup storm
+// touches a handful of fields of thousands of tasks, each cold, so the ones
+// read or written on every wakeup, switch and burst come first and the struct
+// starts on a cache line. They then span 4 lines instead of all 7.
+struct alignas(64) Task {
+    // --- hot: every wakeup, switch, burst end ---
     TaskId id = 0;
     ProcId proc = 0;
-    std::string name;
     TaskState state = TaskState::NotStarted;
     int cpu = kNoCpu;           // PU it is on (running or queued), or last ran on
+    int pc = 0;                 // next op of the program
     int prev_cpu = kNoCpu;      // PU before the last migration
-    CpuSet cpus_allowed;
-    SimTime start_ns = 0;       // arrival (fork/exec) time
+    std::array<int, 4> cache_slot{-1, -1, -1, -1}; // per cache level: last index of its share (a hint)
+    std::uint64_t wake_seq = 0; // invalidates stale timer events
     SimTime last_ran_ns = -1;   // when it last stopped running (or now if running)
     SimTime slice_start_ns = 0; // when its current stint on the CPU began
     SimTime vruntime_ns = 0;    // fair share ordering on a runqueue
-    std::uint64_t wake_seq = 0; // invalidates stale timer events
-
-    // Program interpretation
-    Program program;
-    int pc = 0;
-    std::int64_t iteration = 0;
     double remaining_work_ns = 0; // of the current Compute op
-
-    // Memory behaviour
-    std::vector<AccessSegment> segments;
+    std::int64_t iteration = 0;
     double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
     double working_set_bytes = 0.0;  // what it would like to keep in cache
+    // program.ops as the engine runs them: one copy per distinct program,
+    // owned by the Simulation and shared by its tasks (thousands of threads
+    // of one workload run the same few ops, which then stay in the host's
+    // cache instead of being one cold allocation per task). Set by add_task.
+    const Op *ops = nullptr;
+    int op_count = 0;
+    Program program;
+    CpuSet cpus_allowed;
+    TaskStats stats;
+    MigrationCostState mig_cost;
+
+    // --- cold: set up once, or read by policies on their own schedule ---
+    std::string name;
+    SimTime start_ns = 0;       // arrival (fork/exec) time
+    // Memory behaviour
+    std::vector<AccessSegment> segments;
     std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
     std::vector<int> used_nodes;     // nodes whose node_weight is non-zero: big machines have hundreds
-    std::array<int, 4> cache_slot{-1, -1, -1, -1}; // per cache level: last index of its share (a hint)
     double unplaced_weight = 1.0;    // share on chunks not yet touched
     int preferred_node = kNoNode;    // set by NUMA policies
     std::vector<std::int64_t> faults_by_node;
-
-    TaskStats stats;
-    MigrationCostState mig_cost;
 };
 
 // A lock's state for the contention model: when it is next free.
@@ -159,13 +168,22 @@ struct CacheShare {
     double bytes;
 };
 
-struct CacheState {
+// Aligned, with what warming a cache reads (shares, presence bits, used and
+// capacity) in its first cache line: each event warms three or so of the
+// hundreds of caches of a big machine, and at 80 bytes unaligned most of
+// them straddled two lines.
+struct alignas(64) CacheState {
+    std::vector<CacheShare> shares; // tasks that ran under it recently
+
+private:
+    std::vector<std::uint64_t> present; // bit per task id: it has a share in `shares`
+
+public:
+    double used_bytes = 0;          // sum of shares, kept in step with them
+    double capacity_bytes = 0;
     ObjId obj = kNoObj;
     int level = 0;
-    double capacity_bytes = 0;
     double latency_ns = 0;
-    std::vector<CacheShare> shares; // tasks that ran under it recently
-    double used_bytes = 0;          // sum of shares, kept in step with them
     double used() const { return used_bytes; }
     // Index of the task's share, or -1. `hint` is where it was last time:
     // right almost always, so the lookup rarely scans. A task with no share
@@ -259,7 +277,6 @@ private:
         const auto word = static_cast<std::size_t>(t) / 64;
         return word < present.size() && ((present[word] >> (static_cast<unsigned>(t) % 64)) & 1u) != 0;
     }
-    std::vector<std::uint64_t> present; // bit per task id: it has a share in `shares`
 };
 
 struct Channel {

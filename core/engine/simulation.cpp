@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 namespace schedscope {
 
@@ -35,7 +36,6 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     const int nnode = std::max(1, topo_->numa_count());
     rqs_.resize(npu);
     nr_running_.assign(npu, 0);
-    pu_caches_.resize(npu);
     pu_node_.resize(npu);
     pu_core_.assign(npu, -1);
     burst_due_ns_.assign(npu, -1);
@@ -87,18 +87,21 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
         cache_index[o.id] = static_cast<int>(caches_.size());
         caches_.push_back(std::move(c));
     }
+    pu_cache_first_.assign(static_cast<size_t>(npu) + 1, 0);
     for (int p = 0; p < npu; ++p) {
+        pu_cache_first_[static_cast<size_t>(p)] = static_cast<int>(pu_cache_list_.size());
         for (ObjId c : topo_->caches_of_pu(p))
-            pu_caches_[p].push_back(cache_index[c]);
-        if (pu_caches_[p].empty()) {
+            pu_cache_list_.push_back(PuCache{cache_index[c], caches_[static_cast<size_t>(cache_index[c])].level});
+        if (pu_cache_list_.size() == static_cast<size_t>(pu_cache_first_[static_cast<size_t>(p)])) {
             CacheState c;
             c.level = 2;
             c.capacity_bytes = model.default_cache_size_bytes;
             c.latency_ns = model.l2_latency_ns;
-            pu_caches_[p].push_back(static_cast<int>(caches_.size()));
+            pu_cache_list_.push_back(PuCache{static_cast<int>(caches_.size()), c.level});
             caches_.push_back(std::move(c));
         }
     }
+    pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
     // SMT: PUs grouped by core. A PU without a Core ancestor is its own core.
     for (int p = 0; p < npu; ++p) {
         ObjId core = topo_->ancestor_of_pu(p, ObjType::Core);
@@ -142,12 +145,15 @@ Simulation &Simulation::operator=(const Simulation &o)
     events_processed_ = o.events_processed_;
     procs_ = o.procs_;
     tasks_ = o.tasks_;
+    op_pool_ = o.op_pool_;
+    op_lookup_ = o.op_lookup_;
     rqs_ = o.rqs_;
     nr_running_ = o.nr_running_;
     queued_total_ = o.queued_total_;
     queued_on_node_ = o.queued_on_node_;
     caches_ = o.caches_;
-    pu_caches_ = o.pu_caches_;
+    pu_cache_list_ = o.pu_cache_list_;
+    pu_cache_first_ = o.pu_cache_first_;
     pu_node_ = o.pu_node_;
     pu_lock_near_ = o.pu_lock_near_;
     lock_near_exact_ = o.lock_near_exact_;
@@ -249,12 +255,29 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
             advances = true;
     if (!advances)
         throw std::logic_error("task '" + t.name + "' has a program that never computes nor blocks");
+    t.ops = shared_ops(t.program.ops);
+    t.op_count = static_cast<int>(t.program.ops.size());
     const int nnode = std::max(1, topo_->numa_count());
     t.node_weight.assign(nnode, 0.0);
     t.faults_by_node.assign(nnode, 0);
     p.tasks.push_back(t.id);
     tasks_.push_back(std::move(t));
     return tasks_.back().id;
+}
+
+bool Simulation::OpsLess::operator()(const std::vector<Op> &x, const std::vector<Op> &y) const
+{
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](const Op &a, const Op &b) {
+        return std::tie(a.kind, a.a, a.b, a.channel) < std::tie(b.kind, b.a, b.b, b.channel);
+    });
+}
+
+const Op *Simulation::shared_ops(const std::vector<Op> &ops)
+{
+    auto [it, added] = op_lookup_.try_emplace(ops, op_pool_.size());
+    if (added)
+        op_pool_.push_back(std::make_shared<const std::vector<Op>>(ops));
+    return op_pool_[it->second]->data();
 }
 
 void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node)
@@ -287,6 +310,7 @@ void Simulation::start()
     if (started_)
         return;
     started_ = true;
+    op_lookup_.clear(); // no task is added after the start; checkpoints need not copy it
     // Access weights from scratch, now that all memory placement is known.
     for (auto &t : tasks_) {
         const Process &p = procs_[t.proc];
@@ -556,8 +580,10 @@ void Simulation::restore(const Checkpoint &cp)
 
 double Simulation::warmth_on(TaskId t, int cpu, int level) const
 {
-    for (int ci : pu_caches_.at(cpu)) {
-        const CacheState &c = caches_[ci];
+    if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()))
+        throw std::out_of_range("warmth_on: no such PU");
+    for (const PuCache &pc : pu_caches(cpu)) {
+        const CacheState &c = caches_[static_cast<size_t>(pc.cache)];
         if (c.level != level)
             continue;
         for (auto &s : c.shares)

@@ -20,7 +20,9 @@
 #include "engine/sim_types.h"
 #include "util/prng.h"
 
+#include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -267,6 +269,15 @@ private:
 
     std::vector<Process> procs_;
     std::vector<Task> tasks_;
+    // The distinct programs' ops that Task::ops point into: immutable and
+    // shared with copies, so a checkpoint's tasks point into them too. The
+    // lookup only finds a program already there while tasks are added.
+    std::vector<std::shared_ptr<const std::vector<Op>>> op_pool_;
+    struct OpsLess {
+        bool operator()(const std::vector<Op> &x, const std::vector<Op> &y) const;
+    };
+    std::map<std::vector<Op>, std::size_t, OpsLess> op_lookup_;
+    const Op *shared_ops(const std::vector<Op> &ops);
     std::vector<Runqueue> rqs_;
     std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
     std::int64_t queued_total_ = 0;   // tasks waiting on a runqueue (not running), all PUs
@@ -280,7 +291,21 @@ private:
     bool lock_near_exact_ = false;
     double lock_transfer_ns(int owner_cpu, int by_cpu) const;
     std::vector<CacheState> caches_;
-    std::vector<std::vector<int>> pu_caches_; // per PU: indices into caches_, L1 outwards
+    // The caches above each PU, L1 outwards, as one flat list: PU p's are
+    // [pu_cache_first_[p], pu_cache_first_[p + 1]). Each with its level, so
+    // that warming finds the task's slot hint without reading the cache.
+    struct PuCache {
+        int cache; // index into caches_
+        int level; // caches_[cache].level
+    };
+    std::vector<PuCache> pu_cache_list_;
+    std::vector<int> pu_cache_first_; // PU count + 1 entries
+    std::span<const PuCache> pu_caches(int cpu) const
+    {
+        const auto first = static_cast<std::size_t>(pu_cache_first_[static_cast<std::size_t>(cpu)]);
+        const auto last = static_cast<std::size_t>(pu_cache_first_[static_cast<std::size_t>(cpu) + 1]);
+        return {pu_cache_list_.data() + first, last - first};
+    }
     std::vector<int> pu_node_;
     std::vector<int> pu_sibling_first_; // per PU: first PU of its core
     std::vector<std::vector<int>> core_pus_;
