@@ -79,6 +79,18 @@ Outcome run_bound(Scenario s, const std::string &mode, std::uint64_t seed)
     return run_numa(s, kBaseline, seed);
 }
 
+// The four runs the autonuma-benchmark compares: the balancer without NUMA
+// affinity, AutoNUMA, and the benchmark's own hard and inverse binding.
+struct Bracket {
+    Outcome base, autonuma, hard, inverse;
+};
+
+Bracket run_bracket(const Scenario &s, std::uint64_t seed)
+{
+    return {run_numa(s, kBaseline, seed), run_numa(s, kAutonuma, seed), run_bound(s, "hard", seed),
+            run_bound(s, "inverse", seed)};
+}
+
 } // namespace
 
 TEST_CASE("cache_hot_time on OLTP: throughput peaks between 5 and 25 ms, falls by 1000 ms, idle grows",
@@ -121,10 +133,7 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
         const Scenario s = sample_scenario(file);
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " seed " << seed);
-            const Outcome base = run_numa(s, kBaseline, seed);
-            const Outcome autonuma = run_numa(s, kAutonuma, seed);
-            const Outcome hard = run_bound(s, "hard", seed);
-            const Outcome inverse = run_bound(s, "inverse", seed);
+            const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
             // Published: roughly half to two thirds off the elapsed time.
             CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
             CHECK(autonuma.sys_s > base.sys_s);
@@ -176,10 +185,7 @@ TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA <
         s.topology = "sample:xeon-2node-24";
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " on xeon-2node-24, seed " << seed);
-            const Outcome base = run_numa(s, kBaseline, seed);
-            const Outcome autonuma = run_numa(s, kAutonuma, seed);
-            const Outcome hard = run_bound(s, "hard", seed);
-            const Outcome inverse = run_bound(s, "inverse", seed);
+            const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
             // Published: AutoNUMA and hard binding about a third below the
             // baseline, hard binding a little ahead, inverse a quarter above.
             CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
