@@ -43,8 +43,7 @@ void Simulation::enqueue(TaskId tid, int cpu)
     t.cpu = cpu;
     Runqueue &rq = rqs_[cpu];
     rq.queue.push_back(tid);
-    ++queued_total_;
-    ++queued_on_node_[static_cast<size_t>(pu_node_[cpu])];
+    count_queued(cpu, +1);
     ++nr_running_[cpu];
     if (rq.current < 0)
         switch_to_next(cpu);
@@ -67,8 +66,7 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     if (requeue) {
         t.state = TaskState::Runnable;
         rq.queue.push_back(tid);
-        ++queued_total_;
-        ++queued_on_node_[static_cast<size_t>(pu_node_[cpu])];
+        count_queued(cpu, +1);
         ++nr_running_[cpu];
     }
     for_core_of(cpu, [this](int s) { refresh_rate(s); });
@@ -87,8 +85,7 @@ void Simulation::switch_to_next(int cpu)
     for_core_of(cpu, [this](int s) { advance_cpu(s); });
     const TaskId tid = rq.queue.front();
     rq.queue.erase(rq.queue.begin());
-    --queued_total_;
-    --queued_on_node_[static_cast<size_t>(pu_node_[cpu])];
+    count_queued(cpu, -1);
     Task &t = tasks_[tid];
     t.state = TaskState::Running;
     t.slice_start_ns = now_;
@@ -364,8 +361,7 @@ bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind k
         if (it == src.queue.end())
             return false; // on a wake list, in flight
         src.queue.erase(it);
-        --queued_total_;
-        --queued_on_node_[static_cast<size_t>(pu_node_[from])];
+        count_queued(from, -1);
         --nr_running_[from];
     }
     lock_rq(from, by_cpu);

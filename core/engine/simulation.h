@@ -282,6 +282,12 @@ private:
     std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
     std::int64_t queued_total_ = 0;   // tasks waiting on a runqueue (not running), all PUs
     std::vector<int> queued_on_node_; // the same per NUMA node (one entry without NUMA)
+    // A task joins (+1) or leaves (-1) the queue of `cpu`.
+    void count_queued(int cpu, int delta)
+    {
+        queued_total_ += delta;
+        queued_on_node_[static_cast<size_t>(pu_node_[static_cast<size_t>(cpu)])] += delta;
+    }
     // Pricing a runqueue lock's line transfer asks how close its last owner
     // is, on every lock. Per PU, the outermost Core/L1/L2/L3 above it
     // (kNoObj if none): when no type repeats on a path to the root, two PUs

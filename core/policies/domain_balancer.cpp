@@ -291,30 +291,26 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
     // node (most passes in a storm: the queued tasks are elsewhere).
     const bool node_empty = sim.queued_on_node(sim.node_of_pu(cpu)) == 0;
     const int in_node = levels_in_node_[static_cast<size_t>(cpu)];
-    // load_balance spelled out: a storm runs this on almost every context
-    // switch, and most levels settle on the group loads alone.
-    const int *nr = sim.nr_running_all();
     int k = -1;
     for (auto &sd : domains_.at(cpu)) {
         ++k;
         if (!sd.has(kSdBalanceNewIdle) || (node_empty && k < in_node))
             continue;
-        // As 2.6.9's load_balance_newidle: a balanced level is left as it
-        // is (its failure count and interval belong to the periodic passes).
-        GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, nr);
-        if (l.imbalanced(sd.imbalance_pct) && balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd,
-                                                           IdleType::NewIdle, l.want, l.max_avg, l.this_avg))
+        if (load_balance(sim, cpu, sd, IdleType::NewIdle))
             return;
     }
 }
 
 bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
 {
-    GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, sim.nr_running_all());
+    const int *nr = sim.nr_running_all();
+    GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, nr);
+    // As 2.6.9's load_balance_newidle, a new-idle pass leaves a balanced
+    // level as it is (its failure count and interval belong to the periodic
+    // passes).
     if (!l.imbalanced(sd.imbalance_pct))
-        return settle_balanced(sd);
-    return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, sim.nr_running_all()), sd, idle, l.want,
-                        l.max_avg, l.this_avg);
+        return idle == IdleType::NewIdle ? false : settle_balanced(sd);
+    return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, idle, l.want, l.max_avg, l.this_avg);
 }
 
 bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
