@@ -35,15 +35,7 @@ public:
         // other correct heap; this one just moves each element once.
         const Event e{time_ns, next_seq_++, type, a, b};
         heap_.push_back(e);
-        std::size_t hole = heap_.size() - 1;
-        while (hole > 0) {
-            const std::size_t parent = (hole - 1) / 2;
-            if (!earlier(e, heap_[parent]))
-                break;
-            heap_[hole] = heap_[parent];
-            hole = parent;
-        }
-        heap_[hole] = e;
+        rise(heap_.data(), heap_.size() - 1, e);
     }
     bool empty() const { return heap_.empty(); }
     std::size_t size() const { return heap_.size(); }
@@ -68,19 +60,24 @@ public:
                 h[hole] = h[child];
                 hole = child;
             }
-            while (hole > 0) {
-                const std::size_t parent = (hole - 1) / 2;
-                if (!earlier(last, h[parent]))
-                    break;
-                h[hole] = h[parent];
-                hole = parent;
-            }
-            h[hole] = last;
+            rise(h, hole, last);
         }
         return out;
     }
 
 private:
+    // Puts e into the hole at h[hole], moving the later parents down.
+    static void rise(Event *h, std::size_t hole, const Event &e)
+    {
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / 2;
+            if (!earlier(e, h[parent]))
+                break;
+            h[hole] = h[parent];
+            hole = parent;
+        }
+        h[hole] = e;
+    }
     static bool earlier(const Event &x, const Event &y)
     {
         if (x.time_ns != y.time_ns)
