@@ -108,13 +108,22 @@ private:
     }
 
     // Memory written before the run lands where the binding would have put
-    // it: written by the unit's threads, which run on all of its nodes, so
-    // spread over them (not left wherever the unbound first touch put it).
-    static void rehome_chunk(Simulation &sim, ProcId p, int c, const CpuSet &nodes)
+    // it (not left wherever the unbound first touch put it): written by the
+    // unit's threads, which run on `run_nodes`. Those inside the mask write
+    // to their own node, so it is spread over the nodes they share with it;
+    // from outside it all goes to the mask's first node, as the engine's
+    // `Bind` allocation places a touch from outside the mask.
+    static void rehome_chunk(Simulation &sim, ProcId p, int c, const CpuSet &nodes, const CpuSet &run_nodes)
     {
         if (sim.processes()[p].chunk_node[c] == kNoNode)
             return;
-        const auto members = nodes.members();
+        CpuSet inside = nodes;
+        inside &= run_nodes;
+        if (inside.empty()) {
+            sim.place_chunks(p, c, c + 1, nodes.first());
+            return;
+        }
+        const auto members = inside.members();
         sim.place_chunks(p, c, c + 1, members[static_cast<size_t>(c) % members.size()]);
     }
 
@@ -127,7 +136,7 @@ private:
         pm.alloc = AllocPolicy::Bind;
         pm.alloc_nodes = nodes;
         for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
-            rehome_chunk(sim, p, c, nodes);
+            rehome_chunk(sim, p, c, nodes, run_nodes);
         sim.log(DecisionKind::Other, -1, -1, run_nodes.first(),
                 "process " + pm.name + " runs on nodes " + run_nodes.to_list_string() + " (CPUs " +
                     cpus.to_list_string() + "), its memory is bound to nodes " + nodes.to_list_string());
@@ -149,7 +158,7 @@ private:
                         earlier_owner = earlier_owner || (c >= os.chunk_begin && c < os.chunk_end);
                 }
                 if (!earlier_owner)
-                    rehome_chunk(sim, task.proc, c, nodes);
+                    rehome_chunk(sim, task.proc, c, nodes, run_nodes);
             }
         sim.log(DecisionKind::Other, t, -1, run_nodes.first(),
                 task_text(t) + " runs on nodes " + run_nodes.to_list_string() + " (CPUs " +

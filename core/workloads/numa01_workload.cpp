@@ -41,11 +41,11 @@ std::vector<ParamInfo> numa01_params(bool thread_alloc)
         {"loops", std::to_string(thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops),
          thread_alloc ? "times each thread writes its own slice (benchmark: 1000)"
                       : "times each thread writes the whole process memory (benchmark: 50)"},
-        {"first_write", "half",
-         "half | node: where both processes' memory is first written (half = bound to the half of the nodes "
-         "holding first_node, pages spread over it, as numa01.c's NO_BIND_FORCE_SAME_NODE build does; node = "
-         "all of it on first_node). The same on 2 nodes"},
-        {"first_node", "0", "the node (first_write=node) or a node of the half (first_write=half) written first"},
+        {"first_write", "node",
+         "node | threads: where both processes' memory is first written (node = all of it on first_node, as "
+         "numa01.c's NO_BIND_FORCE_SAME_NODE build does; threads = each page on the node of the thread that "
+         "writes it first, as the build without it does)"},
+        {"first_node", "0", "the node all memory is first written on (first_write=node)"},
         {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
          "cache lines written per us of unstalled work (a bzero loop)"},
         {"bind", "none",
@@ -75,7 +75,7 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     const std::int64_t loops =
         param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1, 1'000'000, source);
     const int first_node = static_cast<int>(param_int(p, "first_node", 0, 0, nodes - 1, source));
-    const std::string first_write = param_choice(p, "first_write", "half", {"half", "node"}, source);
+    const bool forced_node = param_choice(p, "first_write", "node", {"node", "threads"}, source) == "node";
     const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
     const BenchBind bind = parse_bench_bind(p, source);
 
@@ -86,15 +86,14 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     const int chunks = chunks_for_bytes(sim, bytes);
 
     // numa01.c splits the nodes into two halves (the first nodes/2 and the
-    // rest); with NO_BIND_FORCE_SAME_NODE every thread's first bzero() is
-    // bound to one of them, and each page goes to the node of that half
-    // nearest the thread that touched it first. All threads start at once,
-    // so the pages end up spread evenly over the half.
+    // rest) for its binding.
     const auto half_of = [nodes](int n) { return (n * 2) / nodes; };
-    std::vector<int> first_nodes;
+    std::vector<int> cpu_nodes_all;
     for (int n = 0; n < nodes; ++n)
-        if (first_write == "half" ? half_of(n) == half_of(first_node) : n == first_node)
-            first_nodes.push_back(n);
+        if (!topo.pus_of_node(n).empty())
+            cpu_nodes_all.push_back(n);
+    if (cpu_nodes_all.empty())
+        cpu_nodes_all.push_back(0);
 
     for (int proc_i = 0; proc_i < kNuma01Processes; ++proc_i) {
         // Hard bind gives process p the nodes of its half of the machine;
@@ -111,11 +110,28 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
         const ProcId proc = sim.add_process(what + "." + std::to_string(proc_i), chunks * sim.model().chunk_bytes,
                                             alloc, bind == BenchBind::None ? CpuSet{} : home_nodes);
         if (bind == BenchBind::None) {
-            spread_chunks(sim, proc, chunks, first_nodes);
+            // NO_BIND_FORCE_SAME_NODE: every thread's first bzero() of all
+            // of its process's memory is bound to nodemask_global, one node
+            // (0 or 1 by the clock's parity). Without it each page lands
+            // where the thread that writes it first runs: all threads of
+            // both processes, spread over the machine, write at once, so
+            // the pages end up spread over all the nodes with CPUs.
+            if (forced_node)
+                sim.place_chunks(proc, 0, chunks, first_node);
+            else
+                spread_chunks(sim, proc, chunks, cpu_nodes_all);
         } else {
-            // Bound runs first-write under the process's own memory policy:
-            // the memory starts spread over the process's nodes.
-            spread_chunks(sim, proc, chunks, home_nodes.members());
+            // Bound runs first-write under the process's own memory policy
+            // (MPOL_BIND to its half). Hard binding writes from inside the
+            // mask, so each page lands on its writer's node: spread over the
+            // half. Inverse binding writes from outside it, and each page
+            // goes to the first node of the mask, as the engine's `Bind`
+            // allocation does for a touch from outside (the kernel takes the
+            // first node of the mask in the writer's fallback order).
+            if (bind == BenchBind::Hard)
+                spread_chunks(sim, proc, chunks, home_nodes.members());
+            else
+                sim.place_chunks(proc, 0, chunks, home_nodes.first());
         }
         CpuSet allowed;
         if (bind != BenchBind::None)

@@ -134,40 +134,45 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
-            // Published: roughly half to two thirds off the elapsed time.
-            CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
+            const std::string f = file;
+            // Published: roughly half to two thirds off the elapsed time. Not
+            // on numa01, where each process spans two nodes and even hard
+            // binding leaves half of every thread's accesses remote, against
+            // three quarters for the baseline's spread first write: hard
+            // binding itself is only about 14 % faster (docs/CALIBRATION.md).
+            if (f == "autonuma-4node-numa01.json")
+                CHECK(autonuma.elapsed_s < 0.95 * base.elapsed_s);
+            else
+                CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
             CHECK(autonuma.sys_s > base.sys_s);
             CHECK(hard.elapsed_s < base.elapsed_s);
             // Inverse binding makes every access remote: it loses to hard
             // binding and to AutoNUMA everywhere, by more than 10 %.
             CHECK(inverse.elapsed_s > 1.1 * hard.elapsed_s);
             CHECK(inverse.elapsed_s > 1.1 * autonuma.elapsed_s);
-            const std::string f = file;
             if (f.find("thread-alloc") == std::string::npos) {
                 // numa01_THREAD_ALLOC is the exception: binding is per process
                 // (two nodes each) with its memory spread over them, while
                 // AutoNUMA reaches per-thread locality (docs/CALIBRATION.md).
                 CHECK(hard.elapsed_s <= autonuma.elapsed_s * 1.001);
             }
-            if (f == "autonuma-4node-numa02.json") {
-                // Against the baseline too on numa02: the baseline's remote
-                // traffic is spread over the six links, inverse binding sends
-                // it all over two (node i's threads to node 3 - i's memory),
-                // which saturate (link_bandwidth_bytes_per_ns).
-                CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
-            }
-            if (f == "autonuma-4node-numa01-thread-alloc.json") {
-                // Each thread on its own slice: the baseline's threads on the
-                // half of the nodes holding the memory have half of their
-                // accesses local, inverse binding's none (5-6 %).
-                CHECK(inverse.elapsed_s > 1.03 * base.elapsed_s);
-            }
-            if (f == "autonuma-4node-numa02-smt.json" || f == "autonuma-4node-numa01.json") {
-                // Ties, both within 1 %: the baseline's threads on the nodes
-                // without memory are as remote as inverse binding's, the links
-                // they use are no more loaded than inverse binding's and fixed
-                // work ends with the slowest thread (docs/CALIBRATION.md).
+            if (f == "autonuma-4node-numa02-smt.json") {
+                // A tie, within 1 %: the baseline's threads on the nodes
+                // without their slice are as remote as inverse binding's, the
+                // links they use are not saturated at inverse binding's load
+                // either, and fixed work ends with the slowest thread
+                // (docs/CALIBRATION.md).
                 CHECK(inverse.elapsed_s > 0.98 * base.elapsed_s);
+            } else {
+                // numa02: the baseline's remote traffic is spread over the six
+                // links, inverse binding sends it all over two (node i's
+                // threads to node 3 - i's memory), which saturate. numa01 and
+                // THREAD_ALLOC: a quarter of the baseline's accesses are local
+                // (its first write is spread over all four nodes), none of
+                // inverse binding's, whose pages all sit on one node of the
+                // other half (MPOL_BIND written from outside the mask); the
+                // link from there to the first node of the threads saturates.
+                CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
             }
         }
     }
@@ -183,6 +188,11 @@ TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA <
                              "autonuma-4node-numa02.json"}) {
         Scenario s = sample_scenario(file);
         s.topology = "sample:xeon-2node-24";
+        // As published: numa01 built with NO_BIND_FORCE_SAME_NODE (all of the
+        // first write on one node), THREAD_ALLOC without it.
+        const std::string f = file;
+        if (f == "autonuma-4node-numa01.json")
+            s.workload.params["first_write"] = "node";
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " on xeon-2node-24, seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);

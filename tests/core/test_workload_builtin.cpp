@@ -91,8 +91,8 @@ TEST_CASE("every workload lists a description and defaults its factory accepts",
     }
 }
 
-TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one half of the nodes, each thread "
-          "on all of it",
+TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one node or spread by its writers, "
+          "each thread on all of it",
           "[workload]")
 {
     Simulation sim = build(kFourNodes, "numa01:memory_mb=64");
@@ -100,12 +100,9 @@ TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one
     const int chunks = static_cast<int>(sim.processes()[0].chunk_node.size());
     for (const auto &p : sim.processes()) {
         CHECK(p.tasks.size() == 4); // 8 PUs / 2
-        // numa01.c binds the first bzero() of both processes to the same
-        // half of the nodes (nodes 0-1 here), where it lands spread.
-        CHECK(p.chunks_on_node[0] == chunks / 2);
-        CHECK(p.chunks_on_node[1] == chunks - chunks / 2);
-        CHECK(p.chunks_on_node[2] == 0);
-        CHECK(p.chunks_on_node[3] == 0);
+        // numa01.c's NO_BIND_FORCE_SAME_NODE binds the first bzero() of both
+        // processes to one node (nodemask_global): node 0 by default.
+        CHECK(p.chunks_on_node[0] == chunks);
         for (TaskId t : p.tasks) {
             REQUIRE(sim.task(t).segments.size() == 1);
             CHECK(sim.task(t).segments[0].chunk_begin == 0);
@@ -113,18 +110,19 @@ TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one
             CHECK(sim.task(t).program.iterations == 50);
         }
     }
-    // first_node picks the half; first_write=node puts it all on that node.
-    Simulation upper = build(kFourNodes, "numa01:memory_mb=64,first_node=3");
-    CHECK(upper.processes()[1].chunks_on_node[2] == chunks / 2);
-    CHECK(upper.processes()[1].chunks_on_node[3] == chunks - chunks / 2);
-    Simulation one = build(kFourNodes, "numa01:memory_mb=64,first_write=node,first_node=2");
+    Simulation one = build(kFourNodes, "numa01:memory_mb=64,first_node=2");
     for (const auto &p : one.processes())
         CHECK(p.chunks_on_node[2] == chunks);
-    // On two nodes a half is one node.
-    Simulation two = build("pack:2 [numa] l3:1(size=4MiB) core:2 pu:1", "numa01:memory_mb=64");
-    for (const auto &p : two.processes())
-        CHECK(p.chunks_on_node[0] == static_cast<int>(p.chunk_node.size()));
+    // Without it every thread writes from where it runs: spread over all nodes.
+    for (const char *spec : {"numa01:memory_mb=64,first_write=threads", "numa01_THREAD_ALLOC:memory_mb=64,first_write=threads"}) {
+        INFO(spec);
+        Simulation spread = build(kFourNodes, spec);
+        for (const auto &p : spread.processes())
+            for (int n = 0; n < 4; ++n)
+                CHECK(p.chunks_on_node[n] == static_cast<int>(p.chunk_node.size()) / 4);
+    }
     CHECK_THROWS(build(kFourNodes, "numa01:first_write=local"));
+    CHECK_THROWS(build(kFourNodes, "numa01:first_write=half"));
 }
 
 TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[workload]")
@@ -172,6 +170,13 @@ TEST_CASE("the benchmark's own binding: hard puts thread i with its memory, inve
     CHECK(n1.processes()[1].chunks_on_node[2] + n1.processes()[1].chunks_on_node[3] ==
           static_cast<int>(n1.processes()[1].chunk_node.size()));
     CHECK(topo.node_of_pu(n1.tasks().back().cpus_allowed.first()) >= 2);
+    // Inverse: threads on the other half; the memory, written from outside
+    // its process's mask, all on the mask's first node (MPOL_BIND's choice).
+    Simulation i1 = build(kFourNodes, "numa01:memory_mb=64,bind=inverse");
+    CHECK(i1.processes()[0].chunks_on_node[0] == static_cast<int>(i1.processes()[0].chunk_node.size()));
+    CHECK(i1.processes()[1].chunks_on_node[2] == static_cast<int>(i1.processes()[1].chunk_node.size()));
+    CHECK(topo.node_of_pu(i1.tasks().front().cpus_allowed.first()) >= 2);
+    CHECK(topo.node_of_pu(i1.tasks().back().cpus_allowed.first()) < 2);
 }
 
 TEST_CASE("bind suffixes name a bind mode and the base workload", "[workload]")
