@@ -21,6 +21,11 @@ namespace {
 constexpr double kForgetBytes = 1024.0;
 // Eviction brings a full cache this far below capacity (a share of it).
 constexpr double kEvictSlack = 1.0 / 32.0;
+// Up to this utilisation a controller or link queues less than 1 % of a
+// line transfer: no wait.
+constexpr double kQueueFreeUtilisation = 0.02;
+// A queueing wait below this (in local memory latencies, ~0.1 ps) is none.
+constexpr double kNoQueue = 1e-6;
 } // namespace
 
 void Simulation::advance_cpu_to_now(int cpu)
@@ -169,16 +174,18 @@ double Simulation::memory_bound_rate(Task &t, Runqueue &rq, int cpu)
     // Memory latency, weighted over the nodes holding what it touches.
     const int here = pu_node_[cpu];
     const double *link = link_row(here);
+    const double *lq = link_queue_row(here);
     double mem = 0, weight = 0;
     for (int n : t.used_nodes) {
         const double d = topo_->node_distance(here, n) / 10.0;
-        mem += t.node_weight[n] * d * node_congestion_[n] * link[n];
+        mem += t.node_weight[n] * d * node_congestion_[n] * link[n] + t.node_weight[n] * (node_queue_[n] + lq[n]);
         weight += t.node_weight[n];
     }
     // Untouched memory will be placed locally by first touch.
-    mem += t.unplaced_weight * node_congestion_[here];
+    const double local_factor = node_congestion_[here] + node_queue_[here];
+    mem += t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
     weight += t.unplaced_weight;
-    const double mem_factor = weight > 0 ? mem / weight : node_congestion_[here];
+    const double mem_factor = weight > 0 ? mem / weight : local_factor;
     const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
     const double lat = cache_lat + miss * cfg_.model.mem_latency_local_ns * mem_factor;
     const double rate = 1.0 / (1.0 + t.mem_intensity * lat);
@@ -217,9 +224,12 @@ void Simulation::price_migration(Task &t, Runqueue &rq, int cpu, double cache_la
     if (mc.remote_open) {
         const int here = pu_node_[cpu];
         const double *link = link_row(mc.from_node);
-        double mem = t.unplaced_weight * node_congestion_[here], weight = t.unplaced_weight;
+        const double *lq = link_queue_row(mc.from_node);
+        double mem = t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
+        double weight = t.unplaced_weight;
         for (int n : t.used_nodes) {
-            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n] * link[n];
+            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n] * link[n] +
+                   t.node_weight[n] * (node_queue_[n] + lq[n]);
             weight += t.node_weight[n];
         }
         if (weight > 0)
@@ -280,16 +290,38 @@ void Simulation::update_congestion()
         demand[here] += scale * t.unplaced_weight;
         remote_out[here] += scale * (total - t.unplaced_weight - t.node_weight[here]);
     }
+    // Below saturation each line also waits in the queue of the controller
+    // or link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in
+    // local memory latencies, u counted up to queueing_max_utilisation
+    // (past saturation the multipliers above bound the demand instead).
+    // Under kQueueFreeUtilisation the wait is under 1 % of a transfer and
+    // counts as none; the wait moves halfway to its target each update,
+    // since it slows the demand it is computed from.
+    const double qmax = cfg_.model.queueing_max_utilisation;
+    const double lat0 = cfg_.model.mem_latency_local_ns;
+    const auto queue_wait = [qmax, lat0](double u, double transfer_ns) {
+        if (qmax <= 0 || u <= kQueueFreeUtilisation)
+            return 0.0;
+        u = std::min(u, qmax);
+        return transfer_ns * u / (2 * (1 - u)) / lat0;
+    };
+    const auto settle = [](double before, double target) {
+        const double q = 0.5 * (before + target);
+        return q < kNoQueue ? 0.0 : q;
+    };
     const double bw = cfg_.model.mem_bandwidth_bytes_per_ns;
     for (size_t n = 0; n < nn; ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
         node_congestion_[n] = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
+        node_queue_[n] = settle(node_queue_[n], queue_wait(ratio, line / bw));
     }
     // A pair carries at most what both its ends send out: while that is
-    // below the narrowest route and no link is congested, the per-pair
-    // account (as long as the loop above) can be skipped.
+    // below the narrowest route (or, with queueing, a route's queue-free
+    // load) and no link is congested or queued, the per-pair account (as
+    // long as the loop above) can be skipped.
     const double max_out = *std::max_element(remote_out, remote_out + nn);
-    if (link_active_.empty() && 2 * max_out * max_link_hops_ <= cfg_.model.link_bandwidth_bytes_per_ns)
+    const double room = qmax > 0 ? kQueueFreeUtilisation : 1.0;
+    if (link_active_.empty() && 2 * max_out * max_link_hops_ <= room * cfg_.model.link_bandwidth_bytes_per_ns)
         return;
     if (link_demand_.size() != nn * nn)
         link_demand_.assign(nn * nn, 0.0); // scratch, left out of copies
@@ -303,7 +335,8 @@ void Simulation::update_congestion()
             if (n == here || !(b > 0))
                 continue;
             const size_t pair = static_cast<size_t>(std::min(here, n)) * nn + static_cast<size_t>(std::max(here, n));
-            if (link_demand_[pair] == 0 && (link_congestion_.empty() || link_congestion_[pair] == 1.0))
+            if (link_demand_[pair] == 0 && (link_congestion_.empty() || link_congestion_[pair] == 1.0) &&
+                (link_queue_.empty() || link_queue_[pair] == 0.0))
                 link_active_.push_back(static_cast<int>(pair));
             link_demand_[pair] += b;
         }
@@ -313,20 +346,30 @@ void Simulation::update_congestion()
     const double per_link_bw = 1.0 / cfg_.model.link_bandwidth_bytes_per_ns;
     std::erase_if(link_active_, [&](int pair) {
         const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
-        const double ratio = std::max(link_demand_[pair], 1e-9) * link_hops(a, b) * per_link_bw;
+        const double hops = link_hops(a, b);
+        const double ratio = std::max(link_demand_[pair], 1e-9) * hops * per_link_bw;
         link_demand_[pair] = 0;
+        const size_t mirror = static_cast<size_t>(b) * nn + static_cast<size_t>(a);
+        const double qbefore = link_queue_.empty() ? 0.0 : link_queue_[pair];
+        const double q = settle(qbefore, queue_wait(ratio, line * hops * per_link_bw));
+        if (q != qbefore) {
+            // Allocated when a first link queues, as the multipliers below.
+            if (link_queue_.empty())
+                link_queue_.assign(nn * nn, 0.0);
+            link_queue_[pair] = link_queue_[mirror] = q;
+        }
         const double before = link_congestion_.empty() ? 1.0 : link_congestion_[pair];
         if (before == 1.0 && ratio <= 1.0)
-            return true; // the common case: a link with room to spare
+            return q == 0.0; // the common case: a link with room to spare
         const double c = std::max(1.0, before * std::sqrt(ratio));
         if (c == before)
-            return c == 1.0;
+            return c == 1.0 && q == 0.0;
         // Allocated when a first link saturates: a 512-node machine's matrix
         // is 2 MiB, which every checkpoint would otherwise copy.
         if (link_congestion_.empty())
             link_congestion_.assign(nn * nn, 1.0);
-        link_congestion_[pair] = link_congestion_[static_cast<size_t>(b) * nn + static_cast<size_t>(a)] = c;
-        return c == 1.0;
+        link_congestion_[pair] = link_congestion_[mirror] = c;
+        return c == 1.0 && q == 0.0;
     });
 }
 

@@ -27,6 +27,11 @@ struct ModelParams {
     double link_bandwidth_bytes_per_ns = 5.0;   // QPI / HyperTransport: remote STREAM gets ~half of local
     double cache_fill_bytes_per_ns = 5.0;       // one core refilling its caches: ~half a node's bandwidth
     double page_copy_bytes_per_ns = 2.0;        // kernel page migration, ~2 GB/s (copy + TLB work)
+    // Below saturation a memory controller or link still queues: each line
+    // waits an M/D/1 u / (2 (1 - u)) line transfer times at utilisation u,
+    // with u counted up to this (0 = no queueing); past it the congestion
+    // multipliers take over.
+    double queueing_max_utilisation = 0.9;
 
     // --- execution ---
     double smt_gain = 1.25;                     // two busy siblings deliver 1.25x one thread (Intel HT figures)

@@ -41,6 +41,8 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     burst_due_ns_.assign(npu, -1);
     burst_seq_.assign(npu, 0);
     node_congestion_.assign(nnode, 1.0);
+    node_queue_.assign(nnode, 0.0);
+    zero_row_.assign(nnode, 0.0);
     queued_on_node_.assign(nnode, 0);
     unit_row_.assign(nnode, 1.0);
     for (int a = 0; a < topo_->numa_count(); ++a)
@@ -162,7 +164,10 @@ Simulation &Simulation::operator=(const Simulation &o)
     smt_ = o.smt_;
     channels_ = o.channels_;
     node_congestion_ = o.node_congestion_;
+    node_queue_ = o.node_queue_;
     link_congestion_ = o.link_congestion_;
+    link_queue_ = o.link_queue_;
+    zero_row_ = o.zero_row_;
     link_active_ = o.link_active_;
     link_demand_.clear();
     unit_row_ = o.unit_row_;

@@ -203,6 +203,11 @@ private:
         return link_congestion_.empty() ? unit_row_.data()
                                         : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
     }
+    // Interconnect queueing waits from `node` to every node, in local memory latencies.
+    const double *link_queue_row(int node) const
+    {
+        return link_queue_.empty() ? zero_row_.data() : &link_queue_[static_cast<size_t>(node) * zero_row_.size()];
+    }
     void maybe_schedule_burst_end(int cpu);
     // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
     // (half the calls in a wakeup storm: every block leaves one idle for a
@@ -331,11 +336,14 @@ private:
     }
     std::vector<Channel> channels_;
     std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
+    std::vector<double> node_queue_;      // queueing wait per node below saturation, in local memory latencies
     // Interconnect: a latency multiplier per node pair (>= 1), both triangles
     // of an N x N matrix, empty while no link was ever saturated; the pairs
     // update_congestion must visit (with demand or congestion, once each); its
     // demand per pair (scratch, zero between calls, not copied).
     std::vector<double> link_congestion_;
+    std::vector<double> link_queue_; // queueing wait per pair, as node_queue_; empty while none ever queued
+    std::vector<double> zero_row_;   // N zeros: the row of link_queue_ while it is empty
     std::vector<int> link_active_;
     std::vector<double> link_demand_;
     std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty

@@ -139,11 +139,14 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
             // on numa01, where each process spans two nodes and even hard
             // binding leaves half of every thread's accesses remote, against
             // three quarters for the baseline's spread first write: hard
-            // binding itself is only about 14 % faster (docs/CALIBRATION.md).
-            if (f == "autonuma-4node-numa01.json")
-                CHECK(autonuma.elapsed_s < 0.95 * base.elapsed_s);
-            else
+            // binding itself is under 10 % faster, and AutoNUMA comes within
+            // a few per cent of it (docs/CALIBRATION.md).
+            if (f == "autonuma-4node-numa01.json") {
+                CHECK(autonuma.elapsed_s < 0.97 * base.elapsed_s);
+                CHECK(autonuma.elapsed_s < 1.05 * hard.elapsed_s);
+            } else {
                 CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
+            }
             CHECK(autonuma.sys_s > base.sys_s);
             CHECK(hard.elapsed_s < base.elapsed_s);
             // Inverse binding makes every access remote: it loses to hard
@@ -157,12 +160,14 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
                 CHECK(hard.elapsed_s <= autonuma.elapsed_s * 1.001);
             }
             if (f == "autonuma-4node-numa02-smt.json") {
-                // A tie, within 1 %: the baseline's threads on the nodes
-                // without their slice are as remote as inverse binding's, the
-                // links they use are not saturated at inverse binding's load
-                // either, and fixed work ends with the slowest thread
-                // (docs/CALIBRATION.md).
-                CHECK(inverse.elapsed_s > 0.98 * base.elapsed_s);
+                // By the least: half the threads, so inverse binding's two
+                // links (node i's threads to node 3 - i's memory) carry eight
+                // streams and do not saturate; they queue (about two thirds
+                // utilised) where the baseline's, spread over six links, do
+                // not. The baseline's threads away from their slice are
+                // otherwise as remote as inverse binding's, and fixed work
+                // ends with the slowest thread (docs/CALIBRATION.md).
+                CHECK(inverse.elapsed_s > 1.02 * base.elapsed_s);
             } else {
                 // numa02: the baseline's remote traffic is spread over the six
                 // links, inverse binding sends it all over two (node i's

@@ -282,3 +282,66 @@ TEST_CASE("remote traffic settles at the interconnect bandwidth, local traffic n
     sim.run_until(150'000'000);
     CHECK(total_accesses(sim) == later);
 }
+
+TEST_CASE("below saturation a memory controller queues: the M/D/1 wait, by hand", "[engine]")
+{
+    // One stream on node 0 over node 0's memory; no caches, so every access
+    // goes to memory. At rate r it asks D = r * I * line bytes per ns of a
+    // controller of bandwidth B (utilisation u = D / B), and each line
+    // waits line / B * u / (2 (1 - u)) ns on top of the latency L, so
+    // r = 1 / (1 + I * (L + wait)). Solved here by bisection.
+    constexpr double kIntensity = 0.2;
+    constexpr double kBandwidth = 1.5;
+    auto measured = [](double queueing) {
+        SimConfig cfg;
+        cfg.duration_ns = 400'000'000;
+        cfg.model.mem_bandwidth_bytes_per_ns = kBandwidth;
+        cfg.model.queueing_max_utilisation = queueing;
+        Simulation sim(synth("pack:2 [numa] core:1 pu:1"), make_policy("simple", {}, "t"), cfg);
+        ProcId p = sim.add_process("m", 256 << 20);
+        sim.place_chunks(p, 0, 64, 0);
+        Simulation::TaskSpec s;
+        s.program.ops = {{Op::Kind::Compute, 10'000'000'000}};
+        s.segments = {AccessSegment{0, 64, 1.0}};
+        s.mem_intensity = kIntensity;
+        s.working_set_bytes = 256 << 20;
+        s.cpus_allowed.set(0);
+        sim.add_task(p, std::move(s));
+        sim.run_to_end();
+        return total_accesses(sim) * sim.model().cache_line_bytes / static_cast<double>(sim.end_time());
+    };
+    const ModelParams m;
+    const double line = m.cache_line_bytes, lat = m.mem_latency_local_ns;
+    const auto demand_at = [&](double d) { // the demand a guess d implies
+        const double u = d / kBandwidth;
+        const double wait = line / kBandwidth * u / (2 * (1 - u));
+        return kIntensity * line / (1.0 + kIntensity * (lat + wait));
+    };
+    double lo = 0, hi = kBandwidth * 0.9;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (demand_at(mid) > mid ? lo : hi) = mid;
+    }
+    const double expected = lo;
+    const double free_flow = kIntensity * line / (1.0 + kIntensity * lat);
+    REQUIRE(expected / kBandwidth > 0.4); // loaded enough to queue visibly
+    REQUIRE(expected / kBandwidth < 0.9); // and below the cap
+    CHECK(measured(0.9) == Approx(expected).epsilon(0.01));
+    CHECK(measured(0.0) == Approx(free_flow).epsilon(0.01));
+    CHECK(expected < 0.9 * free_flow);
+}
+
+TEST_CASE("a loaded link queues remote traffic that stays below its bandwidth", "[engine]")
+{
+    // Four streams on node 0 over node 1's memory, on a link with room for
+    // them: they get through, but slower than on an unloaded link; the same
+    // streams on their own node are not slowed by the link.
+    const auto two = synth("pack:2 [numa] core:8 pu:1");
+    const double unloaded = stream_bytes_per_ns(two, 0, 1, 4, 1e4);
+    const double link_bw = unloaded / 0.7; // about 70 % utilised before queueing
+    const double loaded = stream_bytes_per_ns(two, 0, 1, 4, link_bw);
+    CHECK(loaded < 0.95 * unloaded);
+    CHECK(loaded > 0.5 * unloaded);
+    CHECK(loaded < link_bw);
+    CHECK(stream_bytes_per_ns(two, 1, 1, 4, link_bw) == Approx(stream_bytes_per_ns(two, 1, 1, 4, 1e4)));
+}
