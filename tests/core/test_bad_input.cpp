@@ -210,6 +210,9 @@ TEST_CASE("bad scenario fields exit 2 naming the field", "[badinput]")
                           Case{R"(, "model": {"tick_ns": -1})", "tick_ns"},
                           Case{R"(, "model": {"tick_ns": 1e300})", "tick_ns"},
                           Case{R"(, "model": {"no_such_constant": 1})", "no_such_constant"},
+                          // A queue counted up to 100 % utilisation would wait forever.
+                          Case{R"(, "model": {"queueing_max_utilisation": 1})", "queueing_max_utilisation"},
+                          Case{R"(, "model": {"queueing_max_utilisation": -0.1})", "queueing_max_utilisation"},
                           Case{R"(, "policies": [{"name": "simple", "params": {"x": "1"}}])", "'x'"}}) {
         INFO(c.extra);
         check_refused("run --scenario " + shell_quote(scenario(c.extra)), c.names);
