@@ -133,6 +133,10 @@ public:
     std::int64_t queued_tasks() const { return queued_total_; }
     int queued_on_node(int node) const { return queued_on_node_[static_cast<size_t>(node)]; }
     int node_of_pu(int cpu) const { return pu_node_[static_cast<size_t>(cpu)]; }
+    // Queueing waits below saturation, in local memory latencies: at node
+    // `n`'s memory, and on the link between nodes a and b.
+    double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
+    double link_queue_wait(int a, int b) const { return link_queue_row(a)[b]; }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;

@@ -344,4 +344,13 @@ TEST_CASE("a loaded link queues remote traffic that stays below its bandwidth", 
     CHECK(loaded > 0.5 * unloaded);
     CHECK(loaded < link_bw);
     CHECK(stream_bytes_per_ns(two, 1, 1, 4, link_bw) == Approx(stream_bytes_per_ns(two, 1, 1, 4, 1e4)));
+
+    // Mid-run the link's wait is set, the same both ways, and within bounds.
+    Simulation sim = make_stream_sim(two, 0, 1, 4, link_bw);
+    sim.run_until(100'000'000);
+    CHECK(sim.link_queue_wait(0, 1) > 0);
+    CHECK(sim.link_queue_wait(1, 0) == sim.link_queue_wait(0, 1));
+    CHECK(sim.memory_queue_wait(1) > 0); // node 1's memory serves the streams
+    CHECK(sim.memory_queue_wait(0) == 0);
+    CHECK(check_invariants(sim).empty());
 }
