@@ -100,12 +100,9 @@ std::vector<std::string> check_invariants(const Simulation &sim)
     const double u = m.queueing_max_utilisation;
     const double per_transfer = u > 0 ? u / (2 * (1 - u)) / m.mem_latency_local_ns : 0.0;
     const int nodes = std::max(1, sim.topology().numa_count());
-    double max_hops = 1;
-    for (int a = 0; a < sim.topology().numa_count(); ++a)
-        for (int b = 0; b < sim.topology().numa_count(); ++b)
-            max_hops = std::max(max_hops, (sim.topology().node_distance(a, b) - 10) / 10.0);
     const double node_cap = per_transfer * m.cache_line_bytes / m.mem_bandwidth_bytes_per_ns * (1 + 1e-9);
-    const double link_cap = per_transfer * m.cache_line_bytes * max_hops / m.link_bandwidth_bytes_per_ns * (1 + 1e-9);
+    const double link_cap =
+        per_transfer * m.cache_line_bytes * sim.max_link_hops() / m.link_bandwidth_bytes_per_ns * (1 + 1e-9);
     for (int a = 0; a < nodes; ++a) {
         const double q = sim.memory_queue_wait(a);
         if (!(q >= 0 && q <= node_cap))
