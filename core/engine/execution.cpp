@@ -21,8 +21,8 @@ namespace {
 constexpr double kForgetBytes = 1024.0;
 // Eviction brings a full cache this far below capacity (a share of it).
 constexpr double kEvictSlack = 1.0 / 32.0;
-// Up to this utilisation a controller or link queues less than 1 % of a
-// line transfer: no wait.
+// Up to this utilisation a controller or link queues about 1 % of a line
+// transfer or less: no wait.
 constexpr double kQueueFreeUtilisation = 0.02;
 // A queueing wait below this (in local memory latencies, ~0.1 ps) is none.
 constexpr double kNoQueue = 1e-6;
@@ -292,18 +292,20 @@ void Simulation::update_congestion()
     }
     // Below saturation each line also waits in the queue of the controller
     // or link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in
-    // local memory latencies, u counted up to queueing_max_utilisation
-    // (past saturation the multipliers above bound the demand instead).
-    // Under kQueueFreeUtilisation the wait is under 1 % of a transfer and
-    // counts as none; the wait moves halfway to its target each update,
-    // since it slows the demand it is computed from.
+    // local memory latencies. Past queueing_max_utilisation the wait goes
+    // on rising along the curve's tangent there, finite at and beyond
+    // saturation (where the multipliers above bound the demand as well).
+    // Under kQueueFreeUtilisation the wait is about 1 % of a transfer or
+    // less and counts as none; the wait moves halfway to its target each
+    // update, since it slows the demand it is computed from.
     const double qmax = cfg_.model.queueing_max_utilisation;
     const double lat0 = cfg_.model.mem_latency_local_ns;
     const auto queue_wait = [qmax, lat0](double u, double transfer_ns) {
         if (qmax <= 0 || u <= kQueueFreeUtilisation)
             return 0.0;
-        u = std::min(u, qmax);
-        return transfer_ns * u / (2 * (1 - u)) / lat0;
+        const double transfers = u <= qmax ? u / (2 * (1 - u))
+                                           : qmax / (2 * (1 - qmax)) + (u - qmax) / (2 * (1 - qmax) * (1 - qmax));
+        return transfer_ns * transfers / lat0;
     };
     const auto settle = [](double before, double target) {
         const double q = 0.5 * (before + target);

@@ -37,7 +37,7 @@ const std::vector<Accessor> &accessors()
         SS_DOUBLE(cache_fill_bytes_per_ns, 0.01, 1e4, "max cache refill rate of one core, bytes/ns"),
         SS_DOUBLE(page_copy_bytes_per_ns, 0.01, 1e4, "page migration copy rate, bytes/ns"),
         SS_DOUBLE(queueing_max_utilisation, 0, 0.99,
-                  "queueing below saturation at memory and links: utilisation counted up to this (0 = none)"),
+                  "queueing below saturation at memory and links: M/D/1 up to this utilisation, linear past it (0 = none)"),
         SS_DOUBLE(smt_gain, 1.0, 2.0, "throughput of two busy SMT siblings relative to one"),
         SS_DOUBLE(mem_accesses_per_us, 0, 1e6, "default accesses past L1 per us of compute"),
         SS_DOUBLE(default_cache_size_bytes, 1024, 1e12, "cache size assumed when the topology has none, bytes"),

@@ -29,8 +29,8 @@ struct ModelParams {
     double page_copy_bytes_per_ns = 2.0;        // kernel page migration, ~2 GB/s (copy + TLB work)
     // Below saturation a memory controller or link still queues: each line
     // waits an M/D/1 u / (2 (1 - u)) line transfer times at utilisation u,
-    // with u counted up to this (0 = no queueing); past it the congestion
-    // multipliers take over.
+    // up to this utilisation (0 = no queueing); past it the wait rises along
+    // the curve's tangent, so it stays finite at saturation.
     double queueing_max_utilisation = 0.9;
 
     // --- execution ---

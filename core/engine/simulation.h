@@ -137,7 +137,6 @@ public:
     // `n`'s memory, and on the link between nodes a and b.
     double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
     double link_queue_wait(int a, int b) const { return link_queue_row(a)[b]; }
-    double max_link_hops() const { return max_link_hops_; } // links the longest route crosses
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;

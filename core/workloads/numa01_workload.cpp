@@ -2,15 +2,18 @@
 //
 // The benchmark forks two processes with NCPUS/2 threads each. Each process
 // allocates 3 GiB, and every thread first bzero()s all of it, all threads at
-// once. In the NO_BIND_FORCE_SAME_NODE build (the one published on 2 nodes,
-// and DOMAIN.md's "all of it first placed on one node") that write is bound
-// to `nodemask_global`, node 0 or 1, the same for both processes: the
-// default here. In the standard build each page lands on the node of the
-// thread that writes it first, spread over the machine (first_write=threads).
-// Then every thread bzero()s the whole 3 GiB 50 times (numa01), or its own
-// 3 GiB / THREADS slice 1000 times (THREAD_ALLOC). A policy wins by putting
-// each process's threads and its memory on the same nodes: possible on 2
-// nodes, only partly on more.
+// once. Where that first write lands depends on the build and the revision
+// of numa01.c (docs/workloads.md): with NO_BIND_FORCE_SAME_NODE it is bound
+// to `nodemask_global`, node 0 or 1 (the 2012 revisions; DOMAIN.md's "all
+// of it first placed on one node", the default here), or to
+// `memmask_global`, one half of the nodes (the later libnuma revision,
+// whose Makefile builds numa01 and THREAD_ALLOC that way): first_write=half.
+// Without it each page lands on the node of the thread that writes it
+// first, spread over the machine: first_write=threads. Then every thread
+// bzero()s the whole 3 GiB 50 times (numa01), or its own 3 GiB / THREADS
+// slice 1000 times (THREAD_ALLOC). A policy wins by putting each process's
+// threads and its memory on the same nodes: possible on 2 nodes, only
+// partly on more.
 //
 // Sizes are scaled down (memory / 8) so runs stay short; since the work per
 // pass scales with the memory, the ratio of a NUMA scanner's full pass
@@ -44,10 +47,12 @@ std::vector<ParamInfo> numa01_params(bool thread_alloc)
          thread_alloc ? "times each thread writes its own slice (benchmark: 1000)"
                       : "times each thread writes the whole process memory (benchmark: 50)"},
         {"first_write", "node",
-         "node | threads: where both processes' memory is first written (node = all of it on first_node, as "
-         "numa01.c's NO_BIND_FORCE_SAME_NODE build does; threads = each page on the node of the thread that "
-         "writes it first, as the build without it does)"},
-        {"first_node", "0", "the node all memory is first written on (first_write=node)"},
+         "node | half | threads: where both processes' memory is first written (node = all of it on first_node, "
+         "as numa01.c's NO_BIND_FORCE_SAME_NODE build does in its 2012 revisions; half = spread over the half of "
+         "the nodes holding first_node, as the same build does in the later libnuma revision; threads = each "
+         "page on the node of the thread that writes it first, as the build without it does). All the same on "
+         "2 nodes but threads"},
+        {"first_node", "0", "the node (first_write=node) or a node of the half (first_write=half) written first"},
         {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
          "cache lines written per us of unstalled work (a bzero loop)"},
         {"bind", "none",
@@ -77,7 +82,7 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     const std::int64_t loops =
         param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1, 1'000'000, source);
     const int first_node = static_cast<int>(param_int(p, "first_node", 0, 0, nodes - 1, source));
-    const bool forced_node = param_choice(p, "first_write", "node", {"node", "threads"}, source) == "node";
+    const std::string first_write = param_choice(p, "first_write", "node", {"node", "half", "threads"}, source);
     const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
     const BenchBind bind = parse_bench_bind(p, source);
 
@@ -88,14 +93,20 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     const int chunks = chunks_for_bytes(sim, bytes);
 
     // numa01.c splits the nodes into two halves (the first nodes/2 and the
-    // rest) for its binding.
+    // rest) for its binding, and the libnuma revision for the first write.
     const auto half_of = [nodes](int n) { return (n * 2) / nodes; };
-    std::vector<int> cpu_nodes_all;
-    for (int n = 0; n < nodes; ++n)
-        if (!topo.pus_of_node(n).empty())
-            cpu_nodes_all.push_back(n);
-    if (cpu_nodes_all.empty())
-        cpu_nodes_all.push_back(0);
+    // Where the first write lands: one node, one half (all threads write at
+    // once, so the pages spread over it), or every node with CPUs.
+    std::vector<int> first_nodes;
+    for (int n = 0; n < nodes; ++n) {
+        const bool in = first_write == "node"   ? n == first_node
+                        : first_write == "half" ? half_of(n) == half_of(first_node)
+                                                : !topo.pus_of_node(n).empty();
+        if (in)
+            first_nodes.push_back(n);
+    }
+    if (first_nodes.empty())
+        first_nodes.push_back(first_node);
 
     for (int proc_i = 0; proc_i < kNuma01Processes; ++proc_i) {
         // Hard bind gives process p the nodes of its half of the machine;
@@ -112,24 +123,15 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
         const ProcId proc = sim.add_process(what + "." + std::to_string(proc_i), chunks * sim.model().chunk_bytes,
                                             alloc, bind == BenchBind::None ? CpuSet{} : home_nodes);
         if (bind == BenchBind::None) {
-            // NO_BIND_FORCE_SAME_NODE: every thread's first bzero() of all
-            // of its process's memory is bound to nodemask_global, one node
-            // (0 or 1 by the clock's parity). Without it each page lands
-            // where the thread that writes it first runs: all threads of
-            // both processes, spread over the machine, write at once, so
-            // the pages end up spread over all the nodes with CPUs.
-            if (forced_node)
-                sim.place_chunks(proc, 0, chunks, first_node);
-            else
-                spread_chunks(sim, proc, chunks, cpu_nodes_all);
+            spread_chunks(sim, proc, chunks, first_nodes);
         } else {
             // Bound runs first-write under the process's own memory policy
             // (MPOL_BIND to its half). Hard binding writes from inside the
             // mask, so each page lands on its writer's node: spread over the
-            // half. Inverse binding writes from outside it, and each page
-            // goes to the first node of the mask, as the engine's `Bind`
-            // allocation does for a touch from outside (the kernel takes the
-            // first node of the mask in the writer's fallback order).
+            // half. Inverse binding writes from outside it: the kernel takes
+            // the mask's node that comes first in the writer's fallback
+            // order; the engine's `Bind` allocation simplifies that to the
+            // mask's first node for any touch from outside, and so does this.
             if (bind == BenchBind::Hard)
                 spread_chunks(sim, proc, chunks, home_nodes.members());
             else
@@ -157,8 +159,9 @@ WorkloadInfo numa01_workload_info()
 {
     WorkloadInfo w;
     w.name = "numa01";
-    w.description = "autonuma-benchmark numa01: 2 processes x NCPUS/2 threads; each process's memory first written "
-                    "on one half of the nodes (both the same half), then every thread writes all of its process's memory 50 times. Elapsed time.";
+    w.description = "autonuma-benchmark numa01: 2 processes x NCPUS/2 threads; both processes' memory first written "
+                    "on one node (first_write: or one half of the nodes, or where each writer runs), then every "
+                    "thread writes all of its process's memory 50 times. Elapsed time.";
     w.params = numa01_params(false);
     w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa01(sim, p, src, false); };
     return w;

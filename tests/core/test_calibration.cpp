@@ -135,14 +135,13 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
             INFO(file << " seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
             const std::string f = file;
-            // Published: roughly half to two thirds off the elapsed time. Not
+            // Published: roughly half to two thirds off the elapsed time. Less
             // on numa01, where each process spans two nodes and even hard
-            // binding leaves half of every thread's accesses remote, against
-            // three quarters for the baseline's spread first write: hard
-            // binding itself is under 10 % faster, and AutoNUMA comes within
-            // a few per cent of it (docs/CALIBRATION.md).
+            // binding leaves half of every thread's accesses remote: hard
+            // binding itself is about 20 % faster than the baseline, and
+            // AutoNUMA comes within a few per cent of it (docs/CALIBRATION.md).
             if (f == "autonuma-4node-numa01.json") {
-                CHECK(autonuma.elapsed_s < 0.97 * base.elapsed_s);
+                CHECK(autonuma.elapsed_s < 0.9 * base.elapsed_s);
                 CHECK(autonuma.elapsed_s < 1.05 * hard.elapsed_s);
             } else {
                 CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
@@ -162,21 +161,23 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
             if (f == "autonuma-4node-numa02-smt.json") {
                 // By the least: half the threads, so inverse binding's two
                 // links (node i's threads to node 3 - i's memory) carry eight
-                // streams and do not saturate; they queue (about two thirds
-                // utilised) where the baseline's, spread over six links, do
-                // not. The baseline's threads away from their slice are
-                // otherwise as remote as inverse binding's, and fixed work
-                // ends with the slowest thread (docs/CALIBRATION.md).
+                // streams, about 60 % of their bandwidth, and queue for about
+                // 9 ns a line, where the baseline's, whose remote traffic is
+                // spread over six links, queue for about 1 ns. The baseline's
+                // threads away from their slice are otherwise as remote as
+                // inverse binding's, and fixed work ends with the slowest
+                // thread (docs/CALIBRATION.md).
                 CHECK(inverse.elapsed_s > 1.02 * base.elapsed_s);
             } else {
                 // numa02: the baseline's remote traffic is spread over the six
                 // links, inverse binding sends it all over two (node i's
-                // threads to node 3 - i's memory), which saturate. numa01 and
-                // THREAD_ALLOC: a quarter of the baseline's accesses are local
-                // (its first write is spread over all four nodes), none of
-                // inverse binding's, whose pages all sit on one node of the
-                // other half (MPOL_BIND written from outside the mask); the
-                // link from there to the first node of the threads saturates.
+                // threads to node 3 - i's memory), which run near saturation.
+                // numa01 and THREAD_ALLOC: the baseline's pages are spread
+                // over nodes 0 and 1, so its threads there have half their
+                // accesses local; inverse binding's pages all sit on one node
+                // per process (MPOL_BIND written from outside the mask), away
+                // from all of its threads, and the link between the two nodes
+                // holding them runs near saturation.
                 CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
             }
         }
@@ -198,6 +199,8 @@ TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA <
         const std::string f = file;
         if (f == "autonuma-4node-numa01.json")
             s.workload.params["first_write"] = "node";
+        if (f == "autonuma-4node-numa01-thread-alloc.json")
+            s.workload.params["first_write"] = "threads";
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " on xeon-2node-24, seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
