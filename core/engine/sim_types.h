@@ -42,6 +42,19 @@ const char *task_state_name(TaskState s);
 
 enum class AllocPolicy { FirstTouch, Interleave, Bind };
 
+// Where memory written under a `Bind` mask by threads running on
+// `writer_nodes` lands, chunk c on result[c % size]: a writer inside the mask
+// writes to its own node, so the pages spread over the mask's nodes that
+// have writers; from outside, every page goes to the mask's first node, as
+// Simulation places a touch from outside the mask (a simplification of the
+// kernel's fallback order).
+inline std::vector<int> bind_write_nodes(const CpuSet &mask, const CpuSet &writer_nodes)
+{
+    CpuSet inside = mask;
+    inside &= writer_nodes;
+    return inside.empty() ? std::vector<int>{mask.first()} : inside.members();
+}
+
 // A part of a process's memory that a task touches, with a relative weight.
 struct AccessSegment {
     int chunk_begin = 0;

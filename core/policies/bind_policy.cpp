@@ -109,22 +109,13 @@ private:
 
     // Memory written before the run lands where the binding would have put
     // it (not left wherever the unbound first touch put it): written by the
-    // unit's threads, which run on `run_nodes`. Those inside the mask write
-    // to their own node, so it is spread over the nodes they share with it;
-    // from outside it all goes to the mask's first node, as the engine's
-    // `Bind` allocation places a touch from outside the mask.
-    static void rehome_chunk(Simulation &sim, ProcId p, int c, const CpuSet &nodes, const CpuSet &run_nodes)
+    // unit's threads, on `targets` (bind_write_nodes of its mask and the
+    // nodes it runs on).
+    static void rehome_chunk(Simulation &sim, ProcId p, int c, const std::vector<int> &targets)
     {
         if (sim.processes()[p].chunk_node[c] == kNoNode)
             return;
-        CpuSet inside = nodes;
-        inside &= run_nodes;
-        if (inside.empty()) {
-            sim.place_chunks(p, c, c + 1, nodes.first());
-            return;
-        }
-        const auto members = inside.members();
-        sim.place_chunks(p, c, c + 1, members[static_cast<size_t>(c) % members.size()]);
+        sim.place_chunks(p, c, c + 1, targets[static_cast<size_t>(c) % targets.size()]);
     }
 
     void bind_process(Simulation &sim, ProcId p, const CpuSet &run_nodes, const CpuSet &nodes)
@@ -135,8 +126,9 @@ private:
         Process &pm = sim.process_mut(p);
         pm.alloc = AllocPolicy::Bind;
         pm.alloc_nodes = nodes;
+        const std::vector<int> targets = bind_write_nodes(nodes, run_nodes);
         for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
-            rehome_chunk(sim, p, c, nodes, run_nodes);
+            rehome_chunk(sim, p, c, targets);
         sim.log(DecisionKind::Other, -1, -1, run_nodes.first(),
                 "process " + pm.name + " runs on nodes " + run_nodes.to_list_string() + " (CPUs " +
                     cpus.to_list_string() + "), its memory is bound to nodes " + nodes.to_list_string());
@@ -147,6 +139,7 @@ private:
         const CpuSet cpus = cpus_of(sim, run_nodes);
         bind_cpus(sim, t, cpus);
         const Task &task = sim.task(t);
+        const std::vector<int> targets = bind_write_nodes(nodes, run_nodes);
         // The thread's own slice: chunks its segments cover, first owner wins.
         for (const auto &s : task.segments)
             for (int c = s.chunk_begin; c < s.chunk_end; ++c) {
@@ -158,7 +151,7 @@ private:
                         earlier_owner = earlier_owner || (c >= os.chunk_begin && c < os.chunk_end);
                 }
                 if (!earlier_owner)
-                    rehome_chunk(sim, task.proc, c, nodes, run_nodes);
+                    rehome_chunk(sim, task.proc, c, targets);
             }
         sim.log(DecisionKind::Other, t, -1, run_nodes.first(),
                 task_text(t) + " runs on nodes " + run_nodes.to_list_string() + " (CPUs " +

@@ -126,16 +126,10 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
             spread_chunks(sim, proc, chunks, first_nodes);
         } else {
             // Bound runs first-write under the process's own memory policy
-            // (MPOL_BIND to its half). Hard binding writes from inside the
-            // mask, so each page lands on its writer's node: spread over the
-            // half. Inverse binding writes from outside it: the kernel takes
-            // the mask's node that comes first in the writer's fallback
-            // order; the engine's `Bind` allocation simplifies that to the
-            // mask's first node for any touch from outside, and so does this.
-            if (bind == BenchBind::Hard)
-                spread_chunks(sim, proc, chunks, home_nodes.members());
-            else
-                sim.place_chunks(proc, 0, chunks, home_nodes.first());
+            // (MPOL_BIND to its half), from its threads' nodes: hard binding
+            // from inside the mask (spread over the half), inverse binding
+            // from outside (all on one node of it).
+            spread_chunks(sim, proc, chunks, bind_write_nodes(home_nodes, cpu_nodes));
         }
         CpuSet allowed;
         if (bind != BenchBind::None)
