@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 schedscope_install_deps
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The install list must cover every package the configure step used, even
+# where a package was installed by hand (scripts/check-deps.sh).
+bash scripts/check-deps.sh build
 cmake --build build -j"$jobs"
 QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j"$jobs"
 
