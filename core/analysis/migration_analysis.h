@@ -59,7 +59,7 @@ inline constexpr SimTime kPingPongWindowNs = 10'000'000;
 // Histogram range: 100 ns is below a context switch (2 us in the model), so
 // anything smaller is "no time" for both quantities; 10 s above covers any
 // sleep or stall a run of minutes produces. Four bins per decade is the
-// resolution of the cache_hot_time sweep in DOMAIN.md section 6 (2.5, 5, 10 ms).
+// resolution of the cache_hot_time sweep in docs/background.md section 6 (2.5, 5, 10 ms).
 inline constexpr double kHistogramLowestNs = 100.0;
 inline constexpr int kHistogramDecades = 8;
 inline constexpr int kHistogramBinsPerDecade = 4;

@@ -1,5 +1,5 @@
 #pragma once
-// Measures migration costs on the running machine (DOMAIN.md section 3):
+// Measures migration costs on the running machine (docs/background.md section 3):
 // for a pair (source, target), a thread bound to the source writes the
 // shared buffer; a thread bound to the target writes its own buffer of the
 // same size, then the time it takes to write the shared buffer is one

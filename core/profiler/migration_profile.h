@@ -19,7 +19,7 @@ namespace schedscope {
 
 // A task counts as cold after about 10x its migration cost (at most 10 %
 // degradation); with the buffer at 5/3 of the cache size that is 6x the
-// measured cost (DOMAIN.md section 3, the 2004 auto-tuning patch).
+// measured cost (docs/background.md section 3, the 2004 auto-tuning patch).
 inline constexpr double kCacheHotSafetyFactor = 6.0;
 
 // The scheduling-domain level a pair of PUs is balanced at, named like the

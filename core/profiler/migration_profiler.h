@@ -25,7 +25,7 @@ struct ProfilerOptions {
     ProfileMode mode = ProfileMode::Model;
     PairSelection pairs = PairSelection::All;
     std::string level = "LLC";       // "L2", "L3" or "LLC" (the last level the topology has)
-    double factor = 5.0 / 3.0;       // buffer = factor x cache size (DOMAIN.md section 3)
+    double factor = 5.0 / 3.0;       // buffer = factor x cache size (docs/background.md section 3)
     int reps = 20;                   // samples per pair in measure mode; the cost is their maximum
     std::uint64_t buffer_bytes = 0;  // overrides factor x cache size when non-zero (tests, tiny runs)
     std::uint64_t seed = 0x5c4ed5c0; // write-pattern generator; fixed so runs are comparable

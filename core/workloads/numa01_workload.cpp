@@ -4,8 +4,8 @@
 // allocates 3 GiB, and every thread first bzero()s all of it, all threads at
 // once. Where that first write lands depends on the build and the revision
 // of numa01.c (docs/workloads.md): with NO_BIND_FORCE_SAME_NODE it is bound
-// to `nodemask_global`, node 0 or 1 (the 2012 revisions; DOMAIN.md's "all
-// of it first placed on one node", the default here), or to
+// to `nodemask_global`, node 0 or 1 (the 2012 revisions, as docs/background.md
+// section 4 describes them; the default here), or to
 // `memmask_global`, one half of the nodes (the later libnuma revision,
 // whose Makefile builds numa01 and THREAD_ALLOC that way): first_write=half.
 // Without it each page lands on the node of the thread that writes it

@@ -1,4 +1,4 @@
-// Robustness of the window (issue 9): bad files opened through the paths of
+// Robustness of the window: bad files opened through the paths of
 // File > Open and File > Open scenario keep what was shown; every input kept
 // from fuzzing opens or gives one message; closing while the simulation plays
 // and the profiler measures joins both threads; the profiler cancels mid-run

@@ -1,4 +1,4 @@
-// Calibration: the directions of DOMAIN.md section 6, items 1 and 2, run
+// Calibration: the directions of docs/background.md section 6, items 1 and 2, run
 // from the scenario files in samples/scenarios/ over several seeds. They
 // assert directions with margins, never the published numbers; nothing in
 // the model knows which workload, machine or policy it is running.
@@ -96,7 +96,7 @@ Bracket run_bracket(const Scenario &s, std::uint64_t seed)
 TEST_CASE("cache_hot_time on OLTP: throughput peaks between 5 and 25 ms, falls by 1000 ms, idle grows",
           "[calibration]")
 {
-    // DOMAIN.md 6.1: 2.5 ms = 100, peak ~112 near 10 ms, ~105 at 250-1000 ms,
+    // docs/background.md section 6 item 1: 2.5 ms = 100, peak ~112 near 10 ms, ~105 at 250-1000 ms,
     // idle 0 % -> ~7 %.
     Scenario s = sample_scenario("cache-hot-time-oltp.json");
     s.duration_s = 20;

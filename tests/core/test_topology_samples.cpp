@@ -1,4 +1,4 @@
-// Queries on the shipped samples whose answers follow from DOMAIN.md section 5.
+// Queries on the shipped samples whose answers follow from docs/background.md section 5.
 
 #include "topology/import.h"
 #include "topology_test_support.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The analysis charts (issue 7), aligned in time with the panes: per process
+// The analysis charts, aligned in time with the panes: per process
 // memory per node and local-access % (node convergence), throughput or
 // progress, idle %, system time, and migrations per second by distance
 // class, one line per policy. A shared time cursor (a red line on every

@@ -1,5 +1,5 @@
 #pragma once
-// The explain view (issue 7): one pane's decision log in plain words,
+// The explain view: one pane's decision log in plain words,
 // filterable by task, CPU and kind; clicking an entry with a task shows that
 // task's path over CPUs, its warmth per cache and where its memory is.
 //

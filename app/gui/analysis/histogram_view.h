@@ -2,7 +2,7 @@
 // A log-spaced histogram (core/analysis LogHistogram) as stacked bars, bins
 // below a threshold in one colour and the rest in another. For a run's
 // "time since last ran" the threshold is the policy's cache_hot_time, so the
-// orange share is the migrations that moved a still-hot task (issue 10).
+// orange share is the migrations that moved a still-hot task.
 
 #include "analysis/log_histogram.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The lessons beside the running panes (issue 7): pick a lesson, read its
+// The lessons beside the running panes: pick a lesson, read its
 // text with the "try this" steps, open its scenario. The panel only asks:
 // the main window opens the scenario when openScenarioRequested arrives.
 //

@@ -4,7 +4,7 @@
 // order, as the profiler's cost matrix), and the migrations behind one cell
 // with the reason the policy logged for each.
 //
-// The core's migration analysis (issue 10, core/analysis/) computes the same
+// The core's migration analysis (core/analysis/) computes the same
 // matrix with its folds and histograms; this plain version is what the
 // profiler view needs to show the matrix and list a cell, nothing more.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The profiler view (issues 7 and 10): runs the migration profiler off the
+// The profiler view: runs the migration profiler off the
 // GUI thread with a progress bar and Cancel, shows the cost matrix as a
 // heatmap, the distance classes and the per-level cache_hot_time derived
 // from them, and beside it the selected run's migration matrix in the same
