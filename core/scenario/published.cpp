@@ -200,10 +200,18 @@ void read_row_simulation(const Reader &r, const json &row, const std::string &f,
     } catch (const InputError &e) {
         r.fail(f + "workload_params", e.message());
     }
-    const json &p = r.need(row, "policy", f);
-    r.only_keys(p, {"name", "params"}, f + "policy.");
-    out.policy.name = r.string(r.need(p, "name", f + "policy."), f + "policy.name");
-    out.policy.params = p.contains("params") ? r.params(p["params"], f + "policy.params") : ParamMap{};
+    if (row.contains("policy")) {
+        const json &p = row["policy"];
+        r.only_keys(p, {"name", "params"}, f + "policy.");
+        out.policy.name = r.string(r.need(p, "name", f + "policy."), f + "policy.name");
+        out.policy.params = p.contains("params") ? r.params(p["params"], f + "policy.params") : ParamMap{};
+    } else {
+        out.policy = out.scenario.policies.front(); // a scenario has at least one
+    }
+    // A _HARD_BIND / _INVERSE_BIND workload runs under `bind`, as `run` does.
+    Scenario as_run = out.scenario;
+    as_run.policies = {out.policy};
+    out.policy = effective_policies(as_run).front();
     try {
         make_policy(out.policy.name, out.policy.params, r.path());
     } catch (const InputError &e) {
