@@ -3,6 +3,7 @@
 // published_run.cpp.
 
 #include "scenario/published.h"
+#include "scenario/published_check.h"
 
 #include "engine/catalog.h"
 #include "engine/model_params.h"
@@ -23,35 +24,6 @@ namespace schedscope {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const std::vector<PublishedMetric> &published_metrics()
-{
-    static const std::vector<PublishedMetric> metrics = [] {
-        const PublishedKind sim = PublishedKind::Simulation;
-        std::vector<PublishedMetric> m = {
-            {"elapsed_s", "simulated seconds until the fixed work was done (or the duration)", sim},
-            {"throughput", "operations per simulated second (burns, transactions, ...)", sim},
-            {"user_s", "CPU seconds in user mode, all CPUs", sim},
-            {"sys_s", "CPU seconds in the kernel (locks, scans, faults, page copies), all CPUs", sim},
-            {"idle_pct", "idle share of all CPUs' time, %", sim},
-            {"migrations_total", "task migrations, all distances", sim},
-            {"page_migrations", "pages moved between nodes", sim},
-            {"hinting_faults", "NUMA hinting faults taken", sim},
-            {"lock_wait_s", "seconds spent waiting for runqueue locks, all CPUs", sim},
-            {"local_access_pct", "memory accesses served by the local node, %", sim},
-            {"hot_migration_pct", "migrations of a task that ran less than cache_hot_time ago, %", sim},
-            {"refill_cost_ms", "stall refilling caches after migrations, summed over tasks, ms", sim},
-        };
-        for (int c = 1; c < kDistanceClassCount; ++c) {
-            const std::string cls = distance_class_name(static_cast<DistanceClass>(c));
-            m.push_back({"migrations." + cls, "task migrations between PUs of class " + cls, sim});
-        }
-        m.push_back({"migration_cost_ms", "migration profiler, model mode: cost of moving a cache-hot task, ms",
-                     PublishedKind::Profile});
-        return m;
-    }();
-    return metrics;
-}
 
 namespace {
 
@@ -415,38 +387,7 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
         if (!labels.count(exp_rel))
             r.fail("relative_to", "no row labelled '" + exp_rel + "'");
     }
-    auto row_by_label = [&](const std::string &l) -> const PublishedRow & {
-        return *std::find_if(e.rows.begin(), e.rows.end(), [&](const PublishedRow &x) { return x.label == l; });
-    };
-    for (size_t i = 0; i < e.rows.size(); ++i) {
-        PublishedRow &row = e.rows[i];
-        const std::string f = "rows[" + std::to_string(i) + "].relative_to";
-        if (!row_relative[i].empty()) {
-            if (!labels.count(row_relative[i]))
-                r.fail(f, "no row labelled '" + row_relative[i] + "'");
-            row.relative_to = row_relative[i];
-        } else if (!exp_rel.empty() && row_by_label(exp_rel).metric == row.metric) {
-            row.relative_to = exp_rel;
-        }
-    }
-    for (size_t i = 0; i < e.rows.size(); ++i) {
-        const PublishedRow &row = e.rows[i];
-        if (row.relative_to.empty() || row.relative_to == row.label)
-            continue;
-        const std::string f = "rows[" + std::to_string(i) + "].relative_to";
-        const PublishedRow &ref = row_by_label(row.relative_to);
-        if (ref.metric != row.metric)
-            r.fail(f, "row '" + ref.label + "' has metric " + ref.metric + ", this row " + row.metric);
-        if (!ref.relative_to.empty() && ref.relative_to != ref.label)
-            r.fail(f, "row '" + ref.label + "' is itself relative to another row");
-        if (ref.published == 0)
-            r.fail(f, "row '" + ref.label + "' has a published value of 0: nothing can be relative to it");
-    }
-    std::set<std::string> metrics;
-    for (const auto &row : e.rows)
-        metrics.insert(row.metric);
-    if (metrics.size() > 1)
-        e.metric = "mixed";
+    resolve_relative_rows(e, exp_rel, row_relative);
 
     const json &dir = r.need(doc, "direction", "");
     r.only_keys(dir, {"text", "claims"}, "direction.");
@@ -456,22 +397,7 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
         r.fail("direction.claims", "expected a non-empty list of claims");
     for (size_t i = 0; i < claims.size(); ++i)
         e.claims.push_back(read_claim(r, claims[i], "direction.claims[" + std::to_string(i) + "].", labels));
-    for (size_t i = 0; i < e.claims.size(); ++i) {
-        const PublishedClaim &c = e.claims[i];
-        std::set<std::string> claim_metrics;
-        for (const auto &l : c.rows)
-            claim_metrics.insert(row_by_label(l).metric);
-        for (const auto &l : c.than)
-            claim_metrics.insert(row_by_label(l).metric);
-        if (claim_metrics.size() > 1)
-            r.fail("direction.claims[" + std::to_string(i) + "]", "compares rows of different metrics");
-        std::map<std::string, double> published;
-        for (const auto &row : e.rows)
-            published[row.label] = row.published;
-        if (!claim_holds(c, published))
-            r.fail("direction.claims[" + std::to_string(i) + "]",
-                   "does not hold on the published figures themselves: " + describe_claim(c));
-    }
+    check_claims(e);
     return e;
 }
 
