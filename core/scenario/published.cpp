@@ -7,6 +7,7 @@
 
 #include "engine/catalog.h"
 #include "engine/model_params.h"
+#include "profiler/migration_profiler.h"
 #include "scenario/run.h"
 #include "topology/import.h"
 #include "util/input_error.h"
@@ -54,6 +55,13 @@ public:
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
             fail(field, "expected a number in [" + trim(lo) + ", " + trim(hi) + "], got " + v.dump());
         return v.get<double>();
+    }
+    int whole(const json &v, const std::string &field, int lo, int hi) const
+    {
+        if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+            fail(field, "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                            v.dump());
+        return static_cast<int>(v.get<std::int64_t>());
     }
     void only_keys(const json &obj, const std::set<std::string> &known, const std::string &prefix) const
     {
@@ -278,8 +286,8 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
             if (doc.contains(k))
                 r.fail(k, "only for kind profile (a simulation's machine and model are its scenario's)");
         base = read_scenario(r, r.need(doc, "scenario", ""), "scenario");
-        constexpr double kMaxSeeds = 100;
-        e.seeds = static_cast<int>(r.number(r.need(doc, "seeds", ""), "seeds", 1, kMaxSeeds));
+        constexpr int kMaxSeeds = 100;
+        e.seeds = r.whole(r.need(doc, "seeds", ""), "seeds", 1, kMaxSeeds);
         if (doc.contains("duration_s"))
             e.duration_s = r.number(doc["duration_s"], "duration_s", 0, 86'400);
         e.quick_seeds = 1;
@@ -315,13 +323,22 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
             if (doc["profile"].contains("factor"))
                 e.profile_factor = r.number(doc["profile"]["factor"], "profile.factor", 0.01, 100);
         }
+        // The profiler refuses a cache level the machine lacks: now, not mid-run.
+        try {
+            ProfilerOptions opt;
+            opt.level = e.profile_level;
+            opt.factor = e.profile_factor;
+            MigrationProfiler(load_topology(e.topology), opt);
+        } catch (const InputError &err) {
+            r.fail(err.source() == "--factor" ? "profile.factor" : "profile.level", err.message());
+        }
     }
     ParamMap quick_params;
     if (doc.contains("quick")) {
         const json &q = doc["quick"];
         r.only_keys(q, {"seeds", "duration_s", "workload_params"}, "quick.");
         if (q.contains("seeds"))
-            e.quick_seeds = static_cast<int>(r.number(q["seeds"], "quick.seeds", 1, e.seeds));
+            e.quick_seeds = r.whole(q["seeds"], "quick.seeds", 1, e.seeds);
         if (q.contains("duration_s"))
             e.quick_duration_s = r.number(q["duration_s"], "quick.duration_s", 0, 86'400);
         if (q.contains("workload_params"))

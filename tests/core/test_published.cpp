@@ -148,6 +148,21 @@ TEST_CASE("published files: every mistake names its field", "[published][errors]
     d["scenario"]["seed"] = -1;
     CHECK(field_of(d) == "scenario.seed");
 
+    d = tiny(false);
+    d["seeds"] = 2.5;
+    CHECK(field_of(d) == "seeds");
+
+    auto profile = nlohmann::json::parse(schedscope::test::read_file(kPublishedDir + "/migration-matrix-p3.json"));
+    CHECK(field_of(profile) == "no error");
+    profile["profile"] = {{"level", "L3"}}; // the P III Xeon has no L3
+    CHECK(field_of(profile) == "profile.level");
+    profile.erase("profile");
+    profile["rows"][0]["pairs"] = "same-socket";
+    CHECK(field_of(profile) == "rows[0].pairs");
+    profile["rows"][0]["pairs"] = "same-node";
+    profile["seeds"] = 3; // a profile has none
+    CHECK(field_of(profile) == "seeds");
+
     const InputError bad_json = input_error_of([] { parse_published("{\"title\": ", "broken.json"); });
     CHECK(bad_json.source() == "broken.json");
     CHECK(bad_json.line() == 1);
