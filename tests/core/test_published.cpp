@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <set>
 
 using namespace schedscope;
 using namespace schedscope::testing;
@@ -166,6 +167,37 @@ TEST_CASE("published files: every mistake names its field", "[published][errors]
     const InputError bad_json = input_error_of([] { parse_published("{\"title\": ", "broken.json"); });
     CHECK(bad_json.source() == "broken.json");
     CHECK(bad_json.line() == 1);
+}
+
+TEST_CASE("published files: any value of the wrong kind anywhere is an InputError, never a crash",
+          "[published][errors]")
+{
+    // Every node of a few files replaced by each kind of JSON value in turn.
+    const std::vector<nlohmann::json> replacements = {nullptr, nlohmann::json::array(), nlohmann::json::object(),
+                                                      "x", -1, 1e300, true, 2.5};
+    std::vector<nlohmann::json> docs = {tiny(false)};
+    for (const char *f : {"migration-matrix-p3.json", "cache-hot-time-oltp.json"})
+        docs.push_back(nlohmann::json::parse(schedscope::test::read_file(kPublishedDir + "/" + f)));
+    int refused = 0;
+    for (const auto &doc : docs) {
+        const auto flat = doc.flatten(); // leaves only; their parents are mutated through the pointers' parents
+        std::set<std::string> pointers;
+        for (auto &[ptr, v] : flat.items())
+            for (std::string p = ptr; !p.empty(); p = p.substr(0, p.rfind('/')))
+                pointers.insert(p);
+        for (const auto &ptr : pointers)
+            for (const auto &rep : replacements) {
+                nlohmann::json d = doc;
+                d[nlohmann::json::json_pointer(ptr)] = rep;
+                INFO(ptr << " = " << rep.dump());
+                try {
+                    parse_published(d.dump(), kPublishedDir + "/mutated.json");
+                } catch (const InputError &) {
+                    ++refused;
+                }
+            }
+    }
+    CHECK(refused > 0);
 }
 
 TEST_CASE("published rows: the scenario's policy by default, bind for a _HARD_BIND workload", "[published]")
