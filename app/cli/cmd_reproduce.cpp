@@ -12,6 +12,7 @@
 #include "util/input_error.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -57,6 +58,14 @@ int reproduce_command(const ReproduceArgs &a)
     }
     if (chosen.empty())
         throw InputError(dir, "no published experiments (*.json) in this directory");
+    if (!a.json_file.empty()) {
+        // Refuse an unwritable place now, not after minutes of runs.
+        std::filesystem::path parent = std::filesystem::path(a.json_file).parent_path();
+        if (parent.empty())
+            parent = ".";
+        if (!std::filesystem::is_directory(parent) || std::filesystem::is_directory(a.json_file))
+            throw InputError("--json", "cannot write '" + a.json_file + "': no such directory, or it is one");
+    }
 
     // No SigintStop: the runs do not poll it, so Ctrl-C ends the command as usual.
     std::unique_ptr<ProgressBoard> board;

@@ -343,6 +343,10 @@ TEST_CASE("reproduce: exit 0 when the directions hold, 1 when one does not, 2 fo
     CHECK(r.out.find("broken.json:2") != std::string::npos);
     std::filesystem::remove(tmp.path / "broken.json");
 
+    r = cli("reproduce --dir " + dir + " holds --json " + shell_quote((tmp.path / "no" / "such.json").string()), true);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("--json") != std::string::npos);
+
     d = tiny(false);
     d["metric"] = "speed";
     write(tmp.path / "metric.json", d.dump());
