@@ -1,0 +1,144 @@
+#pragma once
+// Published experiments: one JSON file per measurement from the historical
+// reports (samples/published/), holding where it was published, how it was
+// run (a scenario, embedded or referenced, or a topology for the migration
+// profiler), the published rows and the direction the report showed. Running
+// one gives the table `schedscope-cli reproduce` prints: each row, the
+// published figure, ours over seeds, the ratio, and whether the published
+// direction holds in the model. The format is described in docs/cli.md
+// ("reproduce"); adding a published result means adding a file.
+//
+// Nothing here knows any particular experiment: metrics are looked up by
+// name (published_metrics()), rows map to (scenario, policy, workload
+// parameters) or to profiler pair sets, and the direction is a list of
+// comparisons between rows.
+
+#include "scenario/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+inline constexpr int kPublishedFormatVersion = 1;
+
+struct PublishedSource {
+    std::string thread, author, date, machine, notes;
+};
+
+enum class PublishedKind { Simulation, Profile };
+
+struct PublishedRow {
+    std::string label;
+    double published = 0;
+    std::string metric;      // effective (the experiment's unless the row names its own)
+    std::string relative_to; // effective: label of the reference row, "" = absolute
+    std::string note;
+    // Simulation rows: the scenario to run (the experiment's, with the row's
+    // own scenario, workload and workload_params applied) and the policy.
+    Scenario scenario;
+    PolicySpec policy;
+    // Profile rows: which pairs of the matrix ("diagonal", "off-diagonal" or a
+    // distance class such as "same-node") and which statistic is "ours".
+    std::string pairs, stat;
+};
+
+// One comparison of the direction. `rows` above (or below) every row of
+// `than`: with several `rows`, the best of them (max for above, min for
+// below) is compared, as in "the peak of these". A flat claim says that the
+// largest of `rows` is within within_pct % of the smallest.
+struct PublishedClaim {
+    enum class Kind { Above, Below, Flat } kind = Kind::Above;
+    std::vector<std::string> rows, than;
+    double by_pct = 0;
+    double within_pct = 0;
+};
+
+// Whether the claim holds on these values (row label -> value), and the
+// claim in words ("'10 ms' above '2.5 ms', '1000 ms'").
+bool claim_holds(const PublishedClaim &c, const std::map<std::string, double> &values);
+std::string describe_claim(const PublishedClaim &c);
+
+struct PublishedExperiment {
+    std::string name; // the file's stem
+    std::string path;
+    std::string title;
+    PublishedSource source;
+    PublishedKind kind = PublishedKind::Simulation;
+    std::string metric;      // the experiment's; "mixed" when rows name different ones
+    int seeds = 1, quick_seeds = 1;
+    double duration_s = 0, quick_duration_s = 0; // 0 = the scenario's own
+    ParamMap quick_workload_params;                // merged into every row's workload with --quick
+    std::string notes;
+    // Profile experiments
+    std::string topology;
+    std::map<std::string, double> model;
+    std::string profile_level = "LLC";
+    double profile_factor = 5.0 / 3.0;
+    std::vector<PublishedRow> rows;
+    std::string direction_text;
+    std::vector<PublishedClaim> claims;
+};
+
+// A metric of a run (or of a migration profile) by the name files use.
+struct PublishedMetric {
+    std::string name;
+    std::string description;
+    PublishedKind kind;
+};
+const std::vector<PublishedMetric> &published_metrics();
+
+// Strict: unknown fields, missing fields, unknown metrics, policies,
+// workloads or parameters, rows the direction names but the file lacks, and
+// a direction the published figures themselves do not follow are all
+// InputError naming the file and the field.
+PublishedExperiment parse_published(const std::string &text, const std::string &path);
+PublishedExperiment load_published(const std::string &path);
+
+// The directory `reproduce` reads: env SCHEDSCOPE_PUBLISHED_DIR, else
+// samples_dir()/published.
+std::string published_dir();
+// Every *.json of a directory, sorted by name, each parsed (so a bad file
+// fails here, naming itself).
+std::vector<PublishedExperiment> load_published_dir(const std::string &dir);
+
+struct PublishedRowResult {
+    std::string label, metric, relative_to;
+    double published = 0;
+    double ours = 0, ours_min = 0, ours_max = 0; // scaled when relative
+    std::vector<double> per_seed;                 // unscaled raw values (profile: per pair)
+    std::optional<double> ratio;                  // ours / published; none when published is 0
+    bool reference = false;                       // the row others are relative to
+};
+
+struct PublishedResult {
+    std::string name, title, metric;
+    PublishedSource source;
+    bool quick = false;
+    int seeds = 0;
+    double duration_s = 0; // simulated seconds per run; 0 = runs to completion
+    std::vector<PublishedRowResult> rows;
+    bool direction_ok = false;
+    std::vector<std::string> failed_claims; // readable, one per claim that does not hold
+    int within_30pct = 0;                   // non-reference rows with |ratio - 1| <= 0.3
+    int compared = 0;                       // non-reference rows with a ratio
+};
+
+// Runs the listed experiments, every (row, seed) run on the sweep pool (runs
+// that several rows share run once). `progress(done, total)` comes from the
+// calling thread.
+std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment> &experiments, bool quick,
+                                           unsigned threads = 0,
+                                           const std::function<void(int done, int total)> &progress = {});
+
+// The table `reproduce` prints for one experiment.
+std::string format_published(const PublishedResult &r);
+// {"experiments": [...]} as documented in docs/cli.md.
+nlohmann::json published_to_json(const std::vector<PublishedResult> &results);
+
+} // namespace schedscope
