@@ -3,6 +3,7 @@
 // scheduling.cpp.
 
 #include "engine/simulation.h"
+#include "engine/timeslice_source.h"
 
 #include "util/input_error.h"
 
@@ -475,6 +476,7 @@ void Simulation::on_tick()
         if (cur >= 0 && tasks_[cur].remaining_work_ns <= 0.5)
             run_program(cur);
     }
+    const auto *slicer = dynamic_cast<const TimesliceSource *>(policy_.get());
     for (int cpu = 0; cpu < npu; ++cpu) {
         policy_->on_tick(*this, cpu);
         Runqueue &rq = rqs_[cpu];
@@ -486,7 +488,9 @@ void Simulation::on_tick()
         // Fair slicing: the period shared by the runnable tasks, floored.
         const int nr = rq.nr_running();
         if (nr > 1) {
-            const SimTime slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
+            SimTime slice = slicer ? slicer->timeslice_ns(nr) : -1;
+            if (slice < 0)
+                slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
             if (now_ - tasks_[rq.current].slice_start_ns >= slice) {
                 put_prev(cpu, true);
                 switch_to_next(cpu);
