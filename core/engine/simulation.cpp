@@ -455,8 +455,13 @@ void Simulation::handle(const Event &e)
     }
     case EventType::TimerWake: {
         Task &t = tasks_.at(e.a);
-        if (t.wake_seq == e.b && t.state == TaskState::Blocked)
-            wake(t.id, t.cpu);
+        if (t.wake_seq == e.b && t.state == TaskState::Blocked) {
+            // The Sleep just done (pc has moved past it) may name the PU whose
+            // interrupt completes it: the wakeup then comes from there.
+            const Op &op = t.ops[std::max(0, t.pc - 1)];
+            const bool irq = op.kind == Op::Kind::Sleep && op.channel >= 0 && op.channel < topo_->pu_count();
+            wake(t.id, irq ? op.channel : t.cpu);
+        }
         break;
     }
     case EventType::WakeIpi:
