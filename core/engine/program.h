@@ -11,7 +11,9 @@ namespace schedscope {
 struct Op {
     enum class Kind {
         Compute,   // a CPU burst of `a` ns of work at full speed (b > a: uniform in [a, b])
-        Sleep,     // block for `a` ns (b > a: exponential with mean (a + b) / 2), e.g. an I/O
+        Sleep,     // block for `a` ns (b > a: exponential with mean (a + b) / 2), e.g. an I/O;
+                   // channel >= 0: the wakeup comes from PU `channel` (an I/O completion
+                   // interrupt handled there), else from the task's own PU
         Wait,      // take a token from channel `channel`, blocking while it has none
         Post,      // add `a` tokens to channel `channel`, waking as many waiters
         CountOp,   // one unit of the workload's throughput (a transaction, a burn, a message)

@@ -3,6 +3,7 @@
 // scheduling.cpp.
 
 #include "engine/simulation.h"
+#include "engine/timeslice_source.h"
 
 #include "util/input_error.h"
 
@@ -454,8 +455,13 @@ void Simulation::handle(const Event &e)
     }
     case EventType::TimerWake: {
         Task &t = tasks_.at(e.a);
-        if (t.wake_seq == e.b && t.state == TaskState::Blocked)
-            wake(t.id, t.cpu);
+        if (t.wake_seq == e.b && t.state == TaskState::Blocked) {
+            // The Sleep just done (pc has moved past it) may name the PU whose
+            // interrupt completes it: the wakeup then comes from there.
+            const Op &op = t.ops[std::max(0, t.pc - 1)];
+            const bool irq = op.kind == Op::Kind::Sleep && op.channel >= 0 && op.channel < topo_->pu_count();
+            wake(t.id, irq ? op.channel : t.cpu);
+        }
         break;
     }
     case EventType::WakeIpi:
@@ -475,6 +481,7 @@ void Simulation::on_tick()
         if (cur >= 0 && tasks_[cur].remaining_work_ns <= 0.5)
             run_program(cur);
     }
+    const auto *slicer = dynamic_cast<const TimesliceSource *>(policy_.get());
     for (int cpu = 0; cpu < npu; ++cpu) {
         policy_->on_tick(*this, cpu);
         Runqueue &rq = rqs_[cpu];
@@ -486,7 +493,9 @@ void Simulation::on_tick()
         // Fair slicing: the period shared by the runnable tasks, floored.
         const int nr = rq.nr_running();
         if (nr > 1) {
-            const SimTime slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
+            SimTime slice = slicer ? slicer->timeslice_ns(nr) : -1;
+            if (slice < 0)
+                slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
             if (now_ - tasks_[rq.current].slice_start_ns >= slice) {
                 put_prev(cpu, true);
                 switch_to_next(cpu);

@@ -1,29 +1,43 @@
-// `linux-2.5-numa`: the tick-driven NUMA scheduler of Linux 2.5.59 (2003).
-// Each CPU balances within its node on the tick (often when idle, rarely
-// when busy) and across nodes on a slower period, pulling from the busiest
-// runqueue when the imbalance passes imbalance_pct. New tasks start on the
-// least loaded node. idle_balance_mask=cpu reproduces the bug where the idle
+// `linux-2.5-numa`: the NUMA scheduler of Linux 2.5.59 (2003), in the two
+// forms the 2003 NEC TX7 comparison measured.
+//
+// variant=rework (the default): the tick-driven rework posted against 2.5.59
+// (sched-2.5.59-A2 and its successors). Each CPU balances within its node on
+// the tick (often when idle, rarely when busy) and across nodes on a slower
+// period, pulling from the busiest runqueue when the imbalance passes
+// imbalance_pct. idle_balance_mask=cpu reproduces A2 as posted, whose idle
 // balancer was given the CPU's own mask instead of its node's, so that idle
-// CPUs never pull work.
+// CPUs never pull work; the default `node` is the fixed rework.
+//
+// variant=orig: 2.5.59 as released (linux25_orig.cpp). load_balance() runs
+// from the tick and from schedule() on an empty runqueue; every
+// NODE_BALANCE_RATE-th call balances over the busiest other node instead of
+// the CPU's own.
+//
+// Both start new tasks on the least loaded node (sched_balance_exec).
 
 #include "engine/simulation.h"
+#include "engine/timeslice_source.h"
 #include "policies/factories.h"
+#include "policies/linux25_orig.h"
 #include "policies/policy_text.h"
+#include "util/input_error.h"
 
 namespace schedscope {
 
 namespace {
 
-// Linux 2.5.59 kernel/sched.c, at HZ=1000.
+// The rework's kernel/sched.c (sched-2.5.59-A2 and its B0 successor:
+// rebalance_tick()), at HZ=1000.
 constexpr std::int64_t kIdleRebalanceTickMs = 1;   // IDLE_REBALANCE_TICK (HZ/1000)
 constexpr std::int64_t kBusyRebalanceTickMs = 200; // BUSY_REBALANCE_TICK (HZ/5)
 constexpr std::int64_t kNodeRebalanceTickMs = 400; // NODE_REBALANCE_TICK (2 x BUSY_REBALANCE_TICK)
 constexpr std::int64_t kImbalancePct = 125;        // "at least ~25% imbalance"
-// How long after it ran a task counts as cache hot for a busy CPU's pull
-// (2.5's cache_decay_ticks is computed at boot from the cache size; 10 ms
-// is an assumption of that order, not a parameter of the issue). Idle CPUs
-// ignore it, as 2.5 did.
-constexpr double kCacheDecayMs = 10.0;
+// Linux 2.5.59 kernel/sched.c: task_timeslice() = BASE_TIMESLICE(p) =
+// MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO-1-static_prio)
+// / (MAX_USER_PRIO-1), with MIN 10 ms, MAX 200 ms; for nice 0 (static_prio
+// 120, MAX_PRIO 140, MAX_USER_PRIO 40): 10 + 190 * 19 / 39 = 102 ms.
+constexpr std::int64_t kO1Nice0TimesliceMs = 10 + 190 * 19 / 39;
 constexpr std::int64_t kMaxTickMs = 3'600'000; // an hour: rejects unit typos only
 
 struct Linux25Params {
@@ -33,22 +47,49 @@ struct Linux25Params {
     std::int64_t idle_node_tick_ms = 0; // 0 = off
     std::int64_t imbalance_pct = kImbalancePct;
     bool mask_is_cpu = false;
+    bool orig = false;      // variant=orig: the balancing is Linux25Orig's
+    bool o1_slices = false; // timeslice=o1: 2.5's timeslices instead of the engine's
+    Linux25OrigParams orig_params;
 };
 
-class Linux25NumaPolicy final : public Policy {
+class Linux25NumaPolicy final : public Policy, public TimesliceSource {
 public:
-    explicit Linux25NumaPolicy(Linux25Params p) : p_(p) {}
+    explicit Linux25NumaPolicy(Linux25Params p) : p_(p), orig_(p.orig_params) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<Linux25NumaPolicy>(*this); }
     std::string name() const override { return "linux-2.5-numa"; }
     ParamMap params() const override
     {
-        return {{"idle_rebalance_tick_ms", std::to_string(p_.idle_tick_ms)},
+        if (p_.orig)
+            return {{"variant", "orig"},
+                    {"idle_rebalance_tick_ms", std::to_string(p_.orig_params.idle_tick_ms)},
+                    {"busy_rebalance_tick_ms", std::to_string(p_.orig_params.busy_tick_ms)},
+                    {"node_balance_rate", std::to_string(p_.orig_params.node_balance_rate)},
+                    {"node_threshold_pct", std::to_string(p_.orig_params.node_threshold_pct)},
+                    {"timeslice", p_.o1_slices ? "o1" : "cfs"},
+                    {"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
+        // The rework's map is what it was before variants existed (plus
+        // timeslice when not the default), so that its reports and saved
+        // scenarios stay byte-identical.
+        ParamMap m{{"idle_rebalance_tick_ms", std::to_string(p_.idle_tick_ms)},
                 {"busy_rebalance_tick_ms", std::to_string(p_.busy_tick_ms)},
                 {"node_rebalance_tick_ms", std::to_string(p_.node_tick_ms)},
                 {"idle_node_rebalance_tick_ms", std::to_string(p_.idle_node_tick_ms)},
                 {"imbalance_pct", std::to_string(p_.imbalance_pct)},
                 {"idle_balance_mask", p_.mask_is_cpu ? "cpu" : "node"},
                 {"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
+        if (p_.o1_slices)
+            m["timeslice"] = "o1";
+        return m;
+    }
+
+    // timeslice=o1: a CPU-bound task keeps the CPU for its whole O(1)
+    // timeslice (nice 0 only: the engine has no nice levels), so a task
+    // queued behind it has not run for that long and is cache cold by 2.5's
+    // cache_decay_ticks. The engine's default 6 ms rotation would keep every
+    // queued task "hot" for ever.
+    SimTime timeslice_ns(int) const override
+    {
+        return p_.o1_slices ? kO1Nice0TimesliceMs * 1'000'000 : -1;
     }
 
     // sched_balance_exec: the least loaded node, then its least loaded CPU.
@@ -92,6 +133,10 @@ public:
         const std::int64_t j = sim.now() / sim.model().tick_ns; // jiffies
         const std::int64_t ticks_per_ms = std::max<std::int64_t>(1, 1'000'000 / sim.model().tick_ns);
         auto due = [&](std::int64_t period_ms) { return period_ms > 0 && j % (period_ms * ticks_per_ms) == 0; };
+        if (p_.orig) {
+            orig_.on_tick(sim, cpu);
+            return;
+        }
         if (sim.cpu_idle(cpu)) {
             if (due(p_.idle_node_tick_ms))
                 balance_node(sim, cpu, true);
@@ -108,6 +153,10 @@ public:
     // schedule() on an empty runqueue balances as an idle CPU, same mask.
     void on_idle(Simulation &sim, int cpu) override
     {
+        if (p_.orig) {
+            orig_.on_idle(sim, cpu);
+            return;
+        }
         if (!acting_)
             load_balance(sim, cpu, true, idle_mask(sim, cpu), "newly idle");
     }
@@ -194,9 +243,9 @@ private:
             if (!task.cpus_allowed.test(cpu))
                 continue;
             const double ago = task.last_ran_ns >= 0 ? static_cast<double>(sim.now() - task.last_ran_ns) / 1e6 : -1;
-            if (!idle && ago >= 0 && ago < kCacheDecayMs) {
+            if (!idle && ago >= 0 && ago < kLinux25CacheDecayMs) {
                 sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                        task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " + ms_text(kCacheDecayMs));
+                        task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " + ms_text(kLinux25CacheDecayMs));
                 continue;
             }
             acting_ = true;
@@ -212,6 +261,7 @@ private:
     }
 
     Linux25Params p_;
+    Linux25Orig orig_; // variant=orig's balancing
     bool acting_ = false; // our own migration must not re-enter new-idle balancing
 };
 
@@ -221,18 +271,45 @@ PolicyInfo linux25_numa_policy_info()
 {
     PolicyInfo info;
     info.name = "linux-2.5-numa";
-    info.description = "Linux 2.5.59 tick-driven NUMA scheduler: balance within the node on the tick, across "
-                       "nodes on a slower period, exec on the least loaded node.";
+    info.description = "Linux 2.5.59 NUMA scheduler: variant=rework balances within the node on the tick and "
+                       "across nodes on a slower period; variant=orig (2.5.59 as released) crosses nodes every "
+                       "NODE_BALANCE_RATE-th balance. Exec on the least loaded node.";
     info.params = {
+        {"variant", "rework", "rework (the tick-driven rework of 2003), or orig (2.5.59 as released)"},
         {"idle_rebalance_tick_ms", std::to_string(kIdleRebalanceTickMs), "an idle CPU balances within its node this often"},
-        {"busy_rebalance_tick_ms", std::to_string(kBusyRebalanceTickMs), "a busy CPU balances within its node this often"},
+        {"busy_rebalance_tick_ms", std::to_string(kBusyRebalanceTickMs),
+         "a busy CPU balances this often (variant=orig: default 250, 2.5.59's HZ/4)"},
         {"node_rebalance_tick_ms", std::to_string(kNodeRebalanceTickMs), "a busy CPU balances across nodes this often"},
         {"idle_node_rebalance_tick_ms", "0", "an idle CPU balances across nodes this often (0 = off)"},
         {"imbalance_pct", std::to_string(kImbalancePct), "pull only when the busiest exceeds this % of our load"},
         {"idle_balance_mask", "node", "node, or cpu: the 2.5 bug where idle CPUs pass their own mask and never pull"},
+        {"timeslice", "cfs", "cfs (the engine's 6 ms fair rotation) or o1 (2.5's 102 ms nice-0 timeslice); "
+                             "variant=orig defaults to o1"},
+        {"node_balance_rate", std::to_string(kLinux25NodeBalanceRate),
+         "variant=orig: every this many-th balance crosses nodes (NODE_BALANCE_RATE)"},
+        {"node_threshold_pct", std::to_string(kLinux25NodeThresholdPct),
+         "variant=orig: the busiest node must exceed this % of ours (NODE_THRESHOLD)"},
     };
     info.make = [](const ParamMap &p, const std::string &source) {
         Linux25Params lp;
+        lp.orig = param_choice(p, "variant", "rework", {"rework", "orig"}, source) == "orig";
+        // A knob of the other variant would be silently ignored: refuse it.
+        const std::vector<std::string> rework_only{"node_rebalance_tick_ms", "idle_node_rebalance_tick_ms",
+                                                   "imbalance_pct", "idle_balance_mask"};
+        const std::vector<std::string> orig_only{"node_balance_rate", "node_threshold_pct"};
+        for (const auto &k : lp.orig ? rework_only : orig_only)
+            if (p.count(k))
+                throw InputError(source, 0, k,
+                                 "applies to variant=" + std::string(lp.orig ? "rework" : "orig") + " only");
+        lp.o1_slices = param_choice(p, "timeslice", lp.orig ? "o1" : "cfs", {"cfs", "o1"}, source) == "o1";
+        if (lp.orig) {
+            Linux25OrigParams &op = lp.orig_params;
+            op.idle_tick_ms = param_int(p, "idle_rebalance_tick_ms", kIdleRebalanceTickMs, 1, kMaxTickMs, source);
+            op.busy_tick_ms = param_int(p, "busy_rebalance_tick_ms", kLinux25OrigBusyTickMs, 1, kMaxTickMs, source);
+            op.node_balance_rate = param_int(p, "node_balance_rate", kLinux25NodeBalanceRate, 1, 1'000'000, source);
+            op.node_threshold_pct = param_int(p, "node_threshold_pct", kLinux25NodeThresholdPct, 100, 1000, source);
+            return std::make_unique<Linux25NumaPolicy>(lp);
+        }
         lp.idle_tick_ms = param_int(p, "idle_rebalance_tick_ms", kIdleRebalanceTickMs, 1, kMaxTickMs, source);
         lp.busy_tick_ms = param_int(p, "busy_rebalance_tick_ms", kBusyRebalanceTickMs, 1, kMaxTickMs, source);
         lp.node_tick_ms = param_int(p, "node_rebalance_tick_ms", kNodeRebalanceTickMs, 1, kMaxTickMs, source);

@@ -4,8 +4,9 @@
 // where woken tasks are put. Fixed work: elapsed time, reported for
 // N = 10, 25, 50, 100.
 //
-// Not modelled: the socket buffer that blocks a sender when its receiver
-// lags (senders here never block), and the process-per-task address spaces.
+// A receiver's socket holds socket_buffer_bytes (the era's 64 KiB default)
+// of messages; a sender writing to a full one sleeps until the receiver
+// reads. Not modelled: the process-per-task address spaces.
 
 #include "engine/simulation.h"
 #include "workloads/factories.h"
@@ -28,6 +29,8 @@ const std::vector<ParamInfo> &hackbench_params()
         {"loops", std::to_string(kHackbenchLoops), "messages each sender sends to each receiver of its group"},
         {"send_us", "2", "work to send one message, us"},
         {"receive_us", "2", "work to receive one message, us"},
+        {"socket_buffer_bytes", std::to_string(kHackbenchSocketBufferBytes),
+         "a receiver's socket buffer; senders block when it is full (0 = never block)"},
     };
     return params;
 }
@@ -42,6 +45,8 @@ void build_hackbench(Simulation &sim, const ParamMap &p, const std::string &sour
     shape.receive_ns =
         static_cast<std::int64_t>(param_double(p, "receive_us", kHackbenchRecvNs / 1e3, 0.001, 1e6, source) * 1e3);
     shape.working_set_bytes = kHackbenchWorkingSetKiB * 1024;
+    shape.buffer_messages = hackbench_buffer_messages(
+        param_int(p, "socket_buffer_bytes", kHackbenchSocketBufferBytes, 0, std::int64_t(1) << 40, source));
     add_hackbench_groups(sim, shape, "hackbench");
 }
 

@@ -1,10 +1,13 @@
-// `specjbb`: a SPECjbb-like Java server: one JVM process whose warehouse
-// threads run back-to-back business transactions over one shared heap,
-// optionally beside noise processes standing in for other VMs on the same
-// host (the 2012 AutoNUMA and sched/numa comparisons). Each warehouse
-// thread mostly touches its own warehouse's objects (allocated where it ran
-// when it created them) and now and then the rest of the heap. Throughput:
-// operations (transactions) per second.
+// `specjbb`: a SPECjbb-like Java server: `jvms` independent JVM processes
+// (one by default), each with its own heap and warehouse threads running
+// back-to-back business transactions over it, optionally beside noise
+// processes standing in for other VMs on the same host (the 2012 AutoNUMA
+// and sched/numa comparisons; the 4-node R910 runs used four JVMs). Each
+// warehouse thread mostly touches its own warehouse's objects (allocated
+// where it ran when it created them) and now and then the rest of its JVM's
+// heap. Since every JVM is a process of its own, the `bind` policy's manual
+// pinning binds each JVM's CPUs and memory to a node of its own. Throughput:
+// operations (transactions) per second over all JVMs.
 
 #include "engine/simulation.h"
 #include "workloads/factories.h"
@@ -28,8 +31,9 @@ constexpr double kSpecjbbNoiseAccessesPerUs = 40.0;  // noise VMs are busy, memo
 const std::vector<ParamInfo> &specjbb_params()
 {
     static const std::vector<ParamInfo> params = {
-        {"warehouses", "0", "warehouse threads of the JVM (0 = one per PU)"},
-        {"heap_mb", std::to_string(kSpecjbbHeapMiB), "Java heap, MiB"},
+        {"jvms", "1", "independent JVM processes, each with its own heap and warehouses"},
+        {"warehouses", "0", "warehouse threads per JVM (0 = PUs / jvms)"},
+        {"heap_mb", std::to_string(kSpecjbbHeapMiB), "Java heap per JVM, MiB"},
         {"noise", "0", "noise processes (other VMs) beside the JVM"},
         {"noise_threads", "0", "threads per noise process (0 = PUs / node count, a VM the size of a node)"},
         {"prefault", "none", "none: warehouses first-touch their own objects | node0: the heap starts on node 0"},
@@ -37,28 +41,12 @@ const std::vector<ParamInfo> &specjbb_params()
     return params;
 }
 
-void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source)
+// A JVM's warehouse threads, each on its own slice of the JVM's heap.
+void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::int64_t warehouses, int chunks)
 {
-    check_param_names(p, specjbb_params(), "workload 'specjbb'", source);
-    const int npu = sim.topology().pu_count();
-    const int nodes = std::max(1, sim.topology().numa_count());
-    std::int64_t warehouses = param_int(p, "warehouses", 0, 0, 100'000, source);
-    if (warehouses == 0)
-        warehouses = npu;
-    const std::int64_t heap_mb = param_int(p, "heap_mb", kSpecjbbHeapMiB, 1, 1 << 24, source);
-    const std::int64_t noise = param_int(p, "noise", 0, 0, 10'000, source);
-    std::int64_t noise_threads = param_int(p, "noise_threads", 0, 0, 100'000, source);
-    if (noise_threads == 0)
-        noise_threads = std::max(1, npu / nodes);
-    const bool prefault = param_choice(p, "prefault", "none", {"none", "node0"}, source) == "node0";
-
-    const int chunks = chunks_for_bytes(sim, std::max(heap_mb * 1024 * 1024, warehouses * sim.model().chunk_bytes));
-    const ProcId jvm = sim.add_process("jvm", chunks * sim.model().chunk_bytes);
-    if (prefault)
-        sim.place_chunks(jvm, 0, chunks, 0);
     for (std::int64_t i = 0; i < warehouses; ++i) {
         Simulation::TaskSpec s;
-        s.name = "jvm/warehouse" + std::to_string(i);
+        s.name = jname + "/warehouse" + std::to_string(i);
         s.program.ops = {Op{Op::Kind::Compute, kSpecjbbTxnMinUs * 1000, kSpecjbbTxnMaxUs * 1000, -1},
                          Op{Op::Kind::CountOp, 0, 0, -1}};
         s.program.iterations = 0;
@@ -67,6 +55,33 @@ void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source
         s.mem_intensity = kSpecjbbAccessesPerUs / 1000.0;
         s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
         sim.add_task(jvm, std::move(s));
+    }
+}
+
+void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source)
+{
+    check_param_names(p, specjbb_params(), "workload 'specjbb'", source);
+    const int npu = sim.topology().pu_count();
+    const int nodes = std::max(1, sim.topology().numa_count());
+    const std::int64_t jvms = param_int(p, "jvms", 1, 1, 10'000, source);
+    std::int64_t warehouses = param_int(p, "warehouses", 0, 0, 100'000, source);
+    if (warehouses == 0)
+        warehouses = std::max<std::int64_t>(1, npu / jvms);
+    const std::int64_t heap_mb = param_int(p, "heap_mb", kSpecjbbHeapMiB, 1, 1 << 24, source);
+    const std::int64_t noise = param_int(p, "noise", 0, 0, 10'000, source);
+    std::int64_t noise_threads = param_int(p, "noise_threads", 0, 0, 100'000, source);
+    if (noise_threads == 0)
+        noise_threads = std::max(1, npu / nodes);
+    const bool prefault = param_choice(p, "prefault", "none", {"none", "node0"}, source) == "node0";
+
+    const int chunks = chunks_for_bytes(sim, std::max(heap_mb * 1024 * 1024, warehouses * sim.model().chunk_bytes));
+    for (std::int64_t j = 0; j < jvms; ++j) {
+        // One JVM keeps its historical name, so single-JVM runs are unchanged.
+        const std::string jname = jvms == 1 ? "jvm" : "jvm" + std::to_string(j);
+        const ProcId jvm = sim.add_process(jname, chunks * sim.model().chunk_bytes);
+        if (prefault)
+            sim.place_chunks(jvm, 0, chunks, 0);
+        add_warehouses(sim, jvm, jname, warehouses, chunks);
     }
     for (std::int64_t v = 0; v < noise; ++v) {
         const int nchunks = chunks_for_bytes(sim, kSpecjbbNoiseMiB * 1024 * 1024);
@@ -90,8 +105,8 @@ WorkloadInfo specjbb_workload_info()
 {
     WorkloadInfo w;
     w.name = "specjbb";
-    w.description = "SPECjbb-like: one JVM, warehouse threads running transactions over one shared heap, "
-                    "optionally beside noise processes (other VMs). Operations/s.";
+    w.description = "SPECjbb-like: `jvms` JVMs, each with warehouse threads running transactions over its own "
+                    "heap, optionally beside noise processes (other VMs). Operations/s.";
     w.params = specjbb_params();
     w.build = build_specjbb;
     w.fixed_work = false;

@@ -63,13 +63,19 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
         // hackbench's default mode forks processes; one simulated process per
         // group is enough since nothing here depends on address spaces.
         const ProcId proc = sim.add_process(name_prefix + std::to_string(g), sim.model().chunk_bytes);
+        const bool bounded = shape.buffer_messages > 0;
         int channels[kHackbenchReceiversPerGroup];
-        for (int &ch : channels)
-            ch = sim.add_channel();
+        int space[kHackbenchReceiversPerGroup]; // free slots of each receiver's socket
+        for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {
+            channels[r] = sim.add_channel();
+            space[r] = bounded ? sim.add_channel(shape.buffer_messages) : -1;
+        }
         for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {
             Simulation::TaskSpec s;
             s.name = name_prefix + std::to_string(g) + "/recv" + std::to_string(r);
             s.program.ops = {Op{Op::Kind::Wait, 0, 0, channels[r]}, Op{Op::Kind::Compute, shape.receive_ns, 0, -1}};
+            if (bounded) // the read frees the message's slot, waking a blocked writer
+                s.program.ops.push_back(Op{Op::Kind::Post, 1, 0, space[r]});
             s.program.iterations = kHackbenchSendersPerGroup * shape.loops;
             s.start_ns = shape.start_ns;
             s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
@@ -79,6 +85,8 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
             Simulation::TaskSpec s;
             s.name = name_prefix + std::to_string(g) + "/send" + std::to_string(snd);
             for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {
+                if (bounded) // write() sleeps in sock_alloc_send_skb while the socket is full
+                    s.program.ops.push_back(Op{Op::Kind::Wait, 0, 0, space[r]});
                 s.program.ops.push_back(Op{Op::Kind::Compute, shape.send_ns, 0, -1});
                 s.program.ops.push_back(Op{Op::Kind::Post, 1, 0, channels[r]});
             }

@@ -5,6 +5,7 @@
 
 #include "engine/simulation.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,7 +43,9 @@ int bench_bind_node(BenchBind b, int i, int count, int nodes);
 
 // hackbench's groups: 20 senders and 20 receivers per group; each sender
 // sends `loops` messages to every receiver of its group, each message one
-// Post on the receiver's channel (a wakeup when the receiver waits).
+// Post on the receiver's channel (a wakeup when the receiver waits). With a
+// bounded buffer a sender first takes a free slot of the receiver's socket
+// (blocking while it is full) and the receiver frees one per message read.
 struct HackbenchShape {
     std::int64_t groups = 10;
     std::int64_t loops = 100;
@@ -50,7 +53,26 @@ struct HackbenchShape {
     std::int64_t send_ns = 0;    // work to write one message
     std::int64_t receive_ns = 0; // work to read one message
     std::int64_t working_set_bytes = 0;
+    // Messages a receiver's socket holds before its senders block in
+    // write(); 0 = unbounded (senders never block).
+    std::int64_t buffer_messages = 0;
 };
+
+// The socket buffer of hackbench's era: a receiver's socket, shared by the
+// 20 senders of its group, accepts writes while the memory charged to it is
+// below sk_sndbuf. Linux 2.4/2.5 include/linux/skbuff.h: SK_WMEM_MAX 65535,
+// which net/core/sock.c gives every socket as sysctl_wmem_default.
+inline constexpr std::int64_t kHackbenchSocketBufferBytes = 65535;
+// Bytes charged per message: hackbench's 100-byte DATASIZE rounded to a
+// 128-byte cache line (alloc_skb's SKB_DATA_ALIGN on ia64) plus the struct
+// sk_buff itself, taken as 256 bytes on a 64-bit kernel (an assumption of
+// that order; the struct's exact size depends on the configuration).
+inline constexpr std::int64_t kHackbenchMessageChargeBytes = 128 + 256;
+// Messages a buffer of `bytes` holds (at least one; 0 bytes = unbounded).
+inline std::int64_t hackbench_buffer_messages(std::int64_t bytes)
+{
+    return bytes <= 0 ? 0 : std::max<std::int64_t>(1, bytes / kHackbenchMessageChargeBytes);
+}
 inline constexpr int kHackbenchSendersPerGroup = 20;   // hackbench's fixed group shape
 inline constexpr int kHackbenchReceiversPerGroup = 20; // (num_fds = 20 by default)
 void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix);

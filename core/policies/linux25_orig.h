@@ -1,0 +1,60 @@
+#pragma once
+// linux-2.5-numa variant=orig: the load balancer of Linux 2.5.59 as
+// released (January 2003), before the tick-driven rework. load_balance()
+// runs from the timer tick (idle CPUs every tick, busy ones every 250 ms)
+// and from schedule() when a runqueue empties; every NODE_BALANCE_RATE-th
+// call it balances over the busiest other node instead of its own.
+
+#include "engine/simulation.h"
+
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+// How long after it ran a task counts as cache hot: 2.5's cache_decay_ticks,
+// which Linux 2.5 arch/ia64/kernel/smpboot.c: smp_tune_scheduling() sets to
+// 10 ticks (about 10 ms) on the TX7's architecture. The rework applies it to
+// busy CPUs only; variant=orig to every pull, as 2.5.59's CAN_MIGRATE_TASK.
+inline constexpr double kLinux25CacheDecayMs = 10.0;
+// Linux 2.5.59 include/asm-ia64/topology.h and asm-generic/topology.h:
+// NODE_BALANCE_RATE 10 (i386 NUMA-Q used 100).
+inline constexpr std::int64_t kLinux25NodeBalanceRate = 10;
+// Linux 2.5.59 kernel/sched.c: NODE_THRESHOLD 125, find_busiest_node()'s
+// "100*load > NODE_THRESHOLD*this_load".
+inline constexpr std::int64_t kLinux25NodeThresholdPct = 125;
+// Linux 2.5.59 kernel/sched.c: BUSY_REBALANCE_TICK (HZ/4 ?: 1), 250 ms;
+// the rework made it HZ/5 (the line it removes in the A2 -> B diff).
+inline constexpr std::int64_t kLinux25OrigBusyTickMs = 250;
+
+struct Linux25OrigParams {
+    std::int64_t idle_tick_ms = 1; // IDLE_REBALANCE_TICK (HZ/1000 ?: 1)
+    std::int64_t busy_tick_ms = kLinux25OrigBusyTickMs;
+    std::int64_t node_balance_rate = kLinux25NodeBalanceRate;
+    std::int64_t node_threshold_pct = kLinux25NodeThresholdPct;
+};
+
+class Linux25Orig {
+public:
+    explicit Linux25Orig(Linux25OrigParams p) : p_(p) {}
+    void on_tick(Simulation &sim, int cpu);
+    void on_idle(Simulation &sim, int cpu);
+
+private:
+    // 2.5.59's per-runqueue balancing state (struct runqueue), per CPU.
+    struct RqState {
+        int nr_balanced = 0;             // rq->nr_balanced: calls since the last node balance
+        std::vector<int> prev_cpu_load;  // rq->prev_nr_running[]: each CPU's length at our last look
+        std::vector<int> prev_node_load; // rq->prev_node_load[]: decayed node loads as we saw them
+    };
+    RqState &state(const Simulation &sim, int cpu);
+    int find_busiest_node(const Simulation &sim, RqState &st, int this_node, int &this_load, int &max_load) const;
+    CpuSet cpus_to_balance(const Simulation &sim, int cpu, std::string &why);
+    void load_balance(Simulation &sim, int cpu, bool idle, const std::string &how);
+
+    Linux25OrigParams p_;
+    std::vector<RqState> rq_; // sized on first use
+    bool acting_ = false;     // our own migration must not re-enter new-idle balancing
+};
+
+} // namespace schedscope
