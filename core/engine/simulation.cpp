@@ -4,6 +4,7 @@
 
 #include "engine/simulation.h"
 
+#include "engine/nice.h"
 #include "util/input_error.h"
 
 #ifdef SCHEDSCOPE_CHECK_INVARIANTS
@@ -143,6 +144,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     next_tick_ns_ = o.next_tick_ns_;
     end_ns_ = o.end_ns_;
     started_ = o.started_;
+    waking_from_ = o.waking_from_;
     finished_ = o.finished_;
     events_processed_ = o.events_processed_;
     procs_ = o.procs_;
@@ -244,6 +246,10 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.segments = std::move(spec.segments);
     t.mem_intensity = spec.mem_intensity;
     t.working_set_bytes = spec.working_set_bytes;
+    if (spec.nice < kNiceMin || spec.nice > kNiceMax)
+        throw InputError("workload", 0, "nice",
+                         "task '" + t.name + "' has nice " + std::to_string(spec.nice) + ", outside [-20, 19]");
+    t.nice = spec.nice;
     const int npu = topo_->pu_count();
     if (spec.cpus_allowed.empty()) {
         for (int c = 0; c < npu; ++c)
@@ -483,14 +489,10 @@ void Simulation::on_tick()
                 switch_to_next(cpu);
             continue;
         }
-        // Fair slicing: the period shared by the runnable tasks, floored.
-        const int nr = rq.nr_running();
-        if (nr > 1) {
-            const SimTime slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
-            if (now_ - tasks_[rq.current].slice_start_ns >= slice) {
-                put_prev(cpu, true);
-                switch_to_next(cpu);
-            }
+        // The policy's slice (by default the engine's fair slicing).
+        if (rq.nr_running() > 1 && policy_->check_preempt_tick(*this, cpu)) {
+            put_prev(cpu, true);
+            switch_to_next(cpu);
         }
     }
     for (int cpu = 0; cpu < npu; ++cpu) {
