@@ -66,7 +66,9 @@ Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
     return o;
 }
 
-const PolicySpec kBaseline{"sched-domains", {}};
+// The 2012 baseline: Linux 3.6's own scheduler (the autonuma-benchmark runs
+// compared 3.6 with and without the NUMA patches).
+const PolicySpec kBaseline{"cfs", {}};
 const PolicySpec kAutonuma{"autonuma", {}};
 
 // The benchmark's _HARD_BIND / _INVERSE_BIND builds bind themselves (CPUs and
