@@ -13,7 +13,7 @@ struct Op {
         Compute,   // a CPU burst of `a` ns of work at full speed (b > a: uniform in [a, b])
         Sleep,     // block for `a` ns (b > a: exponential with mean (a + b) / 2), e.g. an I/O
         Wait,      // take a token from channel `channel`, blocking while it has none
-        Post,      // add `a` tokens to channel `channel`, waking as many waiters
+        Post,      // add `a` tokens to channel `channel`, waking as many waiters (b = 1: at most those waiting now, no token kept)
         CountOp,   // one unit of the workload's throughput (a transaction, a burn, a message)
     };
     Kind kind = Kind::Compute;

@@ -174,18 +174,27 @@ void Simulation::run_program(TaskId tid)
         case Op::Kind::Post: {
             ++t.pc;
             Channel &ch = channels_.at(op.channel);
-            ch.tokens += op.a;
+            // b = 1 wakes only tasks already waiting, as a waker that hands
+            // work to the idle ones it finds (sembench's ipc_wake_some()).
+            ch.tokens += op.b == 1 ? std::min<std::int64_t>(op.a, static_cast<std::int64_t>(ch.waiters.size())) : op.a;
             waking_from_ = tid;
-            while (ch.tokens > 0 && !ch.waiters.empty()) {
+            // Each waiter woken gets its token (a semaphore's up hands the
+            // count to the task blocked in semop, which does not take it
+            // again): all are set aside before the first wakeup, so that a
+            // woken task that runs at once and waits again on this channel
+            // blocks rather than taking a token meant for another waiter.
+            std::int64_t n = std::min<std::int64_t>(ch.tokens, static_cast<std::int64_t>(ch.waiters.size()));
+            ch.tokens -= n;
+            for (; n > 0 && !ch.waiters.empty(); --n) {
                 const TaskId w = ch.waiters.front();
                 ch.waiters.pop_front();
-                --ch.tokens;
                 // A round wakes hundreds of tasks, each cold in the host's
                 // caches: fetch the next ones' state while this one is woken.
-                if (ch.tokens > 0 && !ch.waiters.empty())
+                if (n > 1 && !ch.waiters.empty())
                     prefetch_task(ch.waiters.front());
                 wake(w, cpu);
             }
+            ch.tokens += n; // waiters another post took meanwhile: their tokens stay
             waking_from_ = -1;
             break;
         }
