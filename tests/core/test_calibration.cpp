@@ -1,4 +1,4 @@
-// Calibration: the directions of DOMAIN.md section 6, items 1, 2 and 4, run
+// Calibration: the published directions (docs/background.md), run
 // from the scenario files in samples/scenarios/ over several seeds. They
 // assert directions with margins, never the published numbers; nothing in
 // the model knows which workload, machine or policy it is running.
@@ -248,7 +248,7 @@ TEST_CASE("numa01 converges under AutoNUMA on 2 nodes but not on 8", "[calibrati
 
 TEST_CASE("sembench -t 2048 -w 1900 on 128 CPUs: queued wakeups beat locked ones", "[calibration]")
 {
-    // DOMAIN.md 6.4: 395,896 -> 481,016 worker burns/s (+21.5 %) with queued
+    // Published: 395,896 -> 481,016 worker burns/s (+21.5 %) with queued
     // remote wakeups, at this setting, as sembench.c runs it (pinned
     // workers, a waker that never waits). A fifth of the sample's second.
     Scenario s = sample_scenario("sembench-big-128.json");
