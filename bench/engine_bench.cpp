@@ -58,6 +58,14 @@ void BM_numa01_8node_64(benchmark::State &state)
     run(state, scenario("sample:numa-8node-64", "numa01", {{"loops", "300"}}, "sched-domains", 300));
 }
 
+// (a) again with `cfs`, Linux 3.6's balancer, the baseline of the 2012
+// scenarios: its weighted loads and per-level statistics cost more per
+// balancing pass than sched-domains' counts.
+void BM_numa01_8node_64_cfs(benchmark::State &state)
+{
+    run(state, scenario("sample:numa-8node-64", "numa01", {{"loops", "300"}}, "cfs", 300));
+}
+
 // (b) the 1024-CPU sample, one CPU-bound thread per PU.
 void BM_altix_1024(benchmark::State &state)
 {
@@ -73,6 +81,7 @@ void BM_sembench_2048_on_128(benchmark::State &state)
 } // namespace
 
 BENCHMARK(BM_numa01_8node_64)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_numa01_8node_64_cfs)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_altix_1024)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_sembench_2048_on_128)->Unit(benchmark::kSecond)->Iterations(1);
 

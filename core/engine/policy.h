@@ -20,6 +20,13 @@ enum class WakeupMode {
     Queued, // the waker queues on the target's wake list and sends an IPI
 };
 
+// Why a task joins a runqueue, for Policy::on_enqueue.
+enum class EnqueueKind {
+    New,     // fork/exec: its first runqueue
+    Wakeup,  // woken from a sleep (before a queued wakeup's IPI is delivered)
+    Migrate, // moved by a balancer
+};
+
 // Parameters as given by the user (`--policy name:k=v,...` or a scenario).
 using ParamMap = std::map<std::string, std::string>;
 
@@ -41,6 +48,20 @@ public:
     virtual void on_tick(Simulation &, int /*cpu*/) {}
     // A PU just ran out of work (new-idle balancing).
     virtual void on_idle(Simulation &, int /*cpu*/) {}
+    // A task is about to join `cpu`'s runqueue, coming from `from_cpu`
+    // (kNoCpu for a new task). A fair-share policy places its vruntime here.
+    virtual void on_enqueue(Simulation &, TaskId, int /*from_cpu*/, int /*cpu*/, EnqueueKind) {}
+    // Which queued task `cpu` runs next: an index into rq(cpu).queue (never
+    // empty when asked). The default runs them in arrival order.
+    virtual int pick_next(Simulation &, int /*cpu*/) { return 0; }
+    // On the tick, with more than one task runnable on `cpu`: whether the
+    // running one has had its slice. The default is the engine's fair
+    // slicing (kSchedLatencyNs shared by the runnable tasks, at least
+    // kSchedMinGranularityNs).
+    virtual bool check_preempt_tick(Simulation &sim, int cpu);
+    // `woken` just joined `cpu`'s runqueue (woken or moved there) while
+    // another task runs: whether it preempts that task. Default: never.
+    virtual bool check_preempt_wakeup(Simulation &, int /*cpu*/, TaskId /*woken*/) { return false; }
     // A task hit an armed chunk (NUMA hinting fault) from `node`.
     virtual void on_hinting_fault(Simulation &, TaskId, int /*chunk*/, int /*node*/) {}
 

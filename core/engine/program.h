@@ -15,7 +15,7 @@ struct Op {
                    // channel >= 0: the wakeup comes from PU `channel` (an I/O completion
                    // interrupt handled there), else from the task's own PU
         Wait,      // take a token from channel `channel`, blocking while it has none
-        Post,      // add `a` tokens to channel `channel`, waking as many waiters
+        Post,      // add `a` tokens to channel `channel`, waking as many waiters (b = 1: at most those waiting now, no token kept)
         CountOp,   // one unit of the workload's throughput (a transaction, a burn, a message)
     };
     Kind kind = Kind::Compute;

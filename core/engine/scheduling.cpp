@@ -4,6 +4,7 @@
 
 #include "engine/simulation.h"
 
+#include "engine/nice.h"
 #include "util/input_error.h"
 
 #include <algorithm>
@@ -20,6 +21,22 @@ constexpr int kMaxOpsPerDispatch = 100'000;
 std::string cpu_name(int cpu) { return "CPU " + std::to_string(cpu); }
 } // namespace
 
+bool Policy::check_preempt_tick(Simulation &sim, int cpu)
+{
+    // Fair slicing: the period shared by the runnable tasks, floored.
+    const Runqueue &rq = sim.rq(cpu);
+    const SimTime slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / rq.nr_running());
+    return sim.now() - sim.task(rq.current).slice_start_ns >= slice;
+}
+
+void Simulation::resched(int cpu)
+{
+    if (rqs_[cpu].current < 0)
+        return;
+    put_prev(cpu, true);
+    switch_to_next(cpu);
+}
+
 void Simulation::arrive(TaskId tid)
 {
     Task &t = tasks_[tid];
@@ -33,6 +50,7 @@ void Simulation::arrive(TaskId tid)
         "task " + std::to_string(tid) + " (" + t.name + ") started on " + cpu_name(cpu));
     if (sink_)
         sink_->on_task_new(now_, tid, cpu);
+    policy_->on_enqueue(*this, tid, kNoCpu, cpu, EnqueueKind::New);
     enqueue(tid, cpu);
 }
 
@@ -58,8 +76,9 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     for_core_of(cpu, [this](int s) { advance_cpu(s); });
     Task &t = tasks_[tid];
     t.last_ran_ns = now_;
-    t.vruntime_ns += now_ - t.slice_start_ns;
+    t.vruntime_ns += t.nice == 0 ? now_ - t.slice_start_ns : calc_delta_fair(now_ - t.slice_start_ns, nice_weight(t.nice));
     rq.current = -1;
+    rq.need_resched = false;
     --nr_running_[cpu];
     if (sink_)
         sink_->on_switch_out(now_, cpu, tid, requeue ? TaskState::Runnable : leaving_as);
@@ -83,8 +102,9 @@ void Simulation::switch_to_next(int cpu)
             return;
     }
     for_core_of(cpu, [this](int s) { advance_cpu(s); });
-    const TaskId tid = rq.queue.front();
-    rq.queue.erase(rq.queue.begin());
+    const auto next = rq.queue.begin() + (rq.queue.size() > 1 ? policy_->pick_next(*this, cpu) : 0);
+    const TaskId tid = *next;
+    rq.queue.erase(next);
     count_queued(cpu, -1);
     Task &t = tasks_[tid];
     t.state = TaskState::Running;
@@ -121,8 +141,13 @@ void Simulation::run_program(TaskId tid)
             ++t.pc;
             t.remaining_work_ns = op.b > op.a ? rng_.uniform(static_cast<double>(op.a), static_cast<double>(op.b))
                                               : static_cast<double>(op.a);
-            if (t.remaining_work_ns > 0.5)
+            if (t.remaining_work_ns > 0.5) {
+                // Back to user mode: a wakeup that preempted it in the
+                // kernel takes the CPU now.
+                if (rqs_[cpu].need_resched)
+                    resched(cpu);
                 return;
+            }
             break;
         case Op::Kind::Sleep: {
             ++t.pc;
@@ -149,17 +174,28 @@ void Simulation::run_program(TaskId tid)
         case Op::Kind::Post: {
             ++t.pc;
             Channel &ch = channels_.at(op.channel);
-            ch.tokens += op.a;
-            while (ch.tokens > 0 && !ch.waiters.empty()) {
+            // b = 1 wakes only tasks already waiting, as a waker that hands
+            // work to the idle ones it finds (sembench's ipc_wake_some()).
+            ch.tokens += op.b == 1 ? std::min<std::int64_t>(op.a, static_cast<std::int64_t>(ch.waiters.size())) : op.a;
+            waking_from_ = tid;
+            // Each waiter woken gets its token (a semaphore's up hands the
+            // count to the task blocked in semop, which does not take it
+            // again): all are set aside before the first wakeup, so that a
+            // woken task that runs at once and waits again on this channel
+            // blocks rather than taking a token meant for another waiter.
+            std::int64_t n = std::min<std::int64_t>(ch.tokens, static_cast<std::int64_t>(ch.waiters.size()));
+            ch.tokens -= n;
+            for (; n > 0 && !ch.waiters.empty(); --n) {
                 const TaskId w = ch.waiters.front();
                 ch.waiters.pop_front();
-                --ch.tokens;
                 // A round wakes hundreds of tasks, each cold in the host's
                 // caches: fetch the next ones' state while this one is woken.
-                if (ch.tokens > 0 && !ch.waiters.empty())
+                if (n > 1 && !ch.waiters.empty())
                     prefetch_task(ch.waiters.front());
                 wake(w, cpu);
             }
+            ch.tokens += n; // waiters another post took meanwhile: their tokens stay
+            waking_from_ = -1;
             break;
         }
         case Op::Kind::CountOp:
@@ -228,6 +264,7 @@ void Simulation::wake(TaskId tid, int waker_cpu)
     }
     if (sink_)
         sink_->on_wakeup(now_, tid, target, waker_cpu);
+    policy_->on_enqueue(*this, tid, prev, target, EnqueueKind::Wakeup);
     const int by = waker_cpu >= 0 ? waker_cpu : target;
     if (policy_->wakeup_mode() == WakeupMode::Queued && by != target) {
         // One atomic add on the target's wake list (a line transfer, no lock
@@ -249,6 +286,20 @@ void Simulation::wake(TaskId tid, int waker_cpu)
     }
     lock_rq(target, by);
     enqueue(tid, target);
+    check_preempt(target, tid);
+}
+
+void Simulation::check_preempt(int cpu, TaskId woken)
+{
+    Runqueue &rq = rqs_[cpu];
+    if (rq.current < 0 || rq.current == woken || !policy_->check_preempt_wakeup(*this, cpu, woken))
+        return;
+    // The task posting the wakeup is in the kernel: it is preempted on its
+    // way back to user mode (run_program), not in the middle of its op.
+    if (rq.current == waking_from_)
+        rq.need_resched = true;
+    else
+        resched(cpu);
 }
 
 void Simulation::deliver_wake_list(int cpu)
@@ -260,8 +311,16 @@ void Simulation::deliver_wake_list(int cpu)
     lock_rq(cpu, cpu);
     auto list = std::move(rq.wake_list);
     rq.wake_list.clear();
-    for (TaskId tid : list)
+    // Each enqueue may ask for a preemption; the CPU reschedules once, after
+    // the whole list (the IPI handler returns, then schedule() runs).
+    bool preempt = false;
+    for (TaskId tid : list) {
+        const bool busy = rq.current >= 0;
         enqueue(tid, cpu);
+        preempt = preempt || (busy && policy_->check_preempt_wakeup(*this, cpu, tid));
+    }
+    if (preempt)
+        resched(cpu);
 }
 
 double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
@@ -374,7 +433,9 @@ bool Simulation::migrate_task(TaskId tid, int to_cpu, int by_cpu, DecisionKind k
     const MigrationRecord move{now_, tid, from, to_cpu, cls, t.last_ran_ns >= 0 ? now_ - t.last_ran_ns : 0};
     log(kind, tid, from, to_cpu, reason);
     open_migration_cost(t, from, to_cpu, record_migration(move, kind, reason));
+    policy_->on_enqueue(*this, tid, from, to_cpu, EnqueueKind::Migrate);
     enqueue(tid, to_cpu);
+    check_preempt(to_cpu, tid);
     if (src.current < 0)
         switch_to_next(from);
     return true;

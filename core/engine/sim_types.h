@@ -116,6 +116,7 @@ struct alignas(64) Task {
     int cpu = kNoCpu;           // PU it is on (running or queued), or last ran on
     int pc = 0;                 // next op of the program
     int prev_cpu = kNoCpu;      // PU before the last migration
+    int nice = 0;               // -20..19; weights its vruntime (prio_to_weight)
     std::array<int, 4> cache_slot{-1, -1, -1, -1}; // per cache level: last index of its share (a hint)
     std::uint64_t wake_seq = 0; // invalidates stale timer events
     SimTime last_ran_ns = -1;   // when it last stopped running (or now if running)
@@ -169,6 +170,7 @@ struct Runqueue {
     double refill_frac = 0.0;    // share of the current task's user time owed to its last move's cold caches
     double remote_frac = 0.0;    // ... and to its memory being further than before the move
     std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
+    bool need_resched = false;     // a wakeup preempts the running task when it returns from the kernel
     // Accounting
     SimTime user_ns = 0;
     SimTime sys_ns = 0;

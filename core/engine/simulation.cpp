@@ -3,8 +3,8 @@
 // scheduling.cpp.
 
 #include "engine/simulation.h"
-#include "engine/timeslice_source.h"
 
+#include "engine/nice.h"
 #include "util/input_error.h"
 
 #ifdef SCHEDSCOPE_CHECK_INVARIANTS
@@ -144,6 +144,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     next_tick_ns_ = o.next_tick_ns_;
     end_ns_ = o.end_ns_;
     started_ = o.started_;
+    waking_from_ = o.waking_from_;
     finished_ = o.finished_;
     events_processed_ = o.events_processed_;
     procs_ = o.procs_;
@@ -245,6 +246,10 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.segments = std::move(spec.segments);
     t.mem_intensity = spec.mem_intensity;
     t.working_set_bytes = spec.working_set_bytes;
+    if (spec.nice < kNiceMin || spec.nice > kNiceMax)
+        throw InputError("workload", 0, "nice",
+                         "task '" + t.name + "' has nice " + std::to_string(spec.nice) + ", outside [-20, 19]");
+    t.nice = spec.nice;
     const int npu = topo_->pu_count();
     if (spec.cpus_allowed.empty()) {
         for (int c = 0; c < npu; ++c)
@@ -481,7 +486,6 @@ void Simulation::on_tick()
         if (cur >= 0 && tasks_[cur].remaining_work_ns <= 0.5)
             run_program(cur);
     }
-    const auto *slicer = dynamic_cast<const TimesliceSource *>(policy_.get());
     for (int cpu = 0; cpu < npu; ++cpu) {
         policy_->on_tick(*this, cpu);
         Runqueue &rq = rqs_[cpu];
@@ -490,16 +494,10 @@ void Simulation::on_tick()
                 switch_to_next(cpu);
             continue;
         }
-        // Fair slicing: the period shared by the runnable tasks, floored.
-        const int nr = rq.nr_running();
-        if (nr > 1) {
-            SimTime slice = slicer ? slicer->timeslice_ns(nr) : -1;
-            if (slice < 0)
-                slice = std::max<SimTime>(kSchedMinGranularityNs, kSchedLatencyNs / nr);
-            if (now_ - tasks_[rq.current].slice_start_ns >= slice) {
-                put_prev(cpu, true);
-                switch_to_next(cpu);
-            }
+        // The policy's slice (by default the engine's fair slicing).
+        if (rq.nr_running() > 1 && policy_->check_preempt_tick(*this, cpu)) {
+            put_prev(cpu, true);
+            switch_to_next(cpu);
         }
     }
     for (int cpu = 0; cpu < npu; ++cpu) {

@@ -66,6 +66,7 @@ public:
         double mem_intensity = 0.0;          // accesses past L1 per ns of compute
         double working_set_bytes = 0.0;
         CpuSet cpus_allowed;                 // empty = every PU
+        int nice = 0;                        // kNiceMin..kNiceMax (engine/nice.h)
     };
     TaskId add_task(ProcId proc, TaskSpec spec);
     // Memory written before the measured part starts (e.g. numa01's first
@@ -339,6 +340,13 @@ private:
             f(s);
     }
     std::vector<Channel> channels_;
+    // The task whose Post op is waking others right now (-1 outside one):
+    // a wakeup that preempts it waits until it returns from the kernel.
+    TaskId waking_from_ = -1;
+    // Stops the running task of `cpu` and runs the next one.
+    void resched(int cpu);
+    // A task joined `cpu`'s runqueue: the policy's wakeup preemption.
+    void check_preempt(int cpu, TaskId woken);
     std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
     std::vector<double> node_queue_;      // queueing wait per node below saturation, in local memory latencies
     // Interconnect: a latency multiplier per node pair (>= 1), both triangles

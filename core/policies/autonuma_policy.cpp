@@ -1,5 +1,6 @@
-// `autonuma`: Andrea Arcangeli's AutoNUMA (2012) on top of the domain
-// balancer. A scanner arms NUMA hinting faults over each process's memory;
+// `autonuma`: Andrea Arcangeli's AutoNUMA (2012) on top of a balancer:
+// Linux 3.6's CFS (base=cfs, what AutoNUMA27 patched) or the 2.6 domain
+// balancer (base=sched-domains). A scanner arms NUMA hinting faults over each process's memory;
 // the faults feed per-task and per-process node statistics. Memory follows
 // CPU: a chunk moves to the node that faulted on it migrate_threshold times
 // in a row. CPU follows memory: each task prefers the node holding most of
@@ -9,8 +10,8 @@
 // switched off; all of it is paid for in system time.
 
 #include "engine/simulation.h"
-#include "policies/domain_balancer.h"
 #include "policies/factories.h"
+#include "policies/numa_base.h"
 #include "policies/numa_scanner.h"
 #include "policies/policy_text.h"
 
@@ -44,14 +45,17 @@ double fault_share(const Task &t, int node)
 
 std::string pct_text(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + "%"; }
 
-class AutoNumaPolicy final : public DomainBalancer {
+template <class Base>
+class AutoNumaPolicy final : public Base {
 public:
-    AutoNumaPolicy(BalancerParams bp, AutoNumaParams p) : DomainBalancer(std::move(bp)), p_(p), scanner_(p.scan) {}
+    template <class BaseParams>
+    AutoNumaPolicy(BaseParams bp, AutoNumaParams p) : Base(std::move(bp)), p_(p), scanner_(p.scan) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<AutoNumaPolicy>(*this); }
     std::string name() const override { return "autonuma"; }
     ParamMap params() const override
     {
-        ParamMap m = base_params();
+        ParamMap m = this->base_params();
+        m["base"] = numa_base_name<Base>();
         p_.scan.add_to(m);
         m["migrate_threshold"] = std::to_string(p_.migrate_threshold);
         m["mem_follow"] = p_.mem_follow ? "on" : "off";
@@ -62,7 +66,7 @@ public:
 
     void attach(Simulation &sim) override
     {
-        DomainBalancer::attach(sim);
+        Base::attach(sim);
         last_nid_.assign(sim.processes().size(), {});
         streak_.assign(sim.processes().size(), {});
         for (size_t p = 0; p < sim.processes().size(); ++p) {
@@ -74,10 +78,10 @@ public:
 
     void on_tick(Simulation &sim, int cpu) override
     {
-        DomainBalancer::on_tick(sim, cpu);
+        Base::on_tick(sim, cpu);
         if (cpu == 0)
             scanner_.tick(sim, [&](ProcId p) { decay(sim, p); });
-        if (p_.cpu_follow && !acting())
+        if (p_.cpu_follow && !this->acting())
             follow_memory(sim, cpu);
     }
 
@@ -179,7 +183,7 @@ private:
         for (int c = there.first(); c >= 0; c = there.next(c)) {
             if (!sim.cpu_idle(c))
                 continue;
-            if (move_task(sim, a, c, cpu, DecisionKind::PreferNode,
+            if (this->move_task(sim, a, c, cpu, DecisionKind::PreferNode,
                           task_text(a) + " moved to idle " + cpu_text(c) + " on its preferred " + node_text(want) + " (" +
                               pct_text(fault_share(ta, want)) + " of its faults there, " +
                               pct_text(fault_share(ta, here)) + " on " + node_text(here) + ")"))
@@ -209,8 +213,8 @@ private:
                                 node_text(want) + ") and " + task_text(b) + " (" +
                                 pct_text(fault_share(sim.task(b), here)) + " on " + node_text(here) +
                                 ") swap, every CPU of " + node_text(want) + " is busy";
-        if (move_task(sim, a, best_cpu, cpu, DecisionKind::Exchange, why)) {
-            move_task(sim, b, cpu, cpu, DecisionKind::Exchange, why);
+        if (this->move_task(sim, a, best_cpu, cpu, DecisionKind::Exchange, why)) {
+            this->move_task(sim, b, cpu, cpu, DecisionKind::Exchange, why);
             last_numa_move_ns_[a] = last_numa_move_ns_[b] = sim.now();
         }
     }
@@ -234,8 +238,9 @@ PolicyInfo autonuma_policy_info()
     PolicyInfo info;
     info.name = "autonuma";
     info.description = "AutoNUMA (2012): hinting-fault scanner, memory follows CPU, CPU follows memory and task "
-                       "exchange between nodes, over the sched-domains balancer.";
-    info.params = BalancerParams::infos();
+                       "exchange between nodes, over Linux 3.6's CFS balancer (base=cfs) or the 2.6 domain balancer "
+                       "(base=sched-domains).";
+    info.params = numa_base_infos();
     for (auto &i : NumaScanParams::infos())
         info.params.push_back(i);
     info.params.push_back({"migrate_threshold", std::to_string(kDefaultMigrateThreshold),
@@ -250,7 +255,11 @@ PolicyInfo autonuma_policy_info()
         ap.mem_follow = on_off(p, "mem_follow", source);
         ap.cpu_follow = on_off(p, "cpu_follow", source);
         ap.exchange = on_off(p, "exchange", source);
-        return std::make_unique<AutoNumaPolicy>(BalancerParams::parse(p, source), ap);
+        if (parse_numa_base(p, source) == NumaBase::Cfs)
+            return std::unique_ptr<Policy>(
+                std::make_unique<AutoNumaPolicy<CfsBalancer>>(parse_base_params<CfsBalancer>(p, source), ap));
+        return std::unique_ptr<Policy>(
+            std::make_unique<AutoNumaPolicy<DomainBalancer>>(parse_base_params<DomainBalancer>(p, source), ap));
     };
     return info;
 }

@@ -13,6 +13,7 @@ std::vector<PolicyInfo> builtin_policies();
 PolicyInfo simple_policy_info();
 PolicyInfo linux25_numa_policy_info();
 PolicyInfo sched_domains_policy_info();
+PolicyInfo cfs_policy_info();
 PolicyInfo autonuma_policy_info();
 PolicyInfo sched_numa_policy_info();
 PolicyInfo bind_policy_info();

@@ -17,7 +17,6 @@
 // Both start new tasks on the least loaded node (sched_balance_exec).
 
 #include "engine/simulation.h"
-#include "engine/timeslice_source.h"
 #include "policies/factories.h"
 #include "policies/linux25_orig.h"
 #include "policies/policy_text.h"
@@ -52,7 +51,7 @@ struct Linux25Params {
     Linux25OrigParams orig_params;
 };
 
-class Linux25NumaPolicy final : public Policy, public TimesliceSource {
+class Linux25NumaPolicy final : public Policy {
 public:
     explicit Linux25NumaPolicy(Linux25Params p) : p_(p), orig_(p.orig_params) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<Linux25NumaPolicy>(*this); }
@@ -83,13 +82,16 @@ public:
     }
 
     // timeslice=o1: a CPU-bound task keeps the CPU for its whole O(1)
-    // timeslice (nice 0 only: the engine has no nice levels), so a task
-    // queued behind it has not run for that long and is cache cold by 2.5's
-    // cache_decay_ticks. The engine's default 6 ms rotation would keep every
-    // queued task "hot" for ever.
-    SimTime timeslice_ns(int) const override
+    // timeslice (the nice-0 slice), so a task queued behind it has not run
+    // for that long and is cache cold by 2.5's cache_decay_ticks. The
+    // engine's default 6 ms rotation would keep every queued task "hot" for
+    // ever.
+    bool check_preempt_tick(Simulation &sim, int cpu) override
     {
-        return p_.o1_slices ? kO1Nice0TimesliceMs * 1'000'000 : -1;
+        if (!p_.o1_slices)
+            return Policy::check_preempt_tick(sim, cpu);
+        const Runqueue &rq = sim.rq(cpu);
+        return sim.now() - sim.task(rq.current).slice_start_ns >= kO1Nice0TimesliceMs * 1'000'000;
     }
 
     // sched_balance_exec: the least loaded node, then its least loaded CPU.

@@ -1,12 +1,13 @@
 // `sched-numa`: the home-node design contemporary with AutoNUMA (Peter
 // Zijlstra's sched/numa, 2012). Each process gets a home node; its threads
-// start there and the balancer keeps them there; its memory is pulled to
+// start there and the balancer (Linux 3.6's CFS, base=cfs, or the 2.6 domain
+// balancer, base=sched-domains) keeps them there; its memory is pulled to
 // the home node lazily, on hinting faults. There is no CPU-follows-memory:
 // the home decides, the memory comes.
 
 #include "engine/simulation.h"
-#include "policies/domain_balancer.h"
 #include "policies/factories.h"
+#include "policies/numa_base.h"
 #include "policies/numa_scanner.h"
 #include "policies/policy_text.h"
 
@@ -14,14 +15,17 @@ namespace schedscope {
 
 namespace {
 
-class SchedNumaPolicy final : public DomainBalancer {
+template <class Base>
+class SchedNumaPolicy final : public Base {
 public:
-    SchedNumaPolicy(BalancerParams bp, NumaScanParams sp) : DomainBalancer(std::move(bp)), scanner_(sp) {}
+    template <class BaseParams>
+    SchedNumaPolicy(BaseParams bp, NumaScanParams sp) : Base(std::move(bp)), scanner_(sp) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SchedNumaPolicy>(*this); }
     std::string name() const override { return "sched-numa"; }
     ParamMap params() const override
     {
-        ParamMap m = base_params();
+        ParamMap m = this->base_params();
+        m["base"] = numa_base_name<Base>();
         scanner_.params().add_to(m);
         return m;
     }
@@ -30,7 +34,7 @@ public:
     // CPU already homed there, so that homes spread like the load will.
     void attach(Simulation &sim) override
     {
-        DomainBalancer::attach(sim);
+        Base::attach(sim);
         const Topology &topo = sim.topology();
         const int nodes = std::max(1, topo.numa_count());
         std::vector<double> homed(nodes, 0.0);
@@ -55,7 +59,7 @@ public:
 
     void on_tick(Simulation &sim, int cpu) override
     {
-        DomainBalancer::on_tick(sim, cpu);
+        Base::on_tick(sim, cpu);
         if (cpu == 0)
             scanner_.tick(sim, [](ProcId) {});
     }
@@ -105,11 +109,16 @@ PolicyInfo sched_numa_policy_info()
     info.name = "sched-numa";
     info.description = "sched/numa (2012): a home node per process, threads placed and kept there, memory pulled "
                        "home lazily on hinting faults; no CPU-follows-memory.";
-    info.params = BalancerParams::infos();
+    info.params = numa_base_infos();
     for (auto &i : NumaScanParams::infos())
         info.params.push_back(i);
     info.make = [](const ParamMap &p, const std::string &source) {
-        return std::make_unique<SchedNumaPolicy>(BalancerParams::parse(p, source), NumaScanParams::parse(p, source));
+        const NumaScanParams sp = NumaScanParams::parse(p, source);
+        if (parse_numa_base(p, source) == NumaBase::Cfs)
+            return std::unique_ptr<Policy>(
+                std::make_unique<SchedNumaPolicy<CfsBalancer>>(parse_base_params<CfsBalancer>(p, source), sp));
+        return std::unique_ptr<Policy>(
+            std::make_unique<SchedNumaPolicy<DomainBalancer>>(parse_base_params<DomainBalancer>(p, source), sp));
     };
     return info;
 }

@@ -5,6 +5,13 @@
 // hundreds woken at once, the waker's remote wakeups contend on the target
 // runqueues' locks, unless wakeups are queued on the target and sent as an
 // IPI. Throughput: burns per second.
+//
+// Two knobs give sembench.c's own structure (version 0.2, main() and
+// ipc_wake_some()): affinity=pinned binds worker i to the i-th PU, as its
+// main() does with pthread_setaffinity_np; waker=loop makes the waker loop
+// without ever waiting, each pass waking up to W of the workers waiting at
+// that moment (the worklist's ready flags), and the workers report nothing
+// back (burn_us=0 is its worker, whose "burn" is the count itself).
 
 #include "engine/simulation.h"
 #include "workloads/factories.h"
@@ -18,13 +25,21 @@ constexpr std::int64_t kSembenchThreadsPerPu = 8;   // the report ran thousands 
 constexpr std::int64_t kSembenchWakeNum = 256;      // woken per round: "hundreds woken at once"
 constexpr std::int64_t kSembenchBurnUs = 20;        // a burn is short: the cost is in the wakeups
 constexpr std::int64_t kSembenchWorkingSetKiB = 16; // a few lines of stack and the semaphore
+// waker=loop: one pass of sembench's main loop besides its wakeups, a
+// gettimeofday() call and a worklist scan: about a microsecond (an
+// estimate of a vDSO call and a short scan, not a measurement).
+constexpr std::int64_t kSembenchLoopPassNs = 1000;
 
 const std::vector<ParamInfo> &sembench_params()
 {
     static const std::vector<ParamInfo> params = {
         {"threads", "0", "worker threads (0 = " + std::to_string(kSembenchThreadsPerPu) + " per PU)"},
         {"wake", std::to_string(kSembenchWakeNum), "workers woken per round (at most threads)"},
-        {"burn_us", std::to_string(kSembenchBurnUs), "work of one burn, us"},
+        {"burn_us", std::to_string(kSembenchBurnUs), "work of one burn, us (0: none, sembench.c's worker)"},
+        {"affinity", "free", "free, or pinned: worker i bound to PU i mod PUs, as sembench.c binds them"},
+        {"waker", "rounds", "rounds: wake W, wait for their W reports; loop: sembench.c's main loop, waking up to W "
+                            "waiting workers per pass, never waiting"},
+        {"pass_ns", std::to_string(kSembenchLoopPassNs), "waker=loop: one pass of the waker's loop besides its wakeups, ns"},
     };
     return params;
 }
@@ -36,7 +51,11 @@ void build_sembench(Simulation &sim, const ParamMap &p, const std::string &sourc
     if (threads == 0)
         threads = kSembenchThreadsPerPu * sim.topology().pu_count();
     const std::int64_t wake = std::min(param_int(p, "wake", kSembenchWakeNum, 1, 1'000'000, source), threads);
-    const std::int64_t burn_ns = param_int(p, "burn_us", kSembenchBurnUs, 1, 100'000'000, source) * 1000;
+    const std::int64_t burn_ns = param_int(p, "burn_us", kSembenchBurnUs, 0, 100'000'000, source) * 1000;
+    const bool pinned = param_choice(p, "affinity", "free", {"free", "pinned"}, source) == "pinned";
+    const bool loop = param_choice(p, "waker", "rounds", {"rounds", "loop"}, source) == "loop";
+    const int npu = sim.topology().pu_count();
+    const std::int64_t pass_ns = param_int(p, "pass_ns", kSembenchLoopPassNs, 1, 1'000'000'000, source);
 
     const ProcId proc = sim.add_process("sembench", sim.model().chunk_bytes);
     const int sem = sim.add_channel();
@@ -44,8 +63,14 @@ void build_sembench(Simulation &sim, const ParamMap &p, const std::string &sourc
     for (std::int64_t i = 0; i < threads; ++i) {
         Simulation::TaskSpec s;
         s.name = "sembench/" + std::to_string(i);
-        s.program.ops = {Op{Op::Kind::Wait, 0, 0, sem}, Op{Op::Kind::Compute, burn_ns, 0, -1},
-                         Op{Op::Kind::CountOp, 0, 0, -1}, Op{Op::Kind::Post, 1, 0, done}};
+        s.program.ops = {Op{Op::Kind::Wait, 0, 0, sem}};
+        if (burn_ns > 0)
+            s.program.ops.push_back(Op{Op::Kind::Compute, burn_ns, 0, -1});
+        s.program.ops.push_back(Op{Op::Kind::CountOp, 0, 0, -1});
+        if (!loop)
+            s.program.ops.push_back(Op{Op::Kind::Post, 1, 0, done});
+        if (pinned)
+            s.cpus_allowed.set(static_cast<int>(i % npu));
         s.program.iterations = 0;
         s.working_set_bytes = kSembenchWorkingSetKiB * 1024;
         sim.add_task(proc, std::move(s));
@@ -53,9 +78,16 @@ void build_sembench(Simulation &sim, const ParamMap &p, const std::string &sourc
     // The waker: post a round, then collect every report before the next.
     Simulation::TaskSpec w;
     w.name = "sembench/waker";
-    w.program.ops.push_back(Op{Op::Kind::Post, wake, 0, sem});
-    for (std::int64_t i = 0; i < wake; ++i)
-        w.program.ops.push_back(Op{Op::Kind::Wait, 0, 0, done});
+    if (loop) {
+        // ipc_wake_some(): up to W of the workers waiting now; then the rest
+        // of the pass.
+        w.program.ops.push_back(Op{Op::Kind::Post, wake, 1, sem});
+        w.program.ops.push_back(Op{Op::Kind::Compute, pass_ns, 0, -1});
+    } else {
+        w.program.ops.push_back(Op{Op::Kind::Post, wake, 0, sem});
+        for (std::int64_t i = 0; i < wake; ++i)
+            w.program.ops.push_back(Op{Op::Kind::Wait, 0, 0, done});
+    }
     w.program.iterations = 0;
     w.working_set_bytes = kSembenchWorkingSetKiB * 1024;
     // Starts once the workers have all arrived and blocked.

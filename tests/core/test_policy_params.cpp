@@ -90,10 +90,24 @@ TEST_CASE("a per-level override needs that level on the machine", "[policy]")
         CHECK(std::string(e.what()).find("package, NUMA") != std::string::npos);
     }
     // With SMT it applies to that level only.
-    Simulation smt = make("pack:2 [numa] core:2 pu:2", "autonuma:cache_hot_time_ms.SMT=0,cache_hot_time_ms=4");
+    Simulation smt = make("pack:2 [numa] core:2 pu:2",
+                          "autonuma:base=sched-domains,cache_hot_time_ms.SMT=0,cache_hot_time_ms=4");
     smt.start();
     CHECK(hot_ms(smt, "SMT") == 0.0);
     CHECK(hot_ms(smt, "NUMA") == 4.0);
+}
+
+TEST_CASE("the NUMA policies take their base's knobs and refuse the other base's, naming them", "[policy]")
+{
+    // base=cfs is the default: the 2.6 balancer's knobs belong to base=sched-domains.
+    CHECK(field_of_error("autonuma:cache_hot_time_ms=5") == "cache_hot_time_ms");
+    CHECK(field_of_error("sched-numa:cache_hot_time_ms.NUMA=5") == "cache_hot_time_ms.NUMA");
+    CHECK(field_of_error("autonuma:base=sched-domains,sched_migration_cost_ns=250000") == "sched_migration_cost_ns");
+    CHECK(field_of_error("autonuma:base=o1") == "base");
+    CHECK(field_of_error("autonuma:sched_migration_cost_ns=250000") == "(no error)");
+    CHECK(field_of_error("sched-numa:base=sched-domains,cache_nice_tries=2") == "(no error)");
+    CHECK(make_policy("autonuma", {}, "test")->params().at("base") == "cfs");
+    CHECK(make_policy("sched-numa", {{"base", "sched-domains"}}, "test")->params().at("base") == "sched-domains");
 }
 
 TEST_CASE("autotune=profile takes each level's cache_hot_time from a saved profile", "[policy]")

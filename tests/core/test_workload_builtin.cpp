@@ -224,6 +224,45 @@ TEST_CASE("hackbench moves every message, sembench wakes W per round", "[workloa
     CHECK(sb.total_ops() >= 8);
 }
 
+TEST_CASE("sembench as sembench.c runs it: pinned workers, a waker that wakes only those waiting", "[workload]")
+{
+    // 8 PUs, 32 workers: worker i on PU i mod 8; the waker is free.
+    Simulation sb = build(kFourNodes, "sembench:threads=32,wake=12,burn_us=0,affinity=pinned,waker=loop", 2'000'000);
+    REQUIRE(sb.tasks().size() == 33);
+    for (int i = 0; i < 32; ++i) {
+        INFO("worker " << i);
+        CHECK(sb.task(i).cpus_allowed.count() == 1);
+        CHECK(sb.task(i).cpus_allowed.test(i % 8));
+    }
+    CHECK(sb.task(32).cpus_allowed.count() == 8);
+    sb.run_until(1'500'000);
+    // The waker never blocks: it goes round its loop whether or not anyone
+    // was waiting.
+    CHECK(sb.task(32).state != TaskState::Blocked);
+    std::int64_t burns = 0;
+    for (int i = 0; i < 32; ++i)
+        burns += sb.task(i).stats.ops;
+    CHECK(burns > 32); // several passes woke workers
+}
+
+TEST_CASE("a woken task that waits again at once does not take a token meant for another waiter", "[workload]")
+{
+    // 8 workers, one per PU, all waiting when the waker's first pass (at
+    // 1 ms) wakes all 8. Locked wakeups start a woken worker on its idle PU
+    // at once, inside the waker's post; with no burn it is back in Wait
+    // before the post has woken the others. Each token still goes to its own
+    // waiter: after the pass every worker but the one sharing the waker's PU
+    // (queued behind it) has counted exactly one wakeup.
+    Simulation sb = build(kFourNodes, "sembench:threads=8,wake=8,burn_us=0,affinity=pinned,waker=loop,pass_ns=100000",
+                          10'000'000);
+    sb.run_until(1'050'000);
+    const int waker_pu = sb.task(8).cpu;
+    for (int i = 0; i < 8; ++i) {
+        INFO("worker " << i << ", waker on PU " << waker_pu);
+        CHECK(sb.task(i).stats.ops == (i == waker_pu ? 0 : 1));
+    }
+}
+
 TEST_CASE("kernbench jobs arrive staggered, one process each", "[workload]")
 {
     Simulation sim = build(kFourNodes, "kernbench:jobs=10,parallel=5,job_min_ms=10,job_max_ms=30");

@@ -1,0 +1,483 @@
+// The load balancer of Linux 3.6 (kernel/sched/fair.c, "Fair scheduling
+// class load-balancing methods") over the levels of cfs_domain.h.
+// Simplifications, each said where it is made: cpu_power is SMT's smt_gain
+// share or SCHED_POWER_SCALE (no RT or frequency scaling); no task groups
+// (task_h_load is the task's weight); LBF_SOME_PINNED's alternative
+// destination is not tried; SD_SERIALIZE needs no lock in a sequential
+// simulation; the stopper runs at once.
+
+#include "policies/cfs_balancer.h"
+
+#include "engine/nice.h"
+#include "engine/simulation.h"
+#include "policies/policy_text.h"
+
+#include <algorithm>
+
+namespace schedscope {
+
+namespace {
+using u64 = std::uint64_t;
+
+const char *idle_name(int kind)
+{
+    switch (kind) {
+    case 1: return " idle";
+    case 2: return " newly idle";
+    default: return " busy";
+    }
+}
+
+// Linux 3.6 kernel/sched/fair.c: struct sg_lb_stats / sd_lb_stats, the
+// fields the model uses.
+struct GroupStats {
+    u64 avg_load = 0, group_load = 0, sum_nr_running = 0, sum_weighted_load = 0, group_capacity = 0;
+    u64 idle_cpus = 0, group_weight = 0;
+    bool group_imb = false, has_capacity = false;
+};
+struct DomainStats {
+    int busiest = -1, local = -1;
+    u64 total_load = 0, total_pwr = 0, avg_load = 0;
+    u64 this_load = 0, this_load_per_task = 0, this_nr_running = 0, this_idle_cpus = 0;
+    bool this_has_capacity = false;
+    u64 max_load = 0, busiest_load_per_task = 0, busiest_nr_running = 0, busiest_group_capacity = 0;
+    u64 busiest_idle_cpus = 0, busiest_group_weight = 0;
+    bool busiest_has_capacity = false, group_imb = false;
+};
+u64 div_round_closest(u64 a, u64 b) { return (a + b / 2) / b; }
+} // namespace
+
+// Linux 3.6 kernel/sched/fair.c: source_load(): a low guess of a source
+// CPU's load, min(cpu_load[type-1], now); type 0 is the load now.
+u64 CfsBalancer::source_load(const Simulation &sim, int cpu, int type) const
+{
+    const u64 total = weighted_cpuload(sim, cpu);
+    return type == 0 ? total : std::min(cpu_load_[static_cast<size_t>(cpu)][static_cast<size_t>(type - 1)], total);
+}
+
+// Linux 3.6 kernel/sched/fair.c: target_load(): a high guess, the max.
+u64 CfsBalancer::target_load(const Simulation &sim, int cpu, int type) const
+{
+    const u64 total = weighted_cpuload(sim, cpu);
+    return type == 0 ? total : std::max(cpu_load_[static_cast<size_t>(cpu)][static_cast<size_t>(type - 1)], total);
+}
+
+// Linux 3.6 kernel/sched/core.c: __update_cpu_load() from
+// update_cpu_load_active() on every tick: cpu_load[i] = (old * (2^i - 1) +
+// new) / 2^i, rounded up while the load rises. Every PU ticks here (no
+// NO_HZ), so no missed updates decay.
+void CfsBalancer::update_cpu_load(const Simulation &sim, int cpu)
+{
+    auto &load = cpu_load_[static_cast<size_t>(cpu)];
+    const u64 now = weighted_cpuload(sim, cpu);
+    load[0] = now;
+    for (u64 i = 1, scale = 2; i < load.size(); ++i, scale += scale) {
+        const u64 old = load[i];
+        const u64 add = now > old ? now + scale - 1 : now;
+        load[i] = (old * (scale - 1) + add) >> i;
+    }
+}
+
+void CfsBalancer::on_tick(Simulation &sim, int cpu)
+{
+    update_cpu_load(sim, cpu);
+    update_min_vruntime(sim, cpu);
+    if (acting_)
+        return;
+    // Linux 3.6 kernel/sched/fair.c: trigger_load_balance() ->
+    // run_rebalance_domains(): idle if the CPU runs nothing.
+    rebalance_domains(sim, cpu, sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle);
+}
+
+void CfsBalancer::on_idle(Simulation &sim, int cpu)
+{
+    if (acting_)
+        return;
+    idle_balance(sim, cpu);
+}
+
+bool CfsBalancer::balance_level(Simulation &sim, int cpu, int level, bool idle)
+{
+    bool balance = true;
+    return load_balance(sim, cpu, domains_mut(cpu).at(static_cast<size_t>(level)),
+                        idle ? IdleType::Idle : IdleType::NotIdle, &balance);
+}
+
+// Linux 3.6 kernel/sched/fair.c: rebalance_domains(): each level when its
+// interval is due (balance_interval, times busy_factor unless idle, clamped
+// to max_load_balance_interval); once a level pulled, the CPU counts as
+// busy; a level where another CPU of our group balances stops the walk.
+void CfsBalancer::rebalance_domains(Simulation &sim, int cpu, IdleType idle)
+{
+    bool balance = true;
+    for (CfsDomain &sd : domains_mut(cpu)) {
+        SimTime interval = sd.balance_interval_ms;
+        if (idle != IdleType::Idle)
+            interval *= sd.busy_factor;
+        interval = std::clamp<SimTime>(interval, 1, max_lb_interval_ms_);
+        const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns, interval * 1'000'000);
+        if (sim.now() - sd.last_balance_ns >= interval_ns) {
+            if (load_balance(sim, cpu, sd, idle, &balance))
+                idle = IdleType::NotIdle;
+            sd.last_balance_ns = sim.now();
+        }
+        if (!balance)
+            break;
+    }
+}
+
+// Linux 3.6 kernel/sched/fair.c: idle_balance(): a CPU about to go idle
+// balances the levels with SD_BALANCE_NEWIDLE, lowest first, until one
+// pulls; not at all when it has on average been idle for less than
+// sched_migration_cost (avg_idle), since the pull would cost more than the
+// idle time it fills.
+void CfsBalancer::idle_balance(Simulation &sim, int cpu)
+{
+    idle_stamp_[static_cast<size_t>(cpu)] = sim.now();
+    if (avg_idle_[static_cast<size_t>(cpu)] < cp_.sched_migration_cost_ns)
+        return;
+    for (CfsDomain &sd : domains_mut(cpu)) {
+        if (!sd.has(kCfsBalanceNewIdle))
+            continue;
+        bool balance = true;
+        if (load_balance(sim, cpu, sd, IdleType::NewIdle, &balance)) {
+            idle_stamp_[static_cast<size_t>(cpu)] = -1;
+            return;
+        }
+    }
+}
+
+// Linux 3.6 kernel/sched/fair.c: task_hot(): ran less than
+// sched_migration_cost ago (now - se.exec_start). CACHE_HOT_BUDDY is not
+// modelled (no buddies).
+bool CfsBalancer::task_hot(const Simulation &sim, TaskId t) const
+{
+    if (cp_.sched_migration_cost_ns == 0)
+        return false;
+    const SimTime last = sim.task(t).last_ran_ns;
+    return last >= 0 && sim.now() - last < cp_.sched_migration_cost_ns;
+}
+
+bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, IdleType idle, bool *balance)
+{
+    const SchedDomain::Groups &groups = *sd.groups;
+    const int ngroups = static_cast<int>(groups.sizes.size());
+    const int idle_kind = static_cast<int>(idle);
+    // Linux 3.6 kernel/sched/fair.c: get_sd_load_idx().
+    const int load_idx = idle == IdleType::NotIdle ? sd.busy_idx : idle == IdleType::NewIdle ? sd.newidle_idx : sd.idle_idx;
+    CpuSet excluded; // env->cpus: CPUs whose tasks were all pinned
+    bool all_pinned = false;
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        // --- find_busiest_group() / update_sd_lb_stats() ---
+        DomainStats sds;
+        const bool prefer_sibling = [&] {
+            const auto &chain = domains_[static_cast<size_t>(this_cpu)];
+            for (size_t k = 1; k < chain.size(); ++k)
+                if (&chain[k] == &sd)
+                    return chain[k - 1].has(kCfsPreferSibling);
+            return false;
+        }();
+        // The local group first, as sd->groups starts with it.
+        for (int step = 0; step < ngroups; ++step) {
+            const int gi = (sd.own_group + step) % ngroups;
+            const bool local = gi == sd.own_group;
+            GroupStats sgs;
+            u64 max_cpu_load = 0, min_cpu_load = ~0ull, max_nr = 0, min_nr = ~0ull;
+            int balance_cpu = -1;
+            for (int m = groups.begin[static_cast<size_t>(gi)]; m < groups.begin[static_cast<size_t>(gi) + 1]; ++m) {
+                const int c = groups.members[static_cast<size_t>(m)];
+                if (excluded.test(c))
+                    continue;
+                const u64 nr = static_cast<u64>(sim.nr_running(c));
+                u64 load = 0;
+                // update_sg_lb_stats(): bias towards our group (a high
+                // guess of ours, a low guess of theirs); the first idle CPU
+                // of our group, else its first CPU, balances this level.
+                if (local) {
+                    if (balance_cpu < 0 && idle_cpu(sim, c))
+                        balance_cpu = c;
+                    load = target_load(sim, c, load_idx);
+                } else {
+                    load = source_load(sim, c, load_idx);
+                    max_cpu_load = std::max(max_cpu_load, load);
+                    min_cpu_load = std::min(min_cpu_load, load);
+                    max_nr = std::max(max_nr, nr);
+                    min_nr = std::min(min_nr, nr);
+                }
+                sgs.group_load += load;
+                sgs.sum_nr_running += nr;
+                sgs.sum_weighted_load += weighted_cpuload(sim, c);
+                if (idle_cpu(sim, c))
+                    ++sgs.idle_cpus;
+            }
+            if (local && idle != IdleType::NewIdle) {
+                if (balance_cpu < 0)
+                    balance_cpu = groups.sets[static_cast<size_t>(gi)].first(); // group_balance_cpu()
+                if (balance_cpu != this_cpu) {
+                    *balance = false;
+                    return false;
+                }
+            }
+            const u64 power = static_cast<u64>(sd.group_power[static_cast<size_t>(gi)]);
+            sgs.avg_load = sgs.group_load * kSchedPowerScale / power;
+            const u64 avg_load_per_task = sgs.sum_nr_running ? sgs.sum_weighted_load / sgs.sum_nr_running : 0;
+            if (!local && max_nr >= min_nr && max_cpu_load - min_cpu_load >= avg_load_per_task && max_nr - min_nr > 1)
+                sgs.group_imb = true;
+            sgs.group_capacity = div_round_closest(power, kSchedPowerScale);
+            if (sgs.group_capacity == 0 && sd.has(kCfsShareCpuPower))
+                sgs.group_capacity = 1; // fix_small_capacity(): power == power_orig here
+            sgs.group_weight = static_cast<u64>(groups.sizes[static_cast<size_t>(gi)]);
+            sgs.has_capacity = sgs.group_capacity > sgs.sum_nr_running;
+            sds.total_load += sgs.group_load;
+            sds.total_pwr += power;
+            // SD_PREFER_SIBLING of the child level: move every excess task
+            // away while our group has room.
+            if (prefer_sibling && !local && sds.this_has_capacity)
+                sgs.group_capacity = std::min<u64>(sgs.group_capacity, 1);
+            if (local) {
+                sds.local = gi;
+                sds.this_load = sgs.avg_load;
+                sds.this_nr_running = sgs.sum_nr_running;
+                sds.this_load_per_task = sgs.sum_weighted_load;
+                sds.this_has_capacity = sgs.has_capacity;
+                sds.this_idle_cpus = sgs.idle_cpus;
+            } else if (sgs.avg_load > sds.max_load &&
+                       (sgs.sum_nr_running > sgs.group_capacity || sgs.group_imb)) { // update_sd_pick_busiest()
+                sds.max_load = sgs.avg_load;
+                sds.busiest = gi;
+                sds.busiest_nr_running = sgs.sum_nr_running;
+                sds.busiest_idle_cpus = sgs.idle_cpus;
+                sds.busiest_group_capacity = sgs.group_capacity;
+                sds.busiest_load_per_task = sgs.sum_weighted_load;
+                sds.busiest_has_capacity = sgs.has_capacity;
+                sds.busiest_group_weight = sgs.group_weight;
+                sds.group_imb = sgs.group_imb;
+            }
+        }
+        // --- find_busiest_group(): is there an imbalance? ---
+        long imbalance = 0;
+        const auto balanced = [&] {
+            // out_balanced: no failure, back off (doubling up to
+            // max_interval, up to MAX_PINNED_INTERVAL while all was pinned).
+            sd.nr_balance_failed = 0;
+            if ((all_pinned && sd.balance_interval_ms < 512) || sd.balance_interval_ms < sd.max_interval_ms)
+                sd.balance_interval_ms *= 2;
+            return false;
+        };
+        if (sds.busiest < 0 || sds.busiest_nr_running == 0)
+            return balanced();
+        sds.avg_load = kSchedPowerScale * sds.total_load / sds.total_pwr;
+        bool force = sds.group_imb ||
+                     (idle == IdleType::NewIdle && sds.this_has_capacity && !sds.busiest_has_capacity);
+        if (!force) {
+            if (sds.this_load >= sds.max_load || sds.this_load >= sds.avg_load)
+                return balanced();
+            if (idle == IdleType::Idle) {
+                // An idle CPU: balanced unless the busiest group has more
+                // tasks than CPUs or more idle CPUs fewer than ours.
+                if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 && sds.busiest_nr_running <= sds.busiest_group_weight)
+                    return balanced();
+            } else if (100 * sds.max_load <= static_cast<u64>(sd.imbalance_pct) * sds.this_load) {
+                return balanced(); // within imbalance_pct: leave it
+            }
+        }
+        // --- calculate_imbalance() ---
+        const u64 busiest_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.busiest)]);
+        const u64 this_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.local)]);
+        u64 imb = 0;
+        bool small = false;
+        sds.busiest_load_per_task /= sds.busiest_nr_running;
+        if (sds.group_imb)
+            sds.busiest_load_per_task = std::min(sds.busiest_load_per_task, sds.avg_load);
+        if (sds.max_load < sds.avg_load) {
+            small = true;
+        } else {
+            u64 load_above_capacity = ~0ull;
+            if (!sds.group_imb) {
+                load_above_capacity = (sds.busiest_nr_running - sds.busiest_group_capacity) *
+                                      (static_cast<u64>(kNice0Load) * kSchedPowerScale) / busiest_power;
+            }
+            const u64 max_pull = std::min(sds.max_load - sds.avg_load, load_above_capacity);
+            imb = std::min(max_pull * busiest_power, (sds.avg_load - sds.this_load) * this_power) / kSchedPowerScale;
+            small = imb < sds.busiest_load_per_task;
+        }
+        if (small) {
+            // fix_small_imbalance(): move one task's load if that levels
+            // the groups, or if it raises the power in use.
+            imb = 0;
+            u64 imbn = 2;
+            if (sds.this_nr_running) {
+                sds.this_load_per_task /= sds.this_nr_running;
+                if (sds.busiest_load_per_task > sds.this_load_per_task)
+                    imbn = 1;
+            } else {
+                const u64 nr = static_cast<u64>(sim.nr_running(this_cpu));
+                sds.this_load_per_task = nr ? weighted_cpuload(sim, this_cpu) / nr : 0;
+            }
+            const u64 scaled = sds.busiest_load_per_task * kSchedPowerScale / busiest_power;
+            if (sds.max_load - sds.this_load + scaled >= scaled * imbn) {
+                imb = sds.busiest_load_per_task;
+            } else {
+                u64 pwr_now = busiest_power * std::min(sds.busiest_load_per_task, sds.max_load) +
+                              this_power * std::min(sds.this_load_per_task, sds.this_load);
+                pwr_now /= kSchedPowerScale;
+                u64 pwr_move = 0;
+                u64 tmp = sds.busiest_load_per_task * kSchedPowerScale / busiest_power;
+                if (sds.max_load > tmp)
+                    pwr_move += busiest_power * std::min(sds.busiest_load_per_task, sds.max_load - tmp);
+                if (sds.max_load * busiest_power < sds.busiest_load_per_task * kSchedPowerScale)
+                    tmp = sds.max_load * busiest_power / this_power;
+                else
+                    tmp = sds.busiest_load_per_task * kSchedPowerScale / this_power;
+                pwr_move += this_power * std::min(sds.this_load_per_task, sds.this_load + tmp);
+                pwr_move /= kSchedPowerScale;
+                if (pwr_move > pwr_now)
+                    imb = sds.busiest_load_per_task;
+            }
+        }
+        imbalance = static_cast<long>(imb);
+        // --- find_busiest_queue(): the most loaded CPU per cpu_power, not
+        // one whose single task outweighs the imbalance ---
+        int busiest = -1;
+        u64 max_wl = 0;
+        const auto &bg = groups;
+        for (int m = bg.begin[static_cast<size_t>(sds.busiest)]; m < bg.begin[static_cast<size_t>(sds.busiest) + 1]; ++m) {
+            const int c = bg.members[static_cast<size_t>(m)];
+            if (excluded.test(c))
+                continue;
+            const u64 power = static_cast<u64>(cpu_power_[static_cast<size_t>(c)]);
+            u64 capacity = div_round_closest(power, kSchedPowerScale);
+            if (capacity == 0 && sd.has(kCfsShareCpuPower))
+                capacity = 1;
+            u64 wl = weighted_cpuload(sim, c);
+            if (capacity && sim.nr_running(c) == 1 && wl > static_cast<u64>(imbalance))
+                continue;
+            wl = wl * kSchedPowerScale / power;
+            if (wl > max_wl) {
+                max_wl = wl;
+                busiest = c;
+            }
+        }
+        if (busiest < 0 || busiest == this_cpu)
+            return balanced();
+        // --- move_tasks() ---
+        std::string why_text;
+        const auto why = [&]() -> const std::string & {
+            if (why_text.empty()) {
+                why_text = "CPU ";
+                append_int(why_text, this_cpu);
+                why_text += idle_name(idle_kind);
+                why_text += " (" + sd.level + " level): group load " + std::to_string(sds.max_load) + " vs ours " +
+                            std::to_string(sds.this_load) + " (avg " + std::to_string(sds.avg_load) + ", imbalance_pct " +
+                            std::to_string(sd.imbalance_pct) + "), imbalance " + std::to_string(imbalance);
+            }
+            return why_text;
+        };
+        int moved = 0;
+        bool any_allowed = false;
+        if (sim.nr_running(busiest) > 1) {
+            // cfs_tasks lists the most recently enqueued first; the running
+            // task cannot move. Tasks that gain from the move (NUMA hook)
+            // are tried first.
+            const std::vector<TaskId> &queue = sim.rq(busiest).queue;
+            std::vector<TaskId> order(queue.rbegin(), queue.rend());
+            std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
+                return numa_preference(sim, a, busiest, this_cpu) > numa_preference(sim, b, busiest, this_cpu);
+            });
+            const int loop_max = std::min(cp_.sched_nr_migrate, sim.nr_running(busiest));
+            int loop = 0;
+            for (TaskId t : order) {
+                if (imbalance <= 0 || ++loop > loop_max)
+                    break;
+                const long load = static_cast<long>(weight(sim, t)); // task_h_load() without groups
+                if (load / 2 > imbalance)
+                    continue;
+                // can_migrate_task(): allowed here, not running, cold or
+                // enough failures (or the NUMA hook's refusal, likewise).
+                if (!sim.task(t).cpus_allowed.test(this_cpu))
+                    continue;
+                any_allowed = true;
+                const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
+                if (!aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
+                    sim.log(DecisionKind::Other, t, busiest, this_cpu,
+                            task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + " (" +
+                                sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
+                                " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")");
+                    continue;
+                }
+                const bool hot = task_hot(sim, t);
+                if (hot && !aggressive) {
+                    sim.log(DecisionKind::SkipHot, t, busiest, this_cpu,
+                            task_text(t) + " skipped: cache hot, ran " +
+                                ms_text(static_cast<double>(sim.now() - sim.task(t).last_ran_ns) / 1e6) + " ago < " +
+                                ms_text(static_cast<double>(cp_.sched_migration_cost_ns) / 1e6) + " (" + sd.level +
+                                " level, " + std::to_string(sd.nr_balance_failed) + " failed attempts, cache_nice_tries " +
+                                std::to_string(sd.cache_nice_tries) + ")");
+                    continue;
+                }
+                std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
+                if (hot)
+                    reason += ", cache hot but balancing failed " + std::to_string(sd.nr_balance_failed) +
+                              " times > cache_nice_tries " + std::to_string(sd.cache_nice_tries);
+                if (move_task(sim, t, this_cpu, this_cpu, DecisionKind::Pull, reason)) {
+                    ++moved;
+                    imbalance -= load;
+                }
+            }
+            // LBF_ALL_PINNED: no task could run here; try without that CPU.
+            if (!any_allowed && moved == 0) {
+                all_pinned = true;
+                excluded.set(busiest);
+                continue;
+            }
+        }
+        if (moved > 0) {
+            sd.nr_balance_failed = 0;
+            sd.balance_interval_ms = sd.min_interval_ms;
+            return true;
+        }
+        // Failed: count it (periodic passes only: new-idle passes are too
+        // frequent to count), and past cache_nice_tries + 2 failures wake
+        // the stopper on the busiest CPU to push a task over.
+        if (idle != IdleType::NewIdle)
+            ++sd.nr_balance_failed;
+        bool active = false;
+        if (sd.nr_balance_failed > sd.cache_nice_tries + 2) {
+            const TaskId cur = sim.rq(busiest).current;
+            if (cur >= 0 && !sim.task(cur).cpus_allowed.test(this_cpu)) {
+                all_pinned = true;
+                if (sd.balance_interval_ms < 512) // MAX_PINNED_INTERVAL
+                    sd.balance_interval_ms *= 2;
+                return false; // out_one_pinned
+            }
+            active = true;
+            // active_load_balance_cpu_stop(): the stopper preempts the
+            // running task (two switches on that CPU), then move_one_task()
+            // takes the first task of cfs_tasks that may move (the running
+            // one is now queued); only if the CPU still has more than one.
+            sim.charge_sys(busiest, 2.0 * static_cast<double>(sim.model().context_switch_ns));
+            if (sim.nr_running(busiest) > 1) {
+                std::vector<TaskId> cands(sim.rq(busiest).queue.rbegin(), sim.rq(busiest).queue.rend());
+                if (cur >= 0)
+                    cands.push_back(cur);
+                for (TaskId t : cands) {
+                    if (!sim.task(t).cpus_allowed.test(this_cpu))
+                        continue;
+                    move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
+                              why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) +
+                                  " (active balance after " + std::to_string(sd.nr_balance_failed) + " failed attempts)");
+                    break;
+                }
+            }
+            sd.nr_balance_failed = sd.cache_nice_tries + 1;
+        }
+        if (!active)
+            sd.balance_interval_ms = sd.min_interval_ms;
+        else if (sd.balance_interval_ms < sd.max_interval_ms)
+            sd.balance_interval_ms *= 2;
+        return false;
+    }
+    return false;
+}
+
+} // namespace schedscope

@@ -1,0 +1,115 @@
+#pragma once
+// Linux 3.6's CFS and its load balancer as one policy base. The fair class
+// (cfs_fair.cpp): per-CPU runqueues ordered by vruntime with nice weights,
+// slices from sched_latency / sched_min_granularity scaled by the CPU count,
+// wakeup preemption, vruntime placement on fork, wakeup and migration,
+// wake_affine and select_idle_sibling, fork/exec balancing. The balancer
+// (cfs_balancer.cpp): weighted, decayed cpu_load[] with per-domain indices,
+// find_busiest_group / find_busiest_queue / calculate_imbalance, move_tasks
+// with can_migrate_task (task_hot, nr_balance_failed > cache_nice_tries),
+// active balancing through the stopper, and new-idle balancing gated by
+// avg_idle. With no hook overridden it is the `cfs` policy; the NUMA
+// policies derive from it (base=cfs) through the same three hooks as
+// DomainBalancer's.
+
+#include "engine/policy.h"
+#include "engine/recording.h"
+#include "policies/cfs_domain.h"
+#include "policies/cfs_params.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+class CfsBalancer : public Policy {
+public:
+    explicit CfsBalancer(CfsParams params) : cp_(std::move(params)) {}
+
+    void attach(Simulation &sim) override;
+    int select_cpu_fork(Simulation &sim, TaskId t) override;
+    int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) override;
+    void on_tick(Simulation &sim, int cpu) override;
+    void on_idle(Simulation &sim, int cpu) override;
+    void on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
+    int pick_next(Simulation &sim, int cpu) override;
+    bool check_preempt_tick(Simulation &sim, int cpu) override;
+    bool check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken) override;
+
+    // What tests and views read.
+    const std::vector<CfsDomain> &domains_of(int cpu) const { return domains_.at(static_cast<size_t>(cpu)); }
+    std::vector<CfsDomain> &domains_mut(int cpu) { return domains_.at(static_cast<size_t>(cpu)); }
+    const CfsParams &cfs_params() const { return cp_; }
+    SimTime latency_ns() const { return latency_ns_; }
+    SimTime min_granularity_ns() const { return min_gran_ns_; }
+    SimTime wakeup_granularity_ns() const { return wakeup_gran_ns_; }
+    SimTime min_vruntime(int cpu) const { return min_vruntime_.at(static_cast<size_t>(cpu)); }
+    std::uint64_t cpu_load(int cpu, int i) const { return cpu_load_.at(static_cast<size_t>(cpu))[static_cast<size_t>(i)]; }
+    SimTime avg_idle_ns(int cpu) const { return avg_idle_.at(static_cast<size_t>(cpu)); }
+    void set_avg_idle_ns(int cpu, SimTime v) { avg_idle_.at(static_cast<size_t>(cpu)) = v; }
+    // rq->load.weight: the weights of the runnable tasks, running one included.
+    std::uint64_t weighted_cpuload(const Simulation &sim, int cpu) const;
+    // Linux 3.6 kernel/sched/fair.c: sched_slice() of the running task.
+    SimTime sched_slice(const Simulation &sim, int cpu, TaskId t, bool on_rq) const;
+    // The running task's vruntime now (update_curr()).
+    SimTime curr_vruntime(const Simulation &sim, int cpu) const;
+    // Linux 3.6 kernel/sched/fair.c: task_hot().
+    bool task_hot(const Simulation &sim, TaskId t) const;
+    // A level's periodic balancing pass at `cpu`, as rebalance_domains() runs
+    // it (idle: the CPU runs nothing); whether it moved a task.
+    bool balance_level(Simulation &sim, int cpu, int level, bool idle);
+
+protected:
+    enum class IdleType { NotIdle, Idle, NewIdle }; // enum cpu_idle_type
+
+    // NUMA hooks, as DomainBalancer's: > 0 if the move brings the task
+    // closer to its memory (or home), < 0 if it takes it away.
+    virtual int numa_preference(const Simulation &, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
+    virtual std::string numa_reason(const Simulation &, TaskId) const { return "it prefers its node"; }
+    virtual int fork_node(const Simulation &, TaskId) const { return kNoNode; }
+
+    ParamMap base_params() const;
+    bool move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
+    bool acting() const { return acting_; }
+
+private:
+    // --- fair class (cfs_fair.cpp) ---
+    std::int64_t weight(const Simulation &sim, TaskId t) const;
+    void update_min_vruntime(const Simulation &sim, int cpu);
+    bool idle_cpu(const Simulation &sim, int cpu) const; // core.c idle_cpu(): wake list counts
+    bool wake_affine(const Simulation &sim, const CfsDomain &sd, TaskId t, int this_cpu, int prev_cpu,
+                     std::string *why) const;
+    int select_idle_sibling(const Simulation &sim, TaskId t, int target, int this_cpu, int prev_cpu,
+                            std::string *why) const;
+    int find_idlest_group(const Simulation &sim, const CfsDomain &sd, const CpuSet &allowed, int this_cpu,
+                          int load_idx) const;
+    int find_idlest_cpu(const Simulation &sim, const CpuSet &group, const CpuSet &allowed, int this_cpu) const;
+
+    // --- balancer (cfs_balancer.cpp) ---
+    std::uint64_t source_load(const Simulation &sim, int cpu, int type) const;
+    std::uint64_t target_load(const Simulation &sim, int cpu, int type) const;
+    void update_cpu_load(const Simulation &sim, int cpu);
+    void rebalance_domains(Simulation &sim, int cpu, IdleType idle);
+    void idle_balance(Simulation &sim, int cpu);
+    // Linux 3.6 load_balance(): whether load moved; *balance = 0 when
+    // another CPU of the local group balances this level.
+    bool load_balance(Simulation &sim, int cpu, CfsDomain &sd, IdleType idle, bool *balance);
+
+    CfsParams cp_;
+    SimTime latency_ns_ = 0, min_gran_ns_ = 0, wakeup_gran_ns_ = 0;
+    int nr_latency_ = 8; // sched_nr_latency: latency / min_granularity
+    SimTime max_lb_interval_ms_ = 100; // max_load_balance_interval
+    std::vector<std::vector<CfsDomain>> domains_; // [cpu][level], lowest first
+    std::vector<int> llc_level_;                  // [cpu]: sd_llc, the highest level sharing a cache, or -1
+    std::vector<int> cpu_power_;                  // [cpu]
+    std::vector<SimTime> min_vruntime_;           // [cpu] cfs_rq->min_vruntime
+    std::vector<std::array<std::uint64_t, 5>> cpu_load_; // [cpu] rq->cpu_load[CPU_LOAD_IDX_MAX]
+    std::vector<SimTime> avg_idle_;               // [cpu] rq->avg_idle
+    std::vector<SimTime> idle_stamp_;             // [cpu] rq->idle_stamp (-1 = none)
+    bool all_nice0_ = true;
+    bool acting_ = false;
+};
+
+} // namespace schedscope

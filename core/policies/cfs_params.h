@@ -1,0 +1,40 @@
+#pragma once
+// The knobs of the `cfs` policy, spelled as Linux 3.6's sysctls
+// (/proc/sys/kernel/sched_*). Values are the kernel's boot defaults before
+// scaling (normalized_sysctl_*): at attach they are scaled by the CPU count
+// as sched_tunable_scaling says (Linux 3.6 kernel/sched/fair.c:
+// get_update_sysctl_factor()).
+
+#include "engine/catalog.h"
+#include "engine/sim_types.h"
+
+#include <string>
+#include <vector>
+
+namespace schedscope {
+
+// Linux 3.6 kernel/sched/fair.c defaults.
+inline constexpr SimTime kCfsLatencyNs = 6'000'000;          // sysctl_sched_latency
+inline constexpr SimTime kCfsMinGranularityNs = 750'000;     // sysctl_sched_min_granularity
+inline constexpr SimTime kCfsWakeupGranularityNs = 1'000'000; // sysctl_sched_wakeup_granularity
+inline constexpr SimTime kCfsMigrationCostNs = 500'000;      // sysctl_sched_migration_cost (task_hot, idle_balance)
+inline constexpr int kCfsNrMigrate = 32;                     // sysctl_sched_nr_migrate (kernel/sched/core.c)
+
+struct CfsParams {
+    SimTime sched_latency_ns = kCfsLatencyNs;
+    SimTime sched_min_granularity_ns = kCfsMinGranularityNs;
+    SimTime sched_wakeup_granularity_ns = kCfsWakeupGranularityNs;
+    SimTime sched_migration_cost_ns = kCfsMigrationCostNs;
+    std::string sched_tunable_scaling = "log"; // none | log | linear
+    int sched_nr_migrate = kCfsNrMigrate;
+    std::string source;
+
+    static std::vector<ParamInfo> infos();
+    static CfsParams parse(const ParamMap &p, const std::string &source);
+    void add_to(ParamMap &out) const;
+    // Linux 3.6 kernel/sched/fair.c: get_update_sysctl_factor(): 1, 1 +
+    // ilog2(cpus) or cpus, with the CPU count capped at 8.
+    int scaling_factor(int ncpus) const;
+};
+
+} // namespace schedscope
