@@ -168,7 +168,10 @@ int run_headless(MainWindow &window, const AppOptions &options)
     // The charts redraw on a timer (at most 5 per second): draw what the run
     // reached now, once the window has its final layout (a chart laid out
     // while small keeps its axes bunched in a corner), and let the new axes'
-    // posted layout events run before the grab.
+    // posted layout events run before the grab. The window takes its final
+    // size first: charts laid out wider and then squeezed would keep plot
+    // areas that run past their right edge.
+    window.resize(options.size);
     window.show();
     for (int i = 0; i < 2; ++i)
         QCoreApplication::processEvents();
