@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QLayout>
 #include <QPainter>
 #include <QPalette>
 #include <QPixmap>
@@ -48,21 +49,32 @@ QString export_chart_files(const ChartData &data, const QString &subtitle, doubl
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.setAutoFillBackground(true);
     view.setPalette(QPalette(Qt::white));
+    const auto fill = [&] {
+        if (data.kind == ChartKind::NodeMemory) {
+            multiples.setTimeRange(data.t_max_s);
+            multiples.setCursorTime(cursor_s);
+            multiples.setChartData(data, run_names, subtitle);
+        } else {
+            chart.setChartData(data, subtitle);
+            chart.setTimeRange(data.t_max_s);
+            chart.setCursorTime(cursor_s);
+        }
+    };
+    // Filled before it is shown (the small multiples create their charts),
+    // laid out at its size, then filled again so each chart draws at the
+    // size it ended up with; the charts lay themselves out in posted events.
+    fill();
     view.resize(size);
     view.show();
-    if (data.kind == ChartKind::NodeMemory) {
-        multiples.setTimeRange(data.t_max_s);
-        multiples.setCursorTime(cursor_s);
-        multiples.setChartData(data, run_names, subtitle);
-    } else {
-        chart.setChartData(data, subtitle);
-        chart.setTimeRange(data.t_max_s);
-        chart.setCursorTime(cursor_s);
-    }
-    // The chart lays itself out in posted events (axes, legend, plot area).
-    for (int i = 0; i < 3; ++i) {
-        QCoreApplication::processEvents();
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    for (int round = 0; round < 2; ++round) {
+        if (QLayout *layout = view.layout())
+            layout->activate();
+        for (int i = 0; i < 3; ++i) {
+            QCoreApplication::processEvents();
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        }
+        if (round == 0)
+            fill();
     }
     const QString stem = QDir(dir).filePath(chart_file_stem(data.kind));
 
