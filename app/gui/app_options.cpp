@@ -20,7 +20,8 @@ ParsedOptions parse_app_options(const QStringList &args)
         QStringLiteral("detect | synthetic:STRING | sample:NAME | FILE (hwloc XML, numactl --hardware text)"),
         QStringLiteral("SPEC"), QStringLiteral("detect"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window offscreen to a PNG file and exit."),
+                                        QStringLiteral("Render the window offscreen to a PNG file (or, for FILE.svg, "
+                                                       "the panes and charts as vector SVG) and exit."),
                                         QStringLiteral("FILE"));
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
@@ -49,7 +50,12 @@ ParsedOptions parse_app_options(const QStringList &args)
                                    QStringLiteral("Show these docks, comma-separated: charts, explain, profiler, lessons, "
                                                   "tree, distances (e.g. for --screenshot)."),
                                    QStringLiteral("LIST"));
-    parser.addOptions({topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed, docks});
+    const QCommandLineOption export_charts(
+        QStringLiteral("export-charts"),
+        QStringLiteral("After --run-to, write each chart as PNG, SVG and CSV (columns named by the panes) into DIR and exit."),
+        QStringLiteral("DIR"));
+    parser.addOptions(
+        {topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed, docks, export_charts});
 
     ParsedOptions result;
     if (!parser.parse(args)) {
@@ -121,6 +127,7 @@ ParsedOptions parse_app_options(const QStringList &args)
         if (!ok || options.speed < 0)
             return fail(QStringLiteral("--speed: expected a number >= 0, got '%1'").arg(parser.value(speed)));
     }
+    options.export_charts = parser.value(export_charts);
     if (parser.isSet(docks))
         options.docks = parser.value(docks).split(QLatin1Char(','), Qt::SkipEmptyParts);
     result.options = options;
@@ -165,7 +172,10 @@ std::optional<int> handle_info_options(int argc, char **argv)
 void prepare_platform(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0) {
+        const bool screenshot = std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0;
+        const bool charts =
+            std::strcmp(argv[i], "--export-charts") == 0 || std::strncmp(argv[i], "--export-charts=", 16) == 0;
+        if (screenshot || charts) {
             // (--benchmark-render is measured on a real display, e.g. Xvfb,
             // so it keeps the platform it is given.)
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

@@ -16,7 +16,7 @@ namespace schedscope::gui {
 
 struct AppOptions {
     std::string topology = "detect"; // a load_topology spec
-    QString screenshot;              // non-empty: render offscreen to this PNG and exit
+    QString screenshot;              // non-empty: render offscreen to this PNG (or .svg) and exit
     QSize size{1600, 1000};          // window size in screenshot mode
     QString scenario;                // a scenario file to open instead of the default comparison
     // A comparison from the command line, as schedscope-cli run takes it
@@ -28,8 +28,9 @@ struct AppOptions {
     double benchmark_s = 0;          // > 0: play for this long, report frames per second, exit
     double speed = -1;               // simulated s per real s for play/benchmark; 0 = max; <0 default
     QStringList docks;               // docks to show at start (MainWindow::showDocks names)
+    QString export_charts;           // non-empty: write each chart as PNG, SVG and CSV into this directory and exit
 
-    bool headless() const { return !screenshot.isEmpty() || benchmark_s > 0; }
+    bool headless() const { return !screenshot.isEmpty() || !export_charts.isEmpty() || benchmark_s > 0; }
 };
 
 // "5s", "250ms", "2.5", "1m" -> nanoseconds; nullopt if malformed.

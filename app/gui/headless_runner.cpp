@@ -3,6 +3,7 @@
 #include "analysis/charts_panel.h"
 #include "engine/catalog.h"
 #include "main_window.h"
+#include "scene_export.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "sim/simulation_controller.h"
@@ -21,6 +22,12 @@
 
 namespace schedscope::gui {
 
+namespace {
+// --export-charts draws each chart alone at 16:9, a slide's shape, large
+// enough for the legend of four panes on one or two rows.
+constexpr QSize kExportedChartSize(960, 540);
+} // namespace
+
 QString save_widget_png(QWidget &widget, QSize size, const QString &path)
 {
     widget.resize(size);
@@ -36,6 +43,15 @@ QString save_widget_png(QWidget &widget, QSize size, const QString &path)
     if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit())
         return QStringLiteral("%1: %2").arg(path, file.errorString());
     return {};
+}
+
+QString save_scene_svg(MainWindow &window, QSize size, const QString &path)
+{
+    window.resize(size);
+    window.show();
+    for (int i = 0; i < 2; ++i)
+        QCoreApplication::processEvents();
+    return export_scene_svg(window, path);
 }
 
 bool open_from_options(MainWindow &window, const AppOptions &options)
@@ -152,7 +168,10 @@ int run_headless(MainWindow &window, const AppOptions &options)
     // The charts redraw on a timer (at most 5 per second): draw what the run
     // reached now, once the window has its final layout (a chart laid out
     // while small keeps its axes bunched in a corner), and let the new axes'
-    // posted layout events run before the grab.
+    // posted layout events run before the grab. The window takes its final
+    // size first: charts laid out wider and then squeezed would keep plot
+    // areas that run past their right edge.
+    window.resize(options.size);
     window.show();
     for (int i = 0; i < 2; ++i)
         QCoreApplication::processEvents();
@@ -163,7 +182,22 @@ int run_headless(MainWindow &window, const AppOptions &options)
         // charts' replaced axis items would still be drawn under the new ones.
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     }
-    const QString error = save_widget_png(window, options.size, options.screenshot);
+    if (!options.export_charts.isEmpty()) {
+        QStringList written;
+        const QString error =
+            window.analysisDocks().charts->exportChartFiles(options.export_charts, kExportedChartSize, &written);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "schedscope: %s\n", qUtf8Printable(error));
+            return 1;
+        }
+        std::printf("schedscope: %lld chart files written to %s\n", static_cast<long long>(written.size()),
+                    qUtf8Printable(options.export_charts));
+    }
+    if (options.screenshot.isEmpty())
+        return 0;
+    const QString error = options.screenshot.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)
+                              ? save_scene_svg(window, options.size, options.screenshot)
+                              : save_widget_png(window, options.size, options.screenshot);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "schedscope: %s\n", qUtf8Printable(error));
         return 1;

@@ -1,6 +1,7 @@
 #pragma once
 // The headless modes: --screenshot (load, optionally run the comparison to
-// --run-to, render the whole window offscreen, write a PNG, exit) and
+// --run-to, render the whole window offscreen, write a PNG, or an SVG of
+// the panes and charts when the file ends in .svg, exit) and
 // --benchmark-render (play for a while on whatever display there is and
 // report frames per second).
 
@@ -24,6 +25,10 @@ class MainWindow;
 // Resizes and shows the widget, lets Qt lay it out, grabs it into a PNG.
 // Returns an empty string on success, else the reason.
 QString save_widget_png(QWidget &widget, QSize size, const QString &path);
+
+// The same for a vector picture of the scene (scene_export.h): the panes and
+// the charts shown, as shapes and text.
+QString save_scene_svg(MainWindow &window, QSize size, const QString &path);
 
 // Opens what the options name in the window: a scenario file, a
 // --workload/--policy comparison, or a machine with the default comparison.

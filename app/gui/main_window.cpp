@@ -15,6 +15,9 @@
 #include "topology_tree_model.h"
 #include "topology_view.h"
 #include "trace_export_dialog.h"
+#include "export_location.h"
+#include "object_text.h"
+#include "scene_export.h"
 #include "view_export.h"
 #include "window_settings.h"
 
@@ -73,6 +76,7 @@ MainWindow::MainWindow(QWidget *parent)
     };
     connect(document_, &ScenarioDocument::changed, this, &MainWindow::updateTitle);
     connect(comparison_, &ComparisonPage::scenarioModified, document_, &ScenarioDocument::modify);
+    connect(comparison_, &ComparisonPage::hintLinkActivated, this, &MainWindow::followHint);
     connect(comparison_, &ComparisonPage::loadFailed, this,
             [this](const QString &message) { error_sink_(tr("Cannot run the scenario"), message); });
     createDocks();
@@ -84,6 +88,10 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(zoom_label_);
     connect(view_, &TopologyView::zoomChanged, this,
             [this](double zoom) { zoom_label_->setText(tr("zoom %1%").arg(qRound(zoom * 100))); });
+    // The zoom is the Topology tab's: the panes fit themselves.
+    const auto show_zoom = [this] { zoom_label_->setVisible(tabs_->currentWidget() == view_); };
+    connect(tabs_, &QTabWidget::currentChanged, this, show_zoom);
+    show_zoom();
     connect(view_, &TopologyView::objectActivated, this, &MainWindow::selectInTree);
     resize(1400, 900);
 }
@@ -164,6 +172,7 @@ void MainWindow::createMenus()
     QAction *distances = distance_dock_->toggleViewAction();
     distances->setShortcut(QKeySequence(tr("Ctrl+D")));
     view->addAction(distances);
+    raiseWhenShown(distances, distance_dock_);
     const std::pair<QDockWidget *, const char *> dock_keys[] = {{docks_.charts_dock, "Ctrl+Shift+C"},
                                                                  {docks_.explain_dock, "Ctrl+Shift+X"},
                                                                  {docks_.profiler_dock, "Ctrl+Shift+P"},
@@ -172,14 +181,47 @@ void MainWindow::createMenus()
         QAction *a = dock->toggleViewAction();
         a->setShortcut(QKeySequence(tr(key)));
         view->addAction(a);
+        raiseWhenShown(a, dock);
     }
     QAction *tree = tree_dock_->toggleViewAction();
     tree->setShortcut(QKeySequence(tr("Ctrl+T")));
     view->addAction(tree);
+    raiseWhenShown(tree, tree_dock_);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help_menu_ = help;
     fillLessonsMenu(help->addMenu(tr("&Lessons")));
     help->addAction(tr("&About schedscope"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::followHint(const QString &link)
+{
+    if (link == QLatin1String("open:numa-sample")) {
+        if (maybeSave())
+            openTopology(kNumaSampleSpec);
+        return;
+    }
+    if (link != QLatin1String("open:numa-lesson"))
+        return;
+    const std::vector<Lesson> &lessons = docks_.lessons->lessons();
+    for (int i = 0; i < static_cast<int>(lessons.size()); ++i)
+        if (lessons[static_cast<std::size_t>(i)].scenario == kNumaLessonScenario) {
+            docks_.lessons_dock->show();
+            docks_.lessons_dock->raise();
+            docks_.lessons->setCurrentLesson(i);
+            docks_.lessons->openCurrentScenario();
+            return;
+        }
+}
+
+void MainWindow::raiseWhenShown(QAction *toggle, QDockWidget *dock)
+{
+    // A dock tabbed behind another would open out of sight: bring its tab
+    // to the front whenever its action (menu or shortcut) shows it.
+    connect(toggle, &QAction::triggered, dock, [dock](bool shown) {
+        if (shown)
+            dock->raise();
+    });
 }
 
 void MainWindow::fillSamplesMenu(QMenu *menu)
@@ -315,17 +357,22 @@ void MainWindow::exportTrace()
     }
     comparison_->controller()->pause();
     TraceExportDialog dialog(setup, this);
+    dialog.setPath(export_start_path(QStringLiteral("trace.json"), ExportKind::Data));
     if (dialog.exec() != QDialog::Accepted)
         return;
-    if (auto job = dialog.job())
+    if (auto job = dialog.job()) {
+        remember_export_path(QString::fromStdString(job->path));
         start_trace_export(
             this, std::move(*job), [this](const QString &m) { statusBar()->showMessage(m, 10000); }, error_sink_);
+    }
 }
 
 void MainWindow::createSimulationMenu()
 {
     SimulationController *c = comparison_->controller();
-    QMenu *sim = menuBar()->addMenu(tr("S&imulation"));
+    // Before Help, which stays the last menu.
+    auto *sim = new QMenu(tr("S&imulation"), this);
+    menuBar()->insertMenu(help_menu_ ? help_menu_->menuAction() : nullptr, sim);
     // Window-wide shortcuts: Space works whichever pane or dock has focus.
     QAction *play = sim->addAction(tr("&Play / pause"), c, &SimulationController::togglePlay);
     play->setShortcut(QKeySequence(Qt::Key_Space));
@@ -520,13 +567,15 @@ void MainWindow::exportView(bool svg)
     const bool panes = tabs_->currentWidget() == comparison_;
     const QString stem = panes ? QStringLiteral("panes") : QStringLiteral("topology");
     const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export view as SVG") : tr("Export view as PNG"),
-                                                      stem + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")),
+                                                      export_start_path(stem + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")),
+                                                                        ExportKind::Image),
                                                       svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
     if (path.isEmpty())
         return;
+    remember_export_path(path);
     QString error;
     if (panes)
-        error = svg ? export_widget_svg(*comparison_->view(), path) : export_widget_png(*comparison_->view(), path);
+        error = svg ? export_scene_svg(*this, path) : export_widget_png(*comparison_->view(), path);
     else
         error = svg ? export_topology_svg(view_->topologyLayout(), path)
                     : export_topology_png(view_->topologyLayout(), path);
@@ -540,10 +589,12 @@ void MainWindow::exportCharts(bool csv)
 {
     const QString path =
         QFileDialog::getSaveFileName(this, csv ? tr("Export charts as CSV") : tr("Export charts as PNG"),
-                                     csv ? QStringLiteral("charts.csv") : QStringLiteral("charts.png"),
+                                     export_start_path(csv ? QStringLiteral("charts.csv") : QStringLiteral("charts.png"),
+                                                       csv ? ExportKind::Data : ExportKind::Image),
                                      csv ? tr("CSV (*.csv)") : tr("PNG (*.png)"));
     if (path.isEmpty())
         return;
+    remember_export_path(path);
     // A hidden dock has no size to render at: show it first.
     if (!csv)
         docks_.charts_dock->show();
@@ -572,12 +623,8 @@ void MainWindow::updateStatus()
 {
     const Topology &t = *topology_;
     updateTitle();
-    status_->setText(tr("%1 packages, %2 NUMA nodes, %3 cores, %4 PUs  |  %5")
-                         .arg(t.count(ObjType::Package))
-                         .arg(t.numa_count())
-                         .arg(t.count(ObjType::Core))
-                         .arg(t.pu_count())
-                         .arg(QString::fromStdString(t.source().empty() ? spec_ : t.source())));
+    status_->setText(tr("%1  |  %2").arg(QString::fromStdString(machine_summary(t)),
+                                         QString::fromStdString(t.source().empty() ? spec_ : t.source())));
 }
 
 } // namespace schedscope::gui

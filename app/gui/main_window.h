@@ -31,6 +31,10 @@ class ScenarioDocument;
 class TopologyTreeModel;
 class TopologyView;
 
+// What the single-NUMA-node hint offers (ComparisonPage::hintLinkActivated).
+inline constexpr const char *kNumaSampleSpec = "sample:xeon-2node-24";
+inline constexpr const char *kNumaLessonScenario = "lesson-numa-convergence.json";
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -100,6 +104,8 @@ private:
     void showAbout();
     void selectInTree(ObjId obj);
     void updateStatus();
+    void raiseWhenShown(QAction *toggle, QDockWidget *dock);
+    void followHint(const QString &link); // the start hint's links
 
     std::shared_ptr<const Topology> topology_;
     std::string spec_;
@@ -117,6 +123,7 @@ private:
     ComparisonPage *comparison_ = nullptr;
     ScenarioDocument *document_ = nullptr;
     QMenu *recent_menu_ = nullptr;
+    QMenu *help_menu_ = nullptr;
     SavePrompt save_prompt_;
     AnalysisDocks docks_;
 };

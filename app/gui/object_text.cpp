@@ -101,4 +101,14 @@ std::string object_tooltip(const Topology &topo, ObjId id)
     return s;
 }
 
+std::string machine_summary(const Topology &topo)
+{
+    const auto count = [](int n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    return count(topo.count(ObjType::Package), "package", "packages") + ", " +
+           count(topo.numa_count(), "NUMA node", "NUMA nodes") + ", " + count(topo.count(ObjType::Core), "core", "cores") +
+           ", " + count(topo.pu_count(), "PU", "PUs");
+}
+
 } // namespace schedscope::gui

@@ -25,6 +25,10 @@ std::string object_size_text(const Topology &topo, ObjId id);
 // The lines drawn inside the object's box, lstopo style.
 std::vector<std::string> object_label(const Topology &topo, ObjId id);
 
+// "1 package, 2 NUMA nodes, 8 cores, 16 PUs": the status bar's summary,
+// each count with its noun in the right number.
+std::string machine_summary(const Topology &topo);
+
 // Multi-line description for tooltips: name, indices, sizes, PUs.
 std::string object_tooltip(const Topology &topo, ObjId id);
 

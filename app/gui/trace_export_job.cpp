@@ -1,5 +1,6 @@
 #include "trace_export_job.h"
 
+#include "scenario/pane_label.h"
 #include "scenario/run.h"
 
 #include <QLocale>
@@ -9,7 +10,6 @@
 
 #include <atomic>
 #include <exception>
-#include <map>
 #include <memory>
 
 namespace schedscope::gui {
@@ -51,13 +51,7 @@ struct ExportState {
 
 std::vector<std::string> trace_run_names(const RunSetup &setup)
 {
-    std::map<std::string, int> seen;
-    std::vector<std::string> names;
-    for (const PolicySpec &p : setup.policies) {
-        const int n = ++seen[p.name];
-        names.push_back(n == 1 ? p.name : p.name + "#" + std::to_string(n));
-    }
-    return names;
+    return pane_labels(setup.policies);
 }
 
 TraceSizeEstimate estimate_trace_job(const TraceExportJob &job)

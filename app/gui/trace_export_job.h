@@ -24,8 +24,7 @@ struct TraceExportJob {
     TraceOptions options;
 };
 
-// One label per pane: the policy's name, numbered when two panes run the
-// same policy with other parameters ("sched-domains#2").
+// The panes' labels (scenario/pane_label.h), as everywhere else in the GUI.
 std::vector<std::string> trace_run_names(const RunSetup &setup);
 
 // Both build each pane's time-0 simulation afresh (the engine is

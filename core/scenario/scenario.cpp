@@ -136,10 +136,11 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
         const json &p = doc["policies"][i];
         if (!p.is_object())
             r.fail(f, "expected an object {\"name\": ..., \"params\": {...}}");
-        r.only_keys(p, {"name", "params"}, f);
+        r.only_keys(p, {"name", "params", "label"}, f);
         if (!p.contains("name"))
             r.fail(f + ".name", "missing");
-        s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"), r.params(p.value("params", json()), f + ".params")});
+        s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"), r.params(p.value("params", json()), f + ".params"),
+                                        p.contains("label") ? r.string(p["label"], f + ".label") : std::string()});
     }
     if (doc.contains("seed")) {
         const json &v = doc["seed"];
@@ -189,8 +190,12 @@ nlohmann::json scenario_to_json(const Scenario &s)
     doc["topology"] = s.topology;
     doc["workload"] = {{"name", s.workload.name}, {"params", params_to_json(s.workload.params)}};
     json pols = json::array();
-    for (auto &p : s.policies)
-        pols.push_back({{"name", p.name}, {"params", params_to_json(p.params)}});
+    for (auto &p : s.policies) {
+        json entry = {{"name", p.name}, {"params", params_to_json(p.params)}};
+        if (!p.label.empty())
+            entry["label"] = p.label;
+        pols.push_back(entry);
+    }
     doc["policies"] = pols;
     doc["seed"] = s.seed;
     doc["duration_s"] = s.duration_s;

@@ -7,7 +7,8 @@
 //   {"schedscope_scenario": 1, "name": "...", "description": "...",
 //    "topology": "sample:itanium-4way",            // or {"synthetic": ..., "distances": [[...]]}
 //    "workload": {"name": "oltp", "params": {"processes": "32"}},
-//    "policies": [{"name": "sched-domains", "params": {"cache_hot_time_ms": "2.5"}}],
+//    "policies": [{"name": "sched-domains", "params": {"cache_hot_time_ms": "2.5"},
+//                  "label": "2004 default"}],              // label optional
 //    "seed": 1, "duration_s": 10, "repeat": 1, "sample_interval_ms": 100,
 //    "model": {"mem_latency_local_ns": 90}}
 
@@ -29,6 +30,9 @@ inline constexpr int kScenarioFormatVersion = 1;
 struct PolicySpec {
     std::string name;
     ParamMap params;
+    // The user's name for the pane; empty = generated (pane_label.h). The
+    // initializer keeps {name, params} brace lists free of -Wextra warnings.
+    std::string label = {};
     friend bool operator==(const PolicySpec &, const PolicySpec &) = default;
 };
 

@@ -155,11 +155,11 @@ TEST_CASE("integration: the window's threaded export reports through status and 
     CHECK(errors.size() == 1);
 }
 
-TEST_CASE("integration: trace run names tell equal policies apart", "[integration][trace]")
+TEST_CASE("integration: trace run names are the pane labels", "[integration][trace][label]")
 {
     RunSetup setup;
-    setup.policies = {{"bind", {}}, {"bind", {{"mode", "inverse"}}}, {"autonuma", {}}};
-    CHECK(trace_run_names(setup) == std::vector<std::string>{"bind", "bind#2", "autonuma"});
+    setup.policies = {{"bind", {}, {}}, {"bind", {{"mode", "inverse"}}, {}}, {"autonuma", {}, "mine"}};
+    CHECK(trace_run_names(setup) == std::vector<std::string>{"bind (defaults)", "bind mode=inverse", "mine"});
 }
 
 TEST_CASE("integration: window layout and last sample survive a settings round trip", "[integration][settings]")

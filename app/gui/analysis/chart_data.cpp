@@ -210,6 +210,52 @@ std::optional<double> value_at(const ChartLine &line, double t_s)
     return line.y[static_cast<std::size_t>(it - line.t_s.begin()) - 1];
 }
 
+double nice_step(double span, double ticks)
+{
+    if (!(span > 0) || !(ticks > 0))
+        return 1.0;
+    const double raw = span / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw * (1 - 1e-9))
+            return m * magnitude;
+    return 10.0 * magnitude;
+}
+
+int decimals_for_step(double step)
+{
+    constexpr int kMaxDecimals = 6;
+    for (int d = 0; d < kMaxDecimals; ++d) {
+        const double scaled = step * std::pow(10.0, d);
+        if (std::abs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled))
+            return d;
+    }
+    return kMaxDecimals;
+}
+
+AxisScale value_axis_scale(double y_max, bool percent)
+{
+    // About this many intervals below the top: enough to read values off,
+    // few enough for labels on a 200 px chart.
+    constexpr double kTicks = 4;
+    // Above this share the whole 0-100 % scale reads best.
+    constexpr double kFullPercentScale = 50;
+    // Headroom above the data (and above 100 %) so the top line is not drawn on the frame.
+    constexpr double kHeadroom = 1.05;
+    AxisScale a;
+    if (percent && y_max >= kFullPercentScale) {
+        a.step = 20;
+        a.top = 100 * kHeadroom;
+        a.decimals = 0;
+        return a;
+    }
+    const double want = y_max > 0 ? y_max * kHeadroom : 1.0;
+    a.step = nice_step(want, kTicks);
+    a.top = std::ceil(want / a.step - 1e-9) * a.step;
+    a.decimals = decimals_for_step(a.step);
+    return a;
+}
+
 std::string format_time_s(double t_s)
 {
     char buf[32];

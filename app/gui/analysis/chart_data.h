@@ -64,6 +64,25 @@ ChartKind work_chart_kind(const std::vector<RunSamples> &runs);
 // its first point.
 std::optional<double> value_at(const ChartLine &line, double t_s);
 
+// A value axis from 0: its top, a round tick step (1, 2 or 5 x 10^n) giving
+// about four to six ticks, and as many decimals as the step needs, so no
+// two tick labels read the same (0.002, 0.004... rather than 0.00, 0.00).
+// Percentages zoom in when the data stay low (a 0.4 % idle share is not a
+// flat line on a 0-100 axis) and leave headroom above 100 %, so a line at
+// 100 % does not hide under the plot's frame.
+struct AxisScale {
+    double top = 1;
+    double step = 0.2;
+    int decimals = 1;
+};
+AxisScale value_axis_scale(double y_max, bool percent);
+
+// The fewest decimals that print `step` and its multiples exactly (up to 6).
+int decimals_for_step(double step);
+
+// A round step (1, 2 or 5 x 10^n) near span / ticks.
+double nice_step(double span, double ticks);
+
 // "12.5 ms", "1.250 s": how the views print simulated time.
 std::string format_time_s(double t_s);
 

@@ -1,7 +1,10 @@
 #include "analysis/charts_panel.h"
 
 #include "analysis/chart_csv.h"
+#include "analysis/chart_export.h"
 #include "analysis/cursor_chart_view.h"
+#include "analysis/node_multiples_view.h"
+#include "export_location.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -11,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -24,9 +28,17 @@ namespace {
 // workload has (work_chart_kind).
 constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
                                  ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
-// Three across: the dock sits below the panes, wide and short, and two
-// rows keep its minimum height small enough to leave the panes room.
-constexpr int kColumns = 3;
+// Where each chart sits. Node convergence, one small chart per pane, takes
+// the first column's two rows; the others are three across two rows (the
+// dock sits below the panes, wide and short), and the key takes the last
+// cell. Two rows keep the dock's minimum height small enough to leave the
+// panes room.
+struct Cell {
+    int row, column, row_span;
+};
+constexpr Cell kCells[] = {{0, 0, 2}, {0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {1, 1, 1}, {1, 2, 1}};
+constexpr Cell kKeyCell = {1, 3, 1};
+constexpr int kColumns = 4;
 constexpr int kMinChartHeightPx = 220;
 
 } // namespace
@@ -55,14 +67,39 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
     for (std::size_t i = 0; i < std::size(kLayout); ++i) {
         auto *view = new CursorChartView(grid_);
         view->setMinimumHeight(kMinChartHeightPx);
+        // Labels elided to fit a third of a legend row ("sched-domains ca...")
+        // name nothing: the key names every pane once, whole.
+        view->setLegendShown(false);
         // Dragging on one chart moves the cursor on all of them and tells the panes.
         connect(view, &CursorChartView::cursorDragged, this, [this](double t_s) {
             setCursorTime(static_cast<SimTime>(t_s * 1e9));
             emit cursorMoved(cursor_ns_);
         });
-        grid->addWidget(view, static_cast<int>(i) / kColumns, static_cast<int>(i) % kColumns);
         views_.push_back(view);
+        if (kLayout[i] == ChartKind::NodeMemory) {
+            // Sixteen lines of four panes x four nodes in one chart cannot be
+            // told apart: the cell holds one small chart per pane instead.
+            view->hide();
+            node_view_ = new NodeMultiplesView(grid_);
+            node_view_->setMinimumHeight(kMinChartHeightPx);
+            connect(node_view_, &NodeMultiplesView::cursorDragged, this, [this](double t_s) {
+                setCursorTime(static_cast<SimTime>(t_s * 1e9));
+                emit cursorMoved(cursor_ns_);
+            });
+            grid->addWidget(node_view_, kCells[i].row, kCells[i].column, kCells[i].row_span, 1);
+            continue;
+        }
+        grid->addWidget(view, kCells[i].row, kCells[i].column, kCells[i].row_span, 1);
     }
+    key_ = new QLabel(grid_);
+    key_->setTextFormat(Qt::RichText);
+    key_->setWordWrap(true);
+    key_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    key_->setMargin(8);
+    grid->addWidget(key_, kKeyCell.row, kKeyCell.column, kKeyCell.row_span, 1);
+    for (int c = 0; c < kColumns; ++c)
+        grid->setColumnStretch(c, 1);
+    updateKey();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -79,6 +116,7 @@ void ChartsPanel::setRuns(const QStringList &names, const std::vector<std::share
                           const QStringList &process_names)
 {
     names_ = names;
+    updateKey();
     samples_.assign(static_cast<std::size_t>(names.size()), {});
     for (std::size_t r = 0; r < samples_.size() && r < recordings.size(); ++r)
         if (recordings[r])
@@ -108,6 +146,12 @@ void ChartsPanel::truncateRun(int run, SimTime t_ns)
     s.erase(std::upper_bound(s.begin(), s.end(), t_ns,
                              [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
             s.end());
+    scheduleRedraw();
+}
+
+void ChartsPanel::setFixedWork(std::optional<bool> fixed_work)
+{
+    fixed_work_ = fixed_work;
     scheduleRedraw();
 }
 
@@ -142,6 +186,7 @@ void ChartsPanel::setCursorTime(SimTime t_ns)
     cursor_ns_ = t_ns;
     for (CursorChartView *view : views_)
         view->setCursorTime(static_cast<double>(t_ns) / 1e9);
+    node_view_->setCursorTime(static_cast<double>(t_ns) / 1e9);
 }
 
 std::vector<RunSamples> ChartsPanel::runSamples() const
@@ -158,8 +203,10 @@ std::vector<ChartData> ChartsPanel::charts() const
 {
     const std::vector<RunSamples> runs = runSamples();
     std::vector<ChartData> out;
+    const ChartKind work = fixed_work_ ? (*fixed_work_ ? ChartKind::Progress : ChartKind::Throughput)
+                                       : work_chart_kind(runs);
     for (ChartKind kind : kLayout)
-        out.push_back(derive_chart(kind == ChartKind::Progress ? work_chart_kind(runs) : kind, runs, process_));
+        out.push_back(derive_chart(kind == ChartKind::Progress ? work : kind, runs, process_));
     return out;
 }
 
@@ -182,13 +229,57 @@ void ChartsPanel::redraw()
     double t_max = 0;
     for (const ChartData &d : data)
         t_max = std::max(t_max, d.t_max_s);
-    const QString who = process_box_->currentText();
     for (std::size_t i = 0; i < views_.size(); ++i) {
-        const bool per_process = data[i].kind == ChartKind::NodeMemory || data[i].kind == ChartKind::LocalAccess;
-        views_[i]->setChartData(data[i], per_process ? who : QString());
+        views_[i]->setChartData(data[i], subtitle(data[i].kind));
         views_[i]->setTimeRange(t_max);
         views_[i]->setCursorTime(static_cast<double>(cursor_ns_) / 1e9);
+        if (data[i].kind == ChartKind::NodeMemory) {
+            node_view_->setTimeRange(t_max);
+            node_view_->setCursorTime(static_cast<double>(cursor_ns_) / 1e9);
+            node_view_->setChartData(data[i], names_, subtitle(data[i].kind));
+        }
     }
+}
+
+void ChartsPanel::updateKey()
+{
+    QString html = QStringLiteral("<b>%1</b><br>").arg(tr("Panes (line colour)"));
+    for (int r = 0; r < names_.size(); ++r)
+        html += QStringLiteral("<span style=\"color:%1\">\u25a0</span> %2<br>")
+                    .arg(CursorChartView::runColour(r).name(), names_[r].toHtmlEscaped());
+    html += QStringLiteral("<br><b>%1</b><br>").arg(tr("Task migrations (line style)"));
+    QStringList styles;
+    for (int c = 0; c < kDistanceClassCount; ++c)
+        if (c != static_cast<int>(DistanceClass::Self))
+            styles << QStringLiteral("%1 %2").arg(QString::fromLatin1(distance_class_name(static_cast<DistanceClass>(c))),
+                                                 CursorChartView::migrationStyleName(c));
+    html += styles.join(QStringLiteral(", "));
+    html += QStringLiteral("<br><br>%1").arg(tr("Hover a chart for every line's value; drag to move the panes."));
+    key_->setText(html);
+}
+
+QString ChartsPanel::keyText() const
+{
+    QString plain = key_->text();
+    plain.replace(QStringLiteral("<br>"), QStringLiteral("\n"));
+    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    return plain;
+}
+
+QString ChartsPanel::subtitle(ChartKind kind) const
+{
+    const bool per_process = kind == ChartKind::NodeMemory || kind == ChartKind::LocalAccess;
+    return per_process ? process_box_->currentText() : QString();
+}
+
+QString ChartsPanel::exportChartFiles(const QString &dir, QSize size, QStringList *written) const
+{
+    for (const ChartData &d : charts())
+        if (QString error = export_chart_files(d, subtitle(d.kind), static_cast<double>(cursor_ns_) / 1e9, dir, size,
+                                               written, names_);
+            !error.isEmpty())
+            return error;
+    return {};
 }
 
 bool ChartsPanel::exportPng(const QString &path)
@@ -212,18 +303,24 @@ bool ChartsPanel::exportCsv(const QString &path) const
 
 void ChartsPanel::askExportPng()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"), QStringLiteral("charts.png"),
-                                                      tr("PNG images (*.png)"));
-    if (!path.isEmpty())
-        exportPng(path);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export charts as PNG"), export_start_path(QStringLiteral("charts.png"), ExportKind::Image),
+        tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    remember_export_path(path);
+    exportPng(path);
 }
 
 void ChartsPanel::askExportCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data as CSV"), QStringLiteral("charts.csv"),
-                                                      tr("CSV files (*.csv)"));
-    if (!path.isEmpty())
-        exportCsv(path);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart data as CSV"), export_start_path(QStringLiteral("charts.csv"), ExportKind::Data),
+        tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    remember_export_path(path);
+    exportCsv(path);
 }
 
 } // namespace schedscope::gui

@@ -17,19 +17,23 @@
 #include "analysis/chart_data.h"
 #include "engine/recording.h"
 
+#include <QSize>
 #include <QStringList>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QTimer;
 
 namespace schedscope::gui {
 
 class CursorChartView;
+class NodeMultiplesView;
 
 class ChartsPanel : public QWidget {
     Q_OBJECT
@@ -44,6 +48,11 @@ public:
     void appendSamples(int run, std::span<const MetricsSample> samples);
     // Cuts a run back to its samples up to t (the panes scrubbed back).
     void truncateRun(int run, SimTime t_ns);
+    // Whether the workload has fixed work (the third chart shows progress)
+    // or runs for a duration (throughput). Known from the scenario before any
+    // sample arrives, so the chart's title never lags a newly opened one;
+    // unset, the samples decide (work_chart_kind).
+    void setFixedWork(std::optional<bool> fixed_work);
     void setProcessNames(const QStringList &names);
     void setProcess(int process); // kAllProcesses or an index
 
@@ -52,9 +61,22 @@ public:
 
     // The data behind the charts, in display order (tests, CSV).
     std::vector<ChartData> charts() const;
+    // One view per chart, in display order. The first (memory per node, all
+    // panes in one chart) is kept for exports but not shown: the dock shows
+    // node convergence as small multiples instead (nodeMultiples()).
     const std::vector<CursorChartView *> &views() const { return views_; }
+    NodeMultiplesView *nodeMultiples() const { return node_view_; }
+    // The key beside the charts: each pane's colour and whole label, and the
+    // migrations chart's line style per distance class (plain text).
+    QString keyText() const;
+    QStringList runNames() const { return names_; }
     bool exportPng(const QString &path);
     bool exportCsv(const QString &path) const;
+    // Every chart on its own as DIR/<name>.png, .svg and .csv (chart_export.h).
+    // Empty on success, else the reason.
+    QString exportChartFiles(const QString &dir, QSize size, QStringList *written = nullptr) const;
+    // The text after a chart's title: the process shown, for the per-process charts.
+    QString subtitle(ChartKind kind) const;
 
     static constexpr int kRedrawIntervalMs = 200;
 
@@ -74,14 +96,18 @@ private:
     void scheduleRedraw();
     void askExportPng();
     void askExportCsv();
+    void updateKey();
 
     QStringList names_;
     std::vector<std::vector<MetricsSample>> samples_;
     int process_ = kAllProcesses;
+    std::optional<bool> fixed_work_;
     SimTime cursor_ns_ = 0;
     QComboBox *process_box_ = nullptr;
     QWidget *grid_ = nullptr;
     std::vector<CursorChartView *> views_;
+    NodeMultiplesView *node_view_ = nullptr;
+    QLabel *key_ = nullptr;
     QTimer *redraw_timer_ = nullptr;
 };
 

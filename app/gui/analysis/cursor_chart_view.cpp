@@ -25,6 +25,12 @@ constexpr int kMaxHoverLines = 10;
 // one time scale on screen, and the cursors line up across them.
 constexpr qreal kPlotLeftPx = 72;
 constexpr qreal kPlotRightPx = 18;
+// Small multiples share their axes and sit side by side: a narrower margin
+// (tick labels only, no axis title) and fewer ticks fit a 150 px chart.
+constexpr qreal kCompactPlotLeftPx = 40;
+constexpr qreal kMinChartWidthPx = 100;
+constexpr qreal kMinChartHeightPx = 80;
+constexpr double kCompactTicks = 2;
 
 const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
 
@@ -33,17 +39,10 @@ bool is_percent(ChartKind k)
     return k == ChartKind::LocalAccess || k == ChartKind::IdlePct || k == ChartKind::Progress;
 }
 
-// About kTimeTicks ticks across the axis, each 1, 2 or 5 times a power of ten.
+// About kTimeTicks ticks across the time axis, each 1, 2 or 5 times a power of ten.
 constexpr double kTimeTicks = 5;
-double nice_tick_step(double span)
-{
-    const double raw = span / kTimeTicks;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0})
-        if (m * magnitude >= raw)
-            return m * magnitude;
-    return 10.0 * magnitude;
-}
+
+QString label_format(int decimals) { return QStringLiteral("%.%1f").arg(decimals); }
 
 } // namespace
 
@@ -61,6 +60,14 @@ QColor CursorChartView::groupColour(int group)
     return QColor::fromHsv((std::max(group, 0) % 8) * 45, 200, 200);
 }
 
+QString CursorChartView::migrationStyleName(int distance_class)
+{
+    static const char *const names[] = {"solid", "dashed", "dotted", "dash-dot", "dash-dot-dot"};
+    static_assert(std::size(names) == std::size(kStyles));
+    // The same index setChartData picks: class 1 (SMT) is the first style.
+    return QString::fromLatin1(names[static_cast<std::size_t>(std::max(distance_class - 1, 0)) % std::size(names)]);
+}
+
 CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, parent)
 {
     setRenderHint(QPainter::Antialiasing);
@@ -71,6 +78,10 @@ CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, paren
     legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
     chart()->legend()->setFont(legend_font);
     chart()->setMargins(QMargins(4, 4, 4, 4));
+    // QChart's own minimum (title, axis labels) can exceed a narrow view,
+    // which then shows only the chart's left part, cursor cut off: let the
+    // chart shrink with the view instead.
+    chart()->setMinimumSize(QSizeF(kMinChartWidthPx, kMinChartHeightPx));
     cursor_ = new QGraphicsLineItem(chart());
     cursor_->setPen(QPen(QColor(200, 0, 0), 1.5));
     cursor_->setZValue(10);
@@ -91,15 +102,26 @@ void CursorChartView::alignPlotArea()
     if (aligning_)
         return;
     const QRectF auto_area = chart()->plotArea();
+    const qreal left = compact_ ? kCompactPlotLeftPx : kPlotLeftPx;
     const qreal right = chart()->size().width() - kPlotRightPx;
-    if (auto_area.isEmpty() || right <= kPlotLeftPx + 10)
+    if (auto_area.isEmpty() || right <= left + 10)
         return;
-    if (qAbs(auto_area.left() - kPlotLeftPx) < 0.5 && qAbs(auto_area.right() - right) < 0.5)
+    if (qAbs(auto_area.left() - left) < 0.5 && qAbs(auto_area.right() - right) < 0.5)
         return;
     // Keep Qt's vertical layout (title, legend rows), fix the horizontal one.
     aligning_ = true;
-    chart()->setPlotArea(QRectF(QPointF(kPlotLeftPx, auto_area.top()), QPointF(right, auto_area.bottom())));
+    chart()->setPlotArea(QRectF(QPointF(left, auto_area.top()), QPointF(right, auto_area.bottom())));
     aligning_ = false;
+}
+
+void CursorChartView::setCompact(bool compact)
+{
+    if (compact == compact_)
+        return;
+    compact_ = compact;
+    QFont title = chart()->titleFont();
+    title.setPointSizeF(title.pointSizeF() * (compact ? 0.85 : 1 / 0.85));
+    chart()->setTitleFont(title);
 }
 
 void CursorChartView::resizeEvent(QResizeEvent *event)
@@ -129,10 +151,6 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     x->setLabelFormat(QStringLiteral("%.1f"));
     auto *y = new QValueAxis;
     y->setTitleText(QString::fromUtf8(chart_unit(data.kind)));
-    // As few decimals as the scale needs: "0.05 s" of system time, "40 %" idle.
-    y->setLabelFormat(is_percent(data.kind) || data.y_max >= 10 ? QStringLiteral("%.0f")
-                      : data.y_max >= 1                        ? QStringLiteral("%.1f")
-                                                               : QStringLiteral("%.2f"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
 
@@ -144,6 +162,8 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
         for (std::size_t i = 0; i < line.t_s.size(); ++i)
             points.append(QPointF(line.t_s[i], line.y[i]));
         s->replace(points);
+        // A line of one sample (the first 100 ms) would draw nothing at all.
+        s->setPointsVisible(points.size() == 1);
         // Memory per node reads like autonuma-benchmark's chart: a colour per
         // node, the policy in the line style. Elsewhere the policy is the colour.
         const bool by_node = data.kind == ChartKind::NodeMemory;
@@ -155,11 +175,22 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
         s->attachAxis(x);
         s->attachAxis(y);
     }
-    c->legend()->setVisible(!data.lines.empty() && data.lines.size() <= kMaxLegendLines);
-    const double top = is_percent(data.kind) ? 100.0 : (data.y_max > 0 ? data.y_max * 1.05 : 1.0);
-    y->setRange(0, top);
-    if (!is_percent(data.kind))
-        y->applyNiceNumbers(); // 0, 40, 80, 120 rather than 0, 34.5, 69...
+    c->legend()->setVisible(legend_shown_ && !data.lines.empty() && data.lines.size() <= kMaxLegendLines);
+    // Round ticks with as many decimals as they need (value_axis_scale):
+    // 0, 0.002, 0.004 s of system time, 0-1 % idle when idle stays low.
+    AxisScale scale = value_axis_scale(data.y_max, is_percent(data.kind));
+    if (compact_) {
+        scale.step = nice_step(scale.top, kCompactTicks);
+        scale.top = std::ceil(scale.top / scale.step - 1e-9) * scale.step;
+        scale.decimals = decimals_for_step(scale.step);
+        x->setTitleVisible(false);
+        y->setTitleVisible(false);
+    }
+    y->setRange(0, scale.top);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0.0);
+    y->setTickInterval(scale.step);
+    y->setLabelFormat(label_format(scale.decimals));
     // New labels, new legend: let Qt lay the chart out again before aligning.
     c->setPlotArea(QRectF());
     setTimeRange(t_max_s_);
@@ -174,12 +205,11 @@ void CursorChartView::setTimeRange(double t_max_s)
         // Ticks on round times (0, 1, 2 s or 0, 0.5, 1 s), not at fifths of
         // whatever the run reached (1.3, 2.5, 3.8).
         if (auto *x = qobject_cast<QValueAxis *>(axes.first())) {
-            const double step = nice_tick_step(t_max_s_);
+            const double step = nice_step(t_max_s_, compact_ ? kCompactTicks : kTimeTicks);
             x->setTickType(QValueAxis::TicksDynamic);
             x->setTickAnchor(0.0);
             x->setTickInterval(step);
-            x->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : step >= 0.1 ? QStringLiteral("%.1f")
-                                                                              : QStringLiteral("%.2f"));
+            x->setLabelFormat(label_format(decimals_for_step(step)));
         }
     }
     placeCursor();

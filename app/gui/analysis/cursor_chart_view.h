@@ -20,6 +20,12 @@ public:
     explicit CursorChartView(QWidget *parent = nullptr);
 
     void setChartData(const ChartData &data, const QString &subtitle = {});
+    // Whether the chart draws its own legend (default). The charts dock
+    // names the panes once in a key of its own, with the labels whole.
+    void setLegendShown(bool shown) { legend_shown_ = shown; }
+    // A small multiple: two or three ticks per axis, no axis titles, a
+    // narrower left margin and a small title (NodeMultiplesView).
+    void setCompact(bool compact);
     const ChartData &chartData() const { return data_; }
     void setTimeRange(double t_max_s);
     void setCursorTime(double t_s);
@@ -29,6 +35,8 @@ public:
 
     static QColor runColour(int run);
     static QColor groupColour(int group);
+    // How the migrations chart draws a distance class: "dashed"...
+    static QString migrationStyleName(int distance_class);
 
 signals:
     void cursorDragged(double t_s);
@@ -51,6 +59,8 @@ private:
     double cursor_s_ = 0;
     bool dragging_ = false;
     bool aligning_ = false;
+    bool legend_shown_ = true;
+    bool compact_ = false;
     QGraphicsLineItem *cursor_ = nullptr;
     QGraphicsRectItem *hover_box_ = nullptr;
     QGraphicsSimpleTextItem *hover_text_ = nullptr;

@@ -22,6 +22,11 @@ namespace {
 constexpr DecisionKind kAllKinds[] = {DecisionKind::Place,       DecisionKind::Pull,     DecisionKind::SkipHot,
                                       DecisionKind::Wakeup,      DecisionKind::PageMigrate, DecisionKind::Exchange,
                                       DecisionKind::PreferNode,  DecisionKind::Other};
+QString detail_hint()
+{
+    return QObject::tr("<p>Click an entry with a task to see its path over CPUs, its warmth per cache "
+                       "and where its memory is.</p>");
+}
 }
 
 ExplainPanel::ExplainPanel(QWidget *parent) : QWidget(parent)
@@ -90,8 +95,7 @@ void ExplainPanel::buildUi()
     connect(table_, &QTableView::activated, this, &ExplainPanel::onRowActivated);
 
     detail_ = new QTextBrowser(this);
-    detail_->setHtml(tr("<p>Click an entry with a task to see its path over CPUs, its warmth per cache "
-                        "and where its memory is.</p>"));
+    detail_->setHtml(detail_hint());
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(table_);
@@ -104,6 +108,29 @@ void ExplainPanel::buildUi()
     layout->addWidget(count_);
     layout->addWidget(split, 1);
     connect(filter_, &QAbstractItemModel::rowsInserted, this, &ExplainPanel::applyFilterBar);
+    // The proxy says nothing about rows it has not mapped yet (a hidden dock
+    // never asked): count from the log itself whenever it changes.
+    connect(log_, &QAbstractItemModel::rowsInserted, this, &ExplainPanel::updateCount);
+    connect(log_, &QAbstractItemModel::modelReset, this, &ExplainPanel::updateCount);
+    updateCount();
+}
+
+void ExplainPanel::updateCount()
+{
+    count_->setText(tr("%1 of %2 decisions shown").arg(filter_->rowCount()).arg(log_->rowCount()));
+}
+
+QString ExplainPanel::countText() const { return count_->text(); }
+
+void ExplainPanel::forgetTask()
+{
+    entry_html_.clear();
+    detail_entry_html_.clear();
+    detail_pane_ = -1;
+    detail_task_ = -1;
+    detail_->setHtml(detail_hint());
+    if (!task_edit_->text().isEmpty())
+        task_edit_->clear(); // re-filters through textChanged
 }
 
 void ExplainPanel::setPaneNames(const QStringList &names)
@@ -116,6 +143,14 @@ void ExplainPanel::setPaneNames(const QStringList &names)
         current_ = 0;
     pane_box_->setCurrentIndex(names.isEmpty() ? -1 : current_);
     showCurrentLog();
+}
+
+QStringList ExplainPanel::paneNames() const
+{
+    QStringList out;
+    for (int i = 0; i < pane_box_->count(); ++i)
+        out << pane_box_->itemText(i);
+    return out;
 }
 
 void ExplainPanel::setRecording(int pane, const Recording &recording)
@@ -187,7 +222,7 @@ void ExplainPanel::applyFilterBar()
         f.set_kind(static_cast<DecisionKind>(box->property("kind").toInt()), box->isChecked());
     if (f.task != filter_->filter().task || f.cpu != filter_->filter().cpu || f.kinds != filter_->filter().kinds)
         filter_->setFilter(f);
-    count_->setText(tr("%1 of %2 decisions shown").arg(filter_->rowCount()).arg(log_->rowCount()));
+    updateCount();
 }
 
 void ExplainPanel::setFilter(const DecisionFilter &filter)

@@ -46,6 +46,7 @@ public:
     explicit ExplainPanel(QWidget *parent = nullptr);
 
     void setPaneNames(const QStringList &names);
+    QStringList paneNames() const; // what the pane picker lists
     void setRecording(int pane, const Recording &recording);
     // Adds the decisions and migrations beyond the copy; a recording shorter
     // than the copy (the pane was scrubbed back) replaces it.
@@ -60,6 +61,10 @@ public:
     DecisionLogModel *logModel() const { return log_; }
     DecisionFilterModel *filterModel() const { return filter_; }
     QString detailText() const; // the task detail as plain text (tests)
+    QString countText() const;  // "12 of 40 decisions shown"
+    // A different scenario was opened: its task numbers mean other tasks, so
+    // the task filter and the detail of the last one clicked go.
+    void forgetTask();
 
 public slots:
     // Asks the provider (if any) and shows the task's detail.
@@ -77,6 +82,7 @@ private:
     };
     void buildUi();
     void applyFilterBar();
+    void updateCount();
     void showCurrentLog();
     void onRowActivated(const QModelIndex &proxy_index);
     TaskSnapshot snapshotFromLog(int pane, TaskId task) const;

@@ -86,6 +86,7 @@ void ProfilerPanel::buildUi()
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1);
     progress_->setValue(0);
+    progress_->setTextVisible(false); // no "0%" beside "No profile yet"
     status_ = new QLabel(tr("No profile yet."), this);
     connect(run_button_, &QPushButton::clicked, this, &ProfilerPanel::start);
     connect(cancel_button_, &QPushButton::clicked, this, &ProfilerPanel::cancel);
@@ -117,7 +118,7 @@ void ProfilerPanel::buildUi()
     run_layout->setContentsMargins(0, 0, 0, 0);
     // The run's figures sit under its matrix: what it moved, then how hot.
     since_ran_ = new HistogramView(this);
-    since_ran_->setMinimumHeight(200);
+    since_ran_->setMinimumHeight(160);
     run_layout->addWidget(migration_view_, 3);
     run_layout->addWidget(totals_);
     run_layout->addWidget(since_ran_, 2);
@@ -187,6 +188,10 @@ void ProfilerPanel::setTopology(std::shared_ptr<const Topology> topology, bool r
     hot_times_->setRowCount(0);
     use_button_->setEnabled(false);
     status_->setText(tr("No profile yet."));
+    // The last profile's "100%" would contradict the line beside it.
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setTextVisible(false);
     refreshMigrationMatrix();
 }
 
@@ -290,6 +295,7 @@ void ProfilerPanel::start()
     run_button_->setEnabled(false);
     cancel_button_->setEnabled(true);
     progress_->setRange(0, 0); // busy until the first pair reports the total
+    progress_->setTextVisible(true);
     status_->setText(measure ? tr("Measuring migration costs on this machine...")
                              : tr("Modelling migration costs..."));
 }
@@ -303,6 +309,8 @@ void ProfilerPanel::cancel()
 }
 
 bool ProfilerPanel::isRunning() const { return runner_->isRunning(); }
+
+QString ProfilerPanel::progressText() const { return progress_->isTextVisible() ? progress_->text() : QString(); }
 
 void ProfilerPanel::onFinished(const MigrationProfile &profile)
 {

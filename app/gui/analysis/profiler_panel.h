@@ -62,6 +62,7 @@ public:
     void start();  // with the options chosen in the panel
     void cancel();
     bool isRunning() const;
+    QString progressText() const; // what the progress bar reads ("" when it shows no figure)
     const std::optional<MigrationProfile> &profile() const { return profile_; }
     // Shows a profile made elsewhere (e.g. `schedscope-cli profile --save`).
     void setProfile(const MigrationProfile &profile);

@@ -21,11 +21,17 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
     // Samples already handed to the charts, per pane.
     auto fed = std::make_shared<std::vector<std::size_t>>();
 
+    auto previous = std::make_shared<RunSetupPtr>();
     QObject::connect(c, &SimulationController::loaded, charts, [=](const RunSetupPtr &setup) {
-        QStringList names;
+        const QStringList names = setup ? pane_label_list(*setup) : QStringList();
+        // A re-run (new parameters) keeps the task being looked at; another
+        // machine or workload has other tasks under the same numbers.
+        const RunSetupPtr before = std::exchange(*previous, setup);
+        if (!setup || !before || before->topology != setup->topology ||
+            before->scenario.workload != setup->scenario.workload || before->scenario.topology != setup->scenario.topology)
+            explain->forgetTask();
         if (setup)
-            for (const PolicySpec &p : setup->policies)
-                names << QString::fromStdString(p.name);
+            charts->setFixedWork(setup->fixed_work);
         fed->assign(static_cast<std::size_t>(names.size()), 0);
         charts->setRuns(names, std::vector<std::shared_ptr<const Recording>>(static_cast<std::size_t>(names.size())));
         explain->setPaneNames(names);
@@ -150,8 +156,7 @@ void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel
                          const RunSetupPtr setup = c->setup();
                          if (!setup || !sim || pane >= static_cast<int>(setup->policies.size()))
                              return;
-                         const PolicySpec &p = setup->policies[static_cast<std::size_t>(pane)];
-                         profiler->setRun(QStringLiteral("%1 (pane %2)").arg(QString::fromStdString(p.name)).arg(pane + 1),
+                         profiler->setRun(QStringLiteral("%1 (pane %2)").arg(pane_label_list(*setup).at(pane)).arg(pane + 1),
                                           *sim);
                      });
     QObject::connect(profiler, &ProfilerPanel::useForSchedDomains, page,

@@ -1,24 +1,47 @@
 #include "comparison_page.h"
 
+#include "analysis_hookup.h"
 #include "comparison_view.h"
 #include "playback_bar.h"
 #include "policy_dialog.h"
 #include "simulation_controller.h"
 #include "simulation_pane.h"
 
+#include <QLabel>
 #include <QVBoxLayout>
 
 #include <exception>
 
 namespace schedscope::gui {
 
+QString start_hint_html(const RunSetup *setup, bool has_played)
+{
+    QStringList parts;
+    if (!has_played)
+        parts << QObject::tr("Press <b>Space</b> (or Play) to start; double-click a pane's header to change its "
+                             "policy; Ctrl+Shift+C shows the charts.");
+    // A laptop or a small VM: memory placement, the thing most lessons are
+    // about, has nothing to show on one node. Offer a machine where it has.
+    if (setup && setup->topology && setup->topology->numa_count() < 2 && runs_on_detected_machine(*setup))
+        parts << QObject::tr("This machine has a single NUMA node, so no memory moves here: "
+                             "<a href=\"open:numa-sample\">open a 2-node NUMA machine</a> or "
+                             "<a href=\"open:numa-lesson\">the NUMA convergence lesson</a>.");
+    return parts.join(QLatin1Char(' '));
+}
+
 ComparisonPage::ComparisonPage(QWidget *parent)
     : QWidget(parent), controller_(new SimulationController(this)), view_(new ComparisonView(this)),
       bar_(new PlaybackBar(this))
 {
+    hint_ = new QLabel(this);
+    hint_->setWordWrap(true);
+    hint_->setTextFormat(Qt::RichText);
+    hint_->setStyleSheet(QStringLiteral("QLabel { background: #fff8dc; padding: 3px 6px; }"));
+    connect(hint_, &QLabel::linkActivated, this, &ComparisonPage::hintLinkActivated);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
+    layout->addWidget(hint_);
     layout->addWidget(view_, 1);
     layout->addWidget(bar_);
 
@@ -26,6 +49,22 @@ ComparisonPage::ComparisonPage(QWidget *parent)
     connect(controller_, &SimulationController::frameReady, bar_,
             [this](const FrameSetPtr &f) { bar_->setTime(f->time_ns, f->furthest_ns); });
     connect(controller_, &SimulationController::playingChanged, bar_, &PlaybackBar::setPlaying);
+    connect(controller_, &SimulationController::playingChanged, view_, [this](bool playing) {
+        if (playing) {
+            view_->restartFpsCount();
+            has_played_ = true;
+            updateHint();
+        }
+    });
+    connect(controller_, &SimulationController::loaded, this, [this] { updateHint(); });
+    // Stepping or a headless --run-to moves time too: the hint has done its job.
+    connect(controller_, &SimulationController::frameReady, this, [this](const FrameSetPtr &f) {
+        if (!has_played_ && f->time_ns > 0) {
+            has_played_ = true;
+            updateHint();
+        }
+    });
+    updateHint();
     connect(controller_, &SimulationController::loadFailed, this, &ComparisonPage::loadFailed);
     connect(view_, &ComparisonView::fpsChanged, bar_, &PlaybackBar::setFps);
     connect(view_, &ComparisonView::editPaneRequested, this, &ComparisonPage::editPane);
@@ -53,6 +92,14 @@ bool ComparisonPage::loadScenario(const Scenario &scenario, std::shared_ptr<cons
     controller_->load(setup);
     bar_->setTime(0, 0);
     return true;
+}
+
+void ComparisonPage::updateHint()
+{
+    const RunSetupPtr setup = controller_->setup();
+    const QString html = start_hint_html(setup.get(), has_played_);
+    hint_->setText(html);
+    hint_->setVisible(!html.isEmpty());
 }
 
 void ComparisonPage::editPane(int pane)

@@ -11,7 +11,15 @@
 #include <utility>
 #include <vector>
 
+class QLabel;
+
 namespace schedscope::gui {
+
+// The line above the panes for someone who has not pressed Play yet
+// ("Space to play"), and, when the comparison runs on a detected machine
+// with a single NUMA node, an offer of a NUMA machine or the NUMA lesson
+// (links "open:numa-sample" and "open:numa-lesson"). Empty: no hint.
+QString start_hint_html(const RunSetup *setup, bool has_played);
 
 class ComparisonView;
 class PlaybackBar;
@@ -29,6 +37,7 @@ public:
     SimulationController *controller() const { return controller_; }
     ComparisonView *view() const { return view_; }
     PlaybackBar *bar() const { return bar_; }
+    QLabel *hint() const { return hint_; }
 
 public slots:
     // Opens the parameters dialog of a pane; on "Re-run" the comparison runs
@@ -42,11 +51,16 @@ public slots:
 signals:
     void scenarioModified(const schedscope::Scenario &scenario);
     void loadFailed(const QString &message);
+    void hintLinkActivated(const QString &link);
 
 private:
+    void updateHint();
+
     SimulationController *controller_;
     ComparisonView *view_;
     PlaybackBar *bar_;
+    QLabel *hint_ = nullptr;
+    bool has_played_ = false;
 };
 
 } // namespace schedscope::gui

@@ -24,7 +24,12 @@ QString params_summary(const PolicySpec &spec)
         if (!is_default)
             parts << QStringLiteral("%1=%2").arg(QString::fromStdString(k), QString::fromStdString(v));
     }
-    return parts.join(QStringLiteral(", "));
+    const QString params = parts.join(QStringLiteral(", "));
+    // The user's name for the pane leads: it is what the charts and exports call it.
+    if (spec.label.empty())
+        return params;
+    const QString label = QStringLiteral("\u201c%1\u201d").arg(QString::fromStdString(spec.label));
+    return params.isEmpty() ? label : label + QStringLiteral("  ") + params;
 }
 
 ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
@@ -75,6 +80,12 @@ void ComparisonView::showFrame(FrameSetPtr frame)
         fps_frames_ = 0;
         emit fpsChanged(fps_);
     }
+}
+
+void ComparisonView::restartFpsCount()
+{
+    fps_frames_ = 0;
+    fps_clock_.restart();
 }
 
 } // namespace schedscope::gui

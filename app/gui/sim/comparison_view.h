@@ -32,6 +32,8 @@ public:
 
 public slots:
     void showFrame(schedscope::gui::FrameSetPtr frame);
+    // Starts counting afresh (on play): a second that spans a pause is no rate.
+    void restartFpsCount();
 
 signals:
     void editPaneRequested(int pane);
@@ -46,7 +48,8 @@ private:
     double fps_ = 0;
 };
 
-// Parameters as "k=v, k=v" for a pane header, defaults left out.
+// Parameters as "k=v, k=v" for a pane header, defaults left out, after the
+// user's label for the pane in quotes if it has one.
 QString params_summary(const PolicySpec &spec);
 
 } // namespace schedscope::gui

@@ -118,6 +118,11 @@ void PlaybackBar::setPlaying(bool playing)
 {
     play_->setText(playing ? tr("Pause") : tr("Play"));
     play_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    playing_ = playing;
+    // A frame rate is a property of playing: paused, the last figure would
+    // describe nothing on screen.
+    if (!playing)
+        fps_label_->clear();
 }
 
 void PlaybackBar::setTime(SimTime now, SimTime furthest)
@@ -130,9 +135,12 @@ void PlaybackBar::setTime(SimTime now, SimTime furthest)
     time_label_->setText(tr("t = %1 / %2").arg(format_sim_time(now), format_sim_time(furthest)));
 }
 
+QString PlaybackBar::fpsText() const { return fps_label_->text(); }
+
 void PlaybackBar::setFps(double fps)
 {
-    fps_label_->setText(tr("%1 fps").arg(fps, 0, 'f', 0));
+    if (playing_)
+        fps_label_->setText(tr("%1 fps").arg(fps, 0, 'f', 0));
 }
 
 } // namespace schedscope::gui

@@ -26,6 +26,7 @@ public:
     QToolButton *playButton() const { return play_; }
     QSlider *timeline() const { return timeline_; }
     QSlider *speedSlider() const { return speed_; }
+    QString fpsText() const;
 
 public slots:
     void setPlaying(bool playing);
@@ -52,6 +53,7 @@ private:
     QLabel *time_label_;
     QLabel *fps_label_;
     SimTime furthest_ = 0;
+    bool playing_ = false;
 };
 
 // The timeline slider counts in these units (int range).

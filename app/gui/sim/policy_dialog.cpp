@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace schedscope::gui {
 
 namespace {
@@ -29,6 +31,10 @@ PolicyDialog::PolicyDialog(const PolicySpec &spec, QWidget *parent) : QDialog(pa
         policy_->addItem(QString::fromStdString(p.name));
     policy_->setCurrentText(QString::fromStdString(spec.name));
     layout->addWidget(policy_);
+    label_ = new QLineEdit(QString::fromStdString(spec.label), this);
+    label_->setPlaceholderText(tr("Label: blank = the policy and what differs from the other panes"));
+    label_->setToolTip(tr("What the charts, the Explain pane picker and the exports call this pane"));
+    layout->addWidget(label_);
     description_ = new QLabel(this);
     description_->setWordWrap(true);
     layout->addWidget(description_);
@@ -45,7 +51,7 @@ PolicyDialog::PolicyDialog(const PolicySpec &spec, QWidget *parent) : QDialog(pa
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons_);
     connect(policy_, &QComboBox::currentTextChanged, this,
-            [this](const QString &name) { rebuildFields(PolicySpec{name.toStdString(), {}}); });
+            [this](const QString &name) { rebuildFields(PolicySpec{name.toStdString(), {}, {}}); });
     rebuildFields(spec);
 }
 
@@ -88,13 +94,32 @@ void PolicyDialog::rebuildFields(const PolicySpec &spec)
 
 PolicySpec PolicyDialog::spec() const
 {
-    PolicySpec s{policy_->currentText().toStdString(), {}};
+    PolicySpec s{policy_->currentText().toStdString(), {}, label_->text().trimmed().toStdString()};
     for (const auto &[name, f] : fields_) {
         const QString v = f.edit->text().trimmed();
         if (!v.isEmpty())
             s.params[name] = v.toStdString();
     }
     return s;
+}
+
+void PolicyDialog::growToFit()
+{
+    // A wrapped message needs more height than the label had when the dialog
+    // was laid out; the form does not grow the window by itself, and the
+    // message's end would be cut ("'soon' is not a whole").
+    layout()->activate();
+    QSize want = sizeHint().expandedTo(size());
+    if (layout()->hasHeightForWidth())
+        want.setHeight(std::max(want.height(), layout()->totalHeightForWidth(want.width())));
+    if (want != size())
+        resize(want);
+}
+
+QLabel *PolicyDialog::fieldErrorLabel(const std::string &param) const
+{
+    const auto it = fields_.find(param);
+    return it == fields_.end() ? nullptr : it->second.error;
 }
 
 QString PolicyDialog::fieldError(const std::string &param) const
@@ -124,13 +149,16 @@ void PolicyDialog::validate()
         if (it != fields_.end()) {
             it->second.error->setText(QString::fromStdString(e.message()));
             it->second.error->show();
+            growToFit();
         } else {
             general_error_->setText(QString::fromStdString(e.what()));
+            growToFit();
         }
     } catch (const std::exception &e) {
         // e.g. autotune=profile with a profile file that cannot be read
         valid_ = false;
         general_error_->setText(QString::fromStdString(e.what()));
+        growToFit();
     }
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(valid_);
 }

@@ -1,6 +1,7 @@
 #include "run_setup.h"
 
 #include "engine/catalog.h"
+#include "scenario/pane_label.h"
 #include "scenario/run.h"
 #include "util/input_error.h"
 
@@ -30,6 +31,14 @@ RunSetupPtr make_run_setup(const Scenario &scenario, std::shared_ptr<const Topol
     if (!w.fixed_work && scenario.duration_s <= 0)
         throw InputError(src, 0, "duration_s", "workload '" + w.name + "' measures throughput: give a duration");
     return setup;
+}
+
+QStringList pane_label_list(const RunSetup &setup)
+{
+    QStringList out;
+    for (const std::string &l : pane_labels(setup.policies))
+        out << QString::fromStdString(l);
+    return out;
 }
 
 Scenario default_comparison(const Topology &topology, const std::string &topology_spec)

@@ -7,6 +7,7 @@
 #include "topology/topology.h"
 
 #include <QMetaType>
+#include <QStringList>
 
 #include <memory>
 #include <string>
@@ -30,6 +31,10 @@ using RunSetupPtr = std::shared_ptr<const RunSetup>;
 // effective policies, and checks what can be checked without running.
 // Throws InputError with a message fit for the user.
 RunSetupPtr make_run_setup(const Scenario &scenario, std::shared_ptr<const Topology> topology = {});
+
+// Each pane's label (scenario/pane_label.h): what every legend, tooltip,
+// picker and export of the GUI calls the pane.
+QStringList pane_label_list(const RunSetup &setup);
 
 // The comparison `schedscope` opens with no arguments: two policies on a
 // workload that shows a difference on this machine. On a NUMA machine,

@@ -6,6 +6,7 @@
 
 #include <QHelpEvent>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QToolTip>
 
@@ -143,15 +144,22 @@ void SimulationPane::renderStatic()
     static_layer_.fill(Qt::white);
     if (!geometry_.layout.empty()) {
         QPainter p(&static_layer_);
-        p.setRenderHint(QPainter::TextAntialiasing);
-        p.translate(origin_);
-        p.scale(scale_, scale_);
-        RenderOptions ro;
-        ro.scale = scale_ * dpr;
-        QPainterCanvas canvas(p, font_);
-        render_topology(geometry_.layout, canvas, ro);
+        paintStatic(p, dpr);
     }
     static_dirty_ = false;
+}
+
+void SimulationPane::paintStatic(QPainter &p, qreal dpr) const
+{
+    p.save();
+    p.setRenderHint(QPainter::TextAntialiasing);
+    p.translate(origin_);
+    p.scale(scale_, scale_);
+    RenderOptions ro;
+    ro.scale = scale_ * dpr;
+    QPainterCanvas canvas(p, font_);
+    render_topology(geometry_.layout, canvas, ro);
+    p.restore();
 }
 
 QString SimulationPane::headerTitle() const
@@ -189,10 +197,19 @@ void SimulationPane::paintEvent(QPaintEvent *)
 {
     QElapsedTimer t;
     t.start();
-    if (static_dirty_ || static_layer_.size() != size() * devicePixelRatioF())
-        renderStatic();
     QPainter p(this);
-    p.drawPixmap(0, 0, static_layer_);
+    // On screen the machine's boxes come from a cached pixmap; painted into
+    // an SVG (or a printer) they are drawn as shapes and text instead, so an
+    // exported view stays vector.
+    if (p.paintEngine() && p.paintEngine()->type() != QPaintEngine::Raster) {
+        p.fillRect(rect(), Qt::white);
+        if (!geometry_.layout.empty())
+            paintStatic(p, 1.0);
+    } else {
+        if (static_dirty_ || static_layer_.size() != size() * devicePixelRatioF())
+            renderStatic();
+        p.drawPixmap(0, 0, static_layer_);
+    }
 
     const SimPalette pal;
     p.fillRect(QRect(0, 0, width(), kHeaderHeight), to_qcolor(pal.header_bg));

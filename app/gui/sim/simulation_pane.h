@@ -17,6 +17,8 @@
 #include <memory>
 #include <unordered_map>
 
+class QPainter;
+
 namespace schedscope::gui {
 
 class SimulationPane : public QWidget {
@@ -57,6 +59,7 @@ private:
     QRectF contentRect() const;
     void updateTransform();
     void renderStatic();
+    void paintStatic(QPainter &p, qreal device_pixel_ratio) const; // the machine's boxes, labels, caches
     void startMoves();
     void tickAnimation();
 

@@ -1,0 +1,155 @@
+#include "scenario/pane_label.h"
+
+#include "engine/catalog.h"
+
+#include <charconv>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace schedscope {
+
+namespace {
+
+// Every policy takes `wakeup` besides its catalog parameters (catalog.h);
+// make_policy reads it with this default.
+constexpr const char *kWakeupDefault = "locked";
+
+// Unit suffixes of parameter names (the project names constants by unit),
+// moved to the value in a label: cache_hot_time_ms=10 reads cache_hot_time=10ms.
+struct UnitSuffix {
+    const char *suffix;
+    const char *unit;
+};
+constexpr UnitSuffix kUnitSuffixes[] = {{"_ns", "ns"}, {"_us", "us"}, {"_ms", "ms"}, {"_s", "s"},
+                                        {"_mb", "MB"}, {"_pct", "%"}};
+
+bool ends_with(const std::string &s, const std::string &tail)
+{
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::optional<double> as_number(const std::string &s)
+{
+    double v = 0;
+    const char *end = s.data() + s.size();
+    const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+    if (ec != std::errc() || ptr != end)
+        return std::nullopt;
+    return v;
+}
+
+// "2.5" and "2.50" are the same setting.
+bool same_value(const std::string &a, const std::string &b)
+{
+    if (a == b)
+        return true;
+    const auto x = as_number(a), y = as_number(b);
+    return x && y && *x == *y;
+}
+
+// The value a policy runs with for `key`: the pane's own, or the default.
+std::string effective(const PolicySpec &p, const std::string &key)
+{
+    if (const auto it = p.params.find(key); it != p.params.end())
+        return it->second;
+    if (key == "wakeup")
+        return kWakeupDefault;
+    for (const PolicyInfo &info : policy_catalog())
+        if (info.name == p.name)
+            for (const ParamInfo &param : info.params)
+                if (param.name == key)
+                    return param.default_value;
+    return {};
+}
+
+bool is_default(const PolicySpec &p, const std::string &key)
+{
+    PolicySpec bare{p.name, {}, {}};
+    return same_value(effective(p, key), effective(bare, key));
+}
+
+std::string generated_label(const PolicySpec &pane, const std::vector<PolicySpec> &all)
+{
+    std::vector<const PolicySpec *> peers;
+    for (const PolicySpec &p : all)
+        if (p.name == pane.name)
+            peers.push_back(&p);
+    if (peers.size() < 2)
+        return pane.name;
+    // Keys any peer sets, in name order (ParamMap is ordered): stable labels.
+    std::set<std::string> keys;
+    for (const PolicySpec *p : peers)
+        for (const auto &kv : p->params)
+            keys.insert(kv.first);
+    std::string label = pane.name;
+    bool any = false;
+    for (const std::string &key : keys) {
+        const std::string mine = effective(pane, key);
+        bool differs = false;
+        for (const PolicySpec *p : peers)
+            differs = differs || !same_value(effective(*p, key), mine);
+        // A key the pane leaves unset at its default is said once, as
+        // "defaults", below: a list of default values would hide what differs.
+        if (differs && (pane.params.count(key) != 0 || !is_default(pane, key))) {
+            label += " " + param_label(key, mine);
+            any = true;
+        }
+    }
+    bool others_differ = false;
+    for (const std::string &key : keys)
+        for (const PolicySpec *p : peers)
+            others_differ = others_differ || !same_value(effective(*p, key), effective(pane, key));
+    if (!any && others_differ)
+        label += " (defaults)";
+    return label;
+}
+
+} // namespace
+
+std::string param_label(const std::string &key, const std::string &value)
+{
+    // "cache_hot_time_ms.node" has its unit before the level.
+    const std::size_t dot = key.find('.');
+    std::string stem = key.substr(0, dot);
+    const std::string level = dot == std::string::npos ? std::string() : key.substr(dot);
+    std::string unit;
+    for (const UnitSuffix &u : kUnitSuffixes)
+        if (ends_with(stem, u.suffix) && as_number(value)) {
+            stem.resize(stem.size() - std::string(u.suffix).size());
+            unit = u.unit;
+            break;
+        }
+    std::string shown = value;
+    if (const std::size_t slash = shown.find_last_of("/\\"); slash != std::string::npos && slash + 1 < shown.size())
+        shown = shown.substr(slash + 1);
+    return stem + level + "=" + shown + unit;
+}
+
+std::vector<std::string> pane_labels(const std::vector<PolicySpec> &policies)
+{
+    std::vector<std::string> labels;
+    for (const PolicySpec &p : policies)
+        labels.push_back(p.label.empty() ? generated_label(p, policies) : p.label);
+    // Whatever still collides is numbered from its second occurrence on.
+    std::map<std::string, int> seen;
+    for (std::string &l : labels) {
+        const int n = ++seen[l];
+        if (n > 1)
+            l += " #" + std::to_string(n);
+    }
+    // A numbered label could itself equal another pane's ("x #2" given by
+    // the user): number again until all differ.
+    for (bool clash = true; clash;) {
+        clash = false;
+        std::map<std::string, int> count;
+        for (std::string &l : labels)
+            if (++count[l] > 1) {
+                l += "'";
+                clash = true;
+            }
+    }
+    return labels;
+}
+
+} // namespace schedscope
