@@ -101,6 +101,10 @@ TEST_CASE("series CSV columns match the JSON series value for value", "[export]"
         for (size_t i = 0; i < arr.size(); ++i) {
             const std::string &cell = rows[i + 1][c];
             double expect = 0;
+            if (cols[c].element_key.empty() && arr[i].is_null()) {
+                CHECK(cell.empty()); // no figure for that window (a local share without accesses)
+                continue;
+            }
             if (cols[c].element_key.empty())
                 expect = arr[i].get<double>();
             else if (arr[i].contains(cols[c].element_key))
