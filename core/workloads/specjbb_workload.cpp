@@ -39,7 +39,6 @@ const std::vector<ParamInfo> &specjbb_params()
 
 void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, specjbb_params(), "workload 'specjbb'", source);
     const int npu = sim.topology().pu_count();
     const int nodes = std::max(1, sim.topology().numa_count());
     std::int64_t warehouses = param_int(p, "warehouses", 0, 0, 100'000, source);
