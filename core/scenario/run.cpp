@@ -3,6 +3,7 @@
 #include "analysis/migration_analysis.h"
 #include "analysis/migration_json.h"
 #include "engine/catalog.h"
+#include "util/duration_text.h"
 #include "util/input_error.h"
 
 #include <algorithm>
@@ -49,8 +50,9 @@ Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::ui
     cfg.seed = seed;
     for (auto &[k, v] : s.model)
         cfg.model.set(k, v, s.source.empty() ? "model" : s.source);
-    cfg.sample_interval_ns = static_cast<SimTime>(s.sample_interval_ms * 1e6);
-    cfg.duration_ns = static_cast<SimTime>(s.duration_s * kNsPerS);
+    // Rounded, not truncated: 2.05 s is held as a double just below.
+    cfg.sample_interval_ns = static_cast<SimTime>(std::llround(s.sample_interval_ms * 1e6));
+    cfg.duration_ns = seconds_as_ns(s.duration_s);
     const std::string src = s.source.empty() ? "scenario" : s.source;
     auto pol = make_policy(policy.name, policy.params, src);
     const auto [base, mode] = split_bind_suffix(s.workload.name);
