@@ -36,7 +36,7 @@ TraceSizeEstimate estimate_trace_job(const TraceExportJob &job);
 TraceExportResult run_trace_job(const TraceExportJob &job);
 
 // "12.3 MB", or "about 12.3 MB (estimated ...)" when not exact.
-QString describe_trace_size(const TraceSizeEstimate &estimate);
+QString describe_trace_size(const TraceSizeEstimate &estimate, TraceFormat format);
 
 // Runs run_trace_job on its own thread behind a window-modal progress
 // dialog with Cancel and returns at once; errors go to `errors` (the
