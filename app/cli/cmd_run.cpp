@@ -33,7 +33,7 @@ struct RunArgs {
     unsigned jobs = 0;
     // Exports (docs/export.md)
     std::string trace_file, trace_format = "chrome", trace_window, csv_dir;
-    double trace_max_mb = 1024;
+    double trace_max_mb = static_cast<double>(kChromeViewerLimitBytes) / 1e6; // what the viewers open
     bool trace_force = false;
     bool trace_cpu_tracks = false;
 };
@@ -83,9 +83,13 @@ TracePlan plan_trace(const RunArgs &a, const Scenario &s, const std::vector<Poli
                       trace_format_name(plan.options.format), est.covered_s);
     else
         std::snprintf(line, sizeof line,
-                      "trace: about %.1f MB (%s; event rate of the first %.3g s simulated, over %.3g s)\n", mb,
-                      trace_format_name(plan.options.format), est.sampled_s, est.covered_s);
+                      "trace: about %.1f MB (%s; %llu events over %.3g s simulated, counted in a pre-run; bytes per "
+                      "event from the first %.3g s)\n",
+                      mb, trace_format_name(plan.options.format), static_cast<unsigned long long>(est.events),
+                      est.covered_s, est.sampled_s);
     std::cerr << line;
+    if (const std::string warning = trace_size_warning(est, plan.options.format); !warning.empty())
+        std::cerr << "trace: warning: " << warning << "\n";
     if (mb > a.trace_max_mb && !a.trace_force) {
         std::snprintf(line, sizeof line, "the trace would take about %.0f MB, over --trace-max-mb %.0f", mb,
                       a.trace_max_mb);
@@ -251,7 +255,8 @@ const CommandRegistrar registrar{Command{
         sub->add_option("--trace-window", args->trace_window,
                         "Simulated time to keep, START:END, e.g. 1s:2s, 500ms: (to the end), :3s");
         sub->add_option("--trace-max-mb", args->trace_max_mb,
-                        "Refuse a trace whose estimated size is larger than this (MB)")
+                        "Refuse a trace whose estimated size is larger than this (MB; the default is the most "
+                        "the trace viewers open)")
             ->check(CLI::PositiveNumber)
             ->capture_default_str();
         sub->add_flag("--trace-force", args->trace_force, "Write the trace whatever its estimated size");

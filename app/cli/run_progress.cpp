@@ -1,10 +1,9 @@
 #include "run_progress.h"
 
+#include "util/duration_text.h"
 #include "util/input_error.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <unistd.h>
@@ -23,29 +22,13 @@ constexpr auto kPrintInterval = std::chrono::milliseconds(200);
 
 double parse_duration_s(const std::string &text, const std::string &source)
 {
-    double value = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || ptr == text.data())
-        throw InputError(source, "'" + text + "' is not a duration (e.g. 10s, 500ms, 2m)");
-    const std::string unit(ptr, text.data() + text.size());
-    double scale = 0;
-    if (unit.empty() || unit == "s")
-        scale = 1;
-    else if (unit == "ms")
-        scale = 1e-3;
-    else if (unit == "us")
-        scale = 1e-6;
-    else if (unit == "m" || unit == "min")
-        scale = 60;
-    else if (unit == "h")
-        scale = 3600;
-    else
-        throw InputError(source, "unknown unit '" + unit + "' in '" + text + "' (use ms, s, m or h)");
-    const double s = value * scale;
-    constexpr double kMaxDurationS = 86'400;
-    if (!std::isfinite(s) || s <= 0 || s > kMaxDurationS)
+    const std::int64_t ns = parse_duration_ns(text, source);
+    constexpr std::int64_t kMaxDurationNs = 86'400'000'000'000; // a day
+    if (ns <= 0 || ns > kMaxDurationNs)
         throw InputError(source, "duration '" + text + "' must be above 0 and at most a day");
-    return s;
+    // The double nearest the exact figure: build_simulation's seconds_as_ns
+    // gets the same nanoseconds back.
+    return static_cast<double>(ns) / 1e9;
 }
 
 bool interrupted() { return g_interrupted.load(); }

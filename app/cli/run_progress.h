@@ -10,8 +10,9 @@
 
 namespace schedscope::cli {
 
-// "10s", "500ms", "2m", "1h" or a plain number of seconds. Throws InputError
-// naming `source`.
+// "10s", "500ms", "2m", "1h" or a plain number of seconds, read exactly
+// (parse_duration_ns), above 0 and at most a day. Throws InputError naming
+// `source`.
 double parse_duration_s(const std::string &text, const std::string &source);
 
 // True once SIGINT arrived while a SigintStop was alive.

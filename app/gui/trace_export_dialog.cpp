@@ -148,7 +148,7 @@ void TraceExportDialog::startEstimate()
     QThread *thread = QThread::create([self, latest, request, job = *j] {
         QString text;
         try {
-            text = describe_trace_size(estimate_trace_job(job));
+            text = describe_trace_size(estimate_trace_job(job), job.options.format);
         } catch (const std::exception &e) {
             text = QString::fromStdString(e.what());
         }

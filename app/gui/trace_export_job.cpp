@@ -68,12 +68,20 @@ TraceExportResult run_trace_job(const TraceExportJob &job)
     return export_trace(pointers(sims), trace_run_names(*job.setup), job.path, job.options);
 }
 
-QString describe_trace_size(const TraceSizeEstimate &estimate)
+QString describe_trace_size(const TraceSizeEstimate &estimate, TraceFormat format)
 {
     const QString size = QLocale().formattedDataSize(static_cast<qint64>(estimate.bytes), 1, QLocale::DataSizeSIFormat);
     // sampled_s sums over the panes, so it is not shown: "from 0.4 s" of a
     // 300 ms window reads as a mistake.
-    return estimate.exact ? size : QObject::tr("about %1 (estimated from a short pre-run of each pane)").arg(size);
+    QString text = estimate.exact
+                       ? size
+                       : QObject::tr("about %1 (every event counted in a pre-run of each pane; the bytes per event "
+                                     "measured on the first ones)")
+                             .arg(size);
+    const std::string warning = trace_size_warning(estimate, format);
+    if (!warning.empty())
+        text += QStringLiteral("\n") + QObject::tr("Warning: %1").arg(QString::fromStdString(warning));
+    return text;
 }
 
 void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(const QString &)> status,

@@ -34,8 +34,9 @@ std::vector<std::string> trace_run_names(const RunSetup &setup);
 TraceSizeEstimate estimate_trace_job(const TraceExportJob &job);
 TraceExportResult run_trace_job(const TraceExportJob &job);
 
-// "12.3 MB", or "about 12.3 MB (estimated ...)" when not exact.
-QString describe_trace_size(const TraceSizeEstimate &estimate);
+// "12.3 MB", or "about 12.3 MB (...)" when not exact; a second line warns
+// when a Chrome JSON would be too large for the trace viewers.
+QString describe_trace_size(const TraceSizeEstimate &estimate, TraceFormat format);
 
 // Runs run_trace_job on its own thread behind a window-modal progress
 // dialog with Cancel and returns at once; errors go to `errors` (the

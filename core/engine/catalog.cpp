@@ -17,7 +17,19 @@ const std::vector<PolicyInfo> &policy_catalog()
 
 const std::vector<WorkloadInfo> &workload_catalog()
 {
-    static const std::vector<WorkloadInfo> list = builtin_workloads();
+    // The catalog checks every workload's parameter names before its factory
+    // runs, as make_policy does for policies: a name the workload does not
+    // declare (a policy's `wakeup`, a typo) is refused, not ignored.
+    static const std::vector<WorkloadInfo> list = [] {
+        std::vector<WorkloadInfo> l = builtin_workloads();
+        for (WorkloadInfo &w : l)
+            w.build = [build = std::move(w.build), params = w.params, what = "workload '" + w.name + "'"](
+                          Simulation &sim, const ParamMap &p, const std::string &source) {
+                check_param_names(p, params, what, source);
+                build(sim, p, source);
+            };
+        return l;
+    }();
     return list;
 }
 
@@ -49,7 +61,9 @@ const WorkloadInfo &find_workload(const std::string &name, const std::string &so
 std::unique_ptr<Policy> make_policy(const std::string &name, const ParamMap &params, const std::string &source)
 {
     const PolicyInfo &info = find_policy(name, source);
-    check_param_names(params, info.params, "policy '" + name + "'", source);
+    std::vector<ParamInfo> known = info.params;
+    known.push_back(wakeup_param_info());
+    check_param_names(params, known, "policy '" + name + "'", source);
     auto policy = info.make(params, source);
     const std::string w = param_choice(params, "wakeup", "locked", {"locked", "queued"}, source);
     policy->set_wakeup_mode(w == "queued" ? WakeupMode::Queued : WakeupMode::Locked);
@@ -135,20 +149,26 @@ std::string param_choice(const ParamMap &p, const std::string &key, const std::s
     throw InputError(source, 0, key, "'" + it->second + "' is not one of: " + list);
 }
 
+const ParamInfo &wakeup_param_info()
+{
+    static const ParamInfo info{"wakeup", "locked",
+                                "locked: the waker takes the target's runqueue lock; queued: wake list + IPI (2011)"};
+    return info;
+}
+
 void check_param_names(const ParamMap &p, const std::vector<ParamInfo> &known, const std::string &what,
                        const std::string &source)
 {
     for (auto &[k, v] : p) {
-        if (k == "wakeup")
-            continue;
         bool ok = false;
         for (auto &i : known)
             ok = ok || i.name == k;
         if (!ok) {
-            std::string names = "wakeup";
+            std::string names;
             for (auto &i : known)
-                names += ", " + i.name;
-            throw InputError(source, 0, k, "unknown parameter of " + what + " (known: " + names + ")");
+                names += (names.empty() ? "" : ", ") + i.name;
+            throw InputError(source, 0, k,
+                             "unknown parameter of " + what + " (known: " + (names.empty() ? "none" : names) + ")");
         }
     }
 }

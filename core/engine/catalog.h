@@ -34,6 +34,7 @@ struct WorkloadInfo {
     std::string description;
     std::vector<ParamInfo> params;
     // Adds the workload's processes and tasks to a simulation not yet started.
+    // In workload_catalog(), it first refuses parameter names not in `params`.
     std::function<void(Simulation &, const ParamMap &, const std::string &source)> build;
     bool fixed_work = true; // false: throughput over a duration
 };
@@ -58,8 +59,11 @@ std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t d
                        std::int64_t hi, const std::string &source);
 std::string param_choice(const ParamMap &p, const std::string &key, const std::string &def,
                          const std::vector<std::string> &choices, const std::string &source);
-// Rejects keys not in `known` (plus "wakeup").
+// Rejects keys not in `known`, listing them.
 void check_param_names(const ParamMap &p, const std::vector<ParamInfo> &known, const std::string &what,
                        const std::string &source);
+// The `wakeup` knob every policy takes besides its own parameters
+// (make_policy adds it to the names it accepts); no workload takes it.
+const ParamInfo &wakeup_param_info();
 
 } // namespace schedscope

@@ -554,6 +554,19 @@ void Simulation::on_sample()
         s.proc_local_pct[p] = window_acc_[p] > 0 ? static_cast<float>(100.0 * window_local_[p] / window_acc_[p]) : -1.f;
         window_acc_[p] = window_local_[p] = 0;
     }
+    // One sample per instant. The run can end at the very time a Sample
+    // event was handled (a duration that is a multiple of the interval):
+    // the end's sample then replaces that one, taking the counters moved by
+    // the events handled since, and keeping its window figures. Busy time and
+    // memory accesses accrue only as time passes, so the zero-length window
+    // since holds nothing and the earlier window is the whole of it.
+    if (!last.empty() && last.back().time_ns == now_) {
+        MetricsSample &prev = rec_->samples.back();
+        s.pu_busy = std::move(prev.pu_busy);
+        s.proc_local_pct = std::move(prev.proc_local_pct);
+        prev = std::move(s);
+        return;
+    }
     rec_->samples.push_back(std::move(s));
     if (rec_->samples.size() > rec_->sample_limit(rec_->samples.back())) {
         rec_->merge_samples();

@@ -23,10 +23,14 @@ public:
         first_ = false;
         out_.write(object);
     }
-    // `other_data` is a JSON object shown by trace viewers as metadata.
-    void end(std::string_view other_data)
+    // Two JSON objects about the whole file: `metadata`, which Perfetto
+    // imports (into its metadata table), and `other_data`, which
+    // chrome://tracing shows in its Metadata dialog and Perfetto skips.
+    void end(std::string_view metadata, std::string_view other_data)
     {
-        out_.write("\n],\"displayTimeUnit\":\"ns\",\"otherData\":");
+        out_.write("\n],\"displayTimeUnit\":\"ns\",\"metadata\":");
+        out_.write(metadata);
+        out_.write(",\"otherData\":");
         out_.write(other_data);
         out_.write("}\n");
     }

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -69,9 +69,11 @@ std::string cell(const nlohmann::json &v)
     if (v.is_string())
         return cell(v.get<std::string>());
     if (v.is_number_float()) {
+        // The shortest text that reads back as the same double (0.1, not
+        // 0.10000000000000001), as the JSON writer does.
         char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", v.get<double>());
-        return buf;
+        const auto r = std::to_chars(buf, buf + sizeof buf, v.get<double>());
+        return std::string(buf, r.ptr);
     }
     return v.dump();
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <memory>
 #include <stdexcept>
 
@@ -21,8 +22,9 @@ namespace {
 
 // Runs advance in slices so counters stream out and a caller can cancel.
 constexpr SimTime kSliceNs = 100'000'000;
-constexpr SimTime kMinPrefixNs = 200'000'000;
-constexpr double kPrefixShare = 0.02;
+// Sink events the size estimate formats before it only counts the rest:
+// enough that the average line length settles (a few MB of text).
+constexpr std::uint64_t kFormattedEvents = 20'000;
 
 // Where a traced run stops: the window's end, the run's duration, or the
 // safety limit for fixed work, whichever comes first.
@@ -71,6 +73,32 @@ std::string other_data(const std::vector<std::string> &names, const TraceOptions
     return s + "}";
 }
 
+// The top-level "metadata" object, the one a Perfetto import keeps: what
+// wrote the file, the machine, and each process's policy with every
+// parameter it ran with (defaults included). Invalid UTF-8 in a name is
+// replaced, as json_quote does, rather than thrown.
+std::string trace_metadata(const std::vector<const Simulation *> &sims, const std::vector<std::string> &names,
+                           const TraceOptions &o)
+{
+    nlohmann::json m;
+    m["generator"] = "schedscope";
+    m["version"] = SCHEDSCOPE_VERSION;
+    const Topology &topo = sims.front()->topology();
+    m["topology"] = {{"name", topo.name()}, {"pus", topo.pu_count()}, {"numa_nodes", topo.numa_count()}};
+    nlohmann::json procs = nlohmann::json::array();
+    for (size_t i = 0; i < sims.size(); ++i) {
+        nlohmann::json params = nlohmann::json::object();
+        for (const auto &[k, v] : sims[i]->policy().params())
+            params[k] = v;
+        procs.push_back({{"pid", i + 1}, {"name", names[i]}, {"policy", sims[i]->policy().name()}, {"params", params}});
+    }
+    m["processes"] = std::move(procs);
+    m["window_start_ns"] = o.window.start_ns;
+    if (!o.window.open_ended())
+        m["window_end_ns"] = o.window.end_ns;
+    return m.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string ftrace_title(const std::string &name)
 {
     return "schedscope " SCHEDSCOPE_VERSION ": " + name;
@@ -88,6 +116,90 @@ bool run_traced(Simulation &sim, SimTime limit, AfterSlice &&after_slice)
     }
     return true;
 }
+
+// Passes the engine's events on to a formatting sink (`inner`, while there
+// is one) and counts those that make lines: all of them, and those inside
+// the trace window. Decisions only annotate later lines and are not counted.
+class EventCounter : public SchedEventSink {
+public:
+    explicit EventCounter(TraceWindow window) : window_(window) {}
+    SchedEventSink *inner = nullptr;
+    std::uint64_t all = 0, in_window = 0;
+
+    void on_task_new(SimTime now, TaskId t, int cpu) override
+    {
+        count(now);
+        if (inner)
+            inner->on_task_new(now, t, cpu);
+    }
+    void on_switch_in(SimTime now, int cpu, TaskId t) override
+    {
+        count(now);
+        if (inner)
+            inner->on_switch_in(now, cpu, t);
+    }
+    void on_switch_out(SimTime now, int cpu, TaskId t, TaskState as) override
+    {
+        count(now);
+        if (inner)
+            inner->on_switch_out(now, cpu, t, as);
+    }
+    void on_wakeup(SimTime now, TaskId t, int target, int waker) override
+    {
+        count(now);
+        if (inner)
+            inner->on_wakeup(now, t, target, waker);
+    }
+    void on_migration(const MigrationRecord &m, DecisionKind kind, const std::string &reason) override
+    {
+        count(m.time_ns);
+        if (inner)
+            inner->on_migration(m, kind, reason);
+    }
+    void on_decision(const Decision &d) override
+    {
+        if (inner)
+            inner->on_decision(d);
+    }
+
+private:
+    void count(SimTime t)
+    {
+        ++all;
+        if (window_.contains(t))
+            ++in_window;
+    }
+    TraceWindow window_;
+};
+
+// Samples taken since the last look (the Chrome counters' source), all of
+// them and those inside the window.
+class SampleCounter {
+public:
+    SampleCounter(const Simulation &sim, TraceWindow window) : sim_(sim), window_(window)
+    {
+        const auto &s = sim.recording().samples;
+        last_ns_ = s.empty() ? SimTime{-1} : s.back().time_ns;
+    }
+    std::uint64_t all = 0, in_window = 0;
+    void update()
+    {
+        const auto &s = sim_.recording().samples;
+        auto next = std::upper_bound(s.begin(), s.end(), last_ns_,
+                                     [](SimTime t, const MetricsSample &m) { return t < m.time_ns; });
+        for (; next != s.end(); ++next) {
+            last_ns_ = next->time_ns;
+            ++all;
+            if (window_.contains(last_ns_))
+                ++in_window;
+        }
+    }
+
+private:
+    const Simulation &sim_;
+    TraceWindow window_;
+    SimTime last_ns_;
+};
 
 double fraction_done(const Simulation &sim, SimTime t0, SimTime limit, bool known)
 {
@@ -128,16 +240,15 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
         Simulation sim(*sims[i]);
         const SimTime t0 = sim.now();
         const SimTime limit = run_limit(sim, o);
-        const bool known = end_known(sim, o);
         const SimTime from = std::max(t0, o.window.start_ns);
-        // Every event from t0 on is counted, whatever the window: the rate
-        // is what matters, and the start of the window may lie far ahead.
-        TraceOptions sample = o;
-        sample.window = TraceWindow{t0, -1};
+        // Formatted from t0 on, whatever the window: the bytes per event are
+        // what the first phase measures, and the window may start far ahead.
+        const TraceWindow all{t0, -1};
         OutputFile counter;
         std::unique_ptr<ChromeTraceDoc> doc;
         std::unique_ptr<ChromeTraceSink> chrome;
         std::unique_ptr<FtraceSink> ftrace;
+        EventCounter events(o.window);
         if (o.format == TraceFormat::Chrome) {
             doc = std::make_unique<ChromeTraceDoc>(counter);
             // Count the document's head once and separators as in one file.
@@ -145,63 +256,77 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
                 doc->begin();
             else
                 doc->event("");
-            chrome = std::make_unique<ChromeTraceSink>(sim, names[i], static_cast<int>(i), *doc, sample.window,
-                                                       o.cpu_tracks);
+            chrome = std::make_unique<ChromeTraceSink>(sim, names[i], static_cast<int>(i), *doc, all, o.cpu_tracks);
             chrome->begin();
-            sim.set_event_sink(chrome.get());
+            events.inner = chrome.get();
         } else {
-            ftrace = std::make_unique<FtraceSink>(sim, counter, sample.window);
+            ftrace = std::make_unique<FtraceSink>(sim, counter, all);
             ftrace->begin(ftrace_title(names[i]));
-            sim.set_event_sink(ftrace.get());
+            events.inner = ftrace.get();
         }
+        sim.set_event_sink(&events);
         const std::uint64_t fixed = counter.bytes();
-        auto emit = [&] {
+        SampleCounter samples(sim, o.window);
+        std::uint64_t sample_bytes = 0;
+        const auto at_end = [&] { return sim.finished() || sim.now() >= limit; };
+
+        // Phase 1, formatted: into the byte counter until enough events (and,
+        // for Chrome, a sample's counters) were written to know their size.
+        run_traced(sim, limit, [&] {
+            const std::uint64_t before = counter.bytes();
             if (chrome)
                 chrome->emit_new_samples();
-            return true;
-        };
-        SimTime span = known ? std::max<SimTime>(0, limit - from) : 0;
-        SimTime prefix = std::max(kMinPrefixNs, static_cast<SimTime>(kPrefixShare * static_cast<double>(span)));
-        run_traced(sim, std::min(limit, t0 + prefix), emit);
-        if (!known && !sim.finished()) {
-            // Project the end of fixed work from the progress made so far.
-            const double p0 = sims[i]->progress(), p1 = sim.progress();
-            SimTime end = limit;
-            if (p1 > p0)
-                end = std::min<SimTime>(limit, t0 + static_cast<SimTime>(static_cast<double>(sim.now() - t0) *
-                                                                         (1.0 - p0) / (p1 - p0)));
-            span = std::max<SimTime>(0, end - from);
-            prefix = std::max(prefix, static_cast<SimTime>(kPrefixShare * static_cast<double>(span)));
-            run_traced(sim, std::min(limit, t0 + prefix), emit);
-        }
+            sample_bytes += counter.bytes() - before;
+            samples.update();
+            return events.all < kFormattedEvents || (chrome && samples.all == 0);
+        });
         if (chrome)
             chrome->finish();
         else
             ftrace->finish();
+        const bool whole = at_end() && from <= t0;
+        est.sampled_s += static_cast<double>(sim.now() - t0) / 1e9;
+        const std::uint64_t formatted_events = events.all, formatted_samples = samples.all;
+        const double event_bytes = static_cast<double>(counter.bytes() - fixed - sample_bytes);
+
+        // Phase 2, counted only: the rest of the run with nothing formatted,
+        // so the event rate of every phase of it is known, not guessed.
+        events.inner = nullptr;
+        run_traced(sim, limit, [&] {
+            samples.update();
+            return true;
+        });
         sim.set_event_sink(nullptr);
-        const SimTime sampled = sim.now() - t0;
-        const bool whole = (sim.finished() || sim.now() >= limit) && from <= t0;
-        if (sim.finished() || sim.now() >= limit)
-            span = std::max<SimTime>(0, sim.now() - from);
-        const double event_bytes = static_cast<double>(counter.bytes() - fixed);
-        double bytes = static_cast<double>(fixed);
-        if (whole)
-            bytes = static_cast<double>(counter.bytes());
-        else if (sampled > 0)
-            bytes += event_bytes * static_cast<double>(span) / static_cast<double>(sampled);
+        est.covered_s += static_cast<double>(std::max<SimTime>(0, sim.now() - from)) / 1e9;
+        est.events += events.in_window;
+        double bytes = static_cast<double>(counter.bytes());
+        if (!whole) {
+            bytes = static_cast<double>(fixed);
+            if (formatted_events > 0)
+                bytes += event_bytes * static_cast<double>(events.in_window) / static_cast<double>(formatted_events);
+            if (formatted_samples > 0)
+                bytes += static_cast<double>(sample_bytes) * static_cast<double>(samples.in_window) /
+                         static_cast<double>(formatted_samples);
+        }
         est.exact = est.exact && whole;
         total += bytes;
-        est.sampled_s += static_cast<double>(sampled) / 1e9;
-        est.covered_s += static_cast<double>(span) / 1e9;
     }
     if (o.format == TraceFormat::Chrome) {
         // The closing part of the document, measured by writing it.
         OutputFile tail;
-        ChromeTraceDoc(tail).end(other_data(names, o));
+        ChromeTraceDoc(tail).end(trace_metadata(sims, names, o), other_data(names, o));
         total += static_cast<double>(tail.bytes());
     }
     est.bytes = static_cast<std::uint64_t>(std::llround(total));
     return est;
+}
+
+std::string trace_size_warning(const TraceSizeEstimate &est, TraceFormat format)
+{
+    if (format != TraceFormat::Chrome || est.bytes <= kChromeViewerLimitBytes)
+        return {};
+    return "a Chrome JSON trace over " + std::to_string(kChromeViewerLimitBytes / 1'000'000) +
+           " MB does not open in Perfetto UI or chrome://tracing: narrow the time window, or use the ftrace format";
 }
 
 TraceExportResult export_trace(const std::vector<const Simulation *> &sims, const std::vector<std::string> &names,
@@ -251,7 +376,7 @@ TraceExportResult export_trace(const std::vector<const Simulation *> &sims, cons
         sim.set_event_sink(nullptr);
     }
     if (doc)
-        doc->end(other_data(names, o));
+        doc->end(trace_metadata(sims, names, o), other_data(names, o));
     for (auto &f : files) {
         f->commit();
         result.bytes += f->bytes();

@@ -21,11 +21,17 @@
 namespace schedscope {
 
 struct TraceSizeEstimate {
-    std::uint64_t bytes = 0; // the whole export, every file
-    double sampled_s = 0;    // simulated time pre-run, summed over the simulations
-    double covered_s = 0;    // simulated time the export covers, summed likewise
-    bool exact = false;      // the pre-run covered everything: bytes is the size
+    std::uint64_t bytes = 0;  // the whole export, every file
+    double sampled_s = 0;     // simulated time formatted, summed over the simulations
+    double covered_s = 0;     // simulated time the export covers, summed likewise
+    std::uint64_t events = 0; // engine events in the window (switches, wakeups, ...), counted
+    bool exact = false;       // everything was formatted: bytes is the size
 };
+
+// Chrome JSON files larger than this do not load in the trace viewers
+// (Perfetto UI and chrome://tracing hold the whole JSON text in the browser's
+// memory and give up on larger ones), so --trace-max-mb defaults to it.
+inline constexpr std::uint64_t kChromeViewerLimitBytes = 256'000'000;
 
 struct TraceExportResult {
     std::vector<std::string> files; // written, empty if cancelled
@@ -39,15 +45,22 @@ struct TraceExportResult {
 std::vector<std::string> trace_output_paths(const std::string &path, const std::vector<std::string> &names,
                                             TraceFormat format);
 
-// Size before writing: runs a short prefix of each simulation (max(200 ms,
-// 2 % of the span the trace covers), simulated) through the same formatting
-// into a byte counter, and scales the bytes per simulated second of that
-// prefix to the whole span; for a fixed-work run with no end given, the span
-// is projected from the progress the prefix made. A prefix that reaches the
-// end makes the figure exact. Phases that change the event rate later on
-// (a fork storm at the start, convergence later) make it approximate.
+// Size before writing, from a pre-run of a copy of each simulation to the
+// end of what the trace covers: the first events (some 20 000, and one
+// sample's counters) go through the same formatting into a byte counter;
+// the rest are only counted, those in the window apart. The estimate is
+// the measured bytes per event and per sample
+// times those counts: every phase of the run is counted, so a rate that
+// rises later (hackbench's fork burst, then its message storm) is not
+// missed; what remains approximate is the length of a line. A run short
+// enough to be formatted whole gives the exact size. Costs about one run of
+// each simulation without the writing.
 TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sims,
                                       const std::vector<std::string> &names, const TraceOptions &options);
+
+// A line to show before writing when the estimate is a Chrome JSON over
+// kChromeViewerLimitBytes, saying what to do; empty otherwise.
+std::string trace_size_warning(const TraceSizeEstimate &estimate, TraceFormat format);
 
 // `names` label each simulation (the policy and its parameters, say): the
 // process name in a Chrome trace, the file name and header of ftrace files.

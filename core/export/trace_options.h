@@ -26,7 +26,8 @@ struct TraceWindow {
     bool open_ended() const { return end_ns < 0; }
 };
 // "START:END" with durations such as 1.5s, 200ms, 50us, 1000ns or 2m (a bare
-// number is seconds); either side may be empty ("2s:" = from 2 s to the end).
+// number is seconds; read exactly, parse_duration_ns); either side may be
+// empty ("2s:" = from 2 s to the end).
 TraceWindow parse_trace_window(const std::string &text, const std::string &source);
 
 // Fraction done 0..1; return false to cancel (nothing is written then).

@@ -3,6 +3,7 @@
 #include "analysis/migration_analysis.h"
 #include "analysis/migration_json.h"
 #include "engine/catalog.h"
+#include "util/duration_text.h"
 #include "util/input_error.h"
 
 #include <algorithm>
@@ -49,8 +50,9 @@ Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::ui
     cfg.seed = seed;
     for (auto &[k, v] : s.model)
         cfg.model.set(k, v, s.source.empty() ? "model" : s.source);
-    cfg.sample_interval_ns = static_cast<SimTime>(s.sample_interval_ms * 1e6);
-    cfg.duration_ns = static_cast<SimTime>(s.duration_s * kNsPerS);
+    // Rounded, not truncated: 2.05 s is held as a double just below.
+    cfg.sample_interval_ns = static_cast<SimTime>(std::llround(s.sample_interval_ms * 1e6));
+    cfg.duration_ns = seconds_as_ns(s.duration_s);
     const std::string src = s.source.empty() ? "scenario" : s.source;
     auto pol = make_policy(policy.name, policy.params, src);
     const auto [base, mode] = split_bind_suffix(s.workload.name);
@@ -111,7 +113,9 @@ RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
     std::vector<double> t, u, sy, idle_pct, prog, ops, pm, hf, lw;
     std::vector<std::vector<double>> mig(kDistanceClassCount);
     const auto &procs = sim.processes();
-    std::vector<std::vector<double>> local_pct(procs.size());
+    // null where the process made no memory access in the window: no
+    // percentage to give (the engine's -1), as the GUI and traces leave a gap.
+    std::vector<nlohmann::json> local_pct(procs.size(), nlohmann::json::array());
     std::vector<nlohmann::json> node_mb(procs.size(), nlohmann::json::array());
     const double npu = sim.topology().pu_count();
     for (size_t i = 0; i < samples.size(); ++i) {
@@ -131,7 +135,10 @@ RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
         for (int c = 0; c < kDistanceClassCount; ++c)
             mig[c].push_back(static_cast<double>(m.migrations_by_class[c]));
         for (size_t p = 0; p < procs.size() && p < m.proc_local_pct.size(); ++p) {
-            local_pct[p].push_back(m.proc_local_pct[p]);
+            if (m.proc_local_pct[p] >= 0)
+                local_pct[p].push_back(m.proc_local_pct[p]);
+            else
+                local_pct[p].push_back(nullptr);
             nlohmann::json mb = nlohmann::json::object(); // node -> MiB, nodes holding none left out
             for (const NodeBytes &nb : m.proc_node_bytes[p])
                 mb[std::to_string(nb.node)] = nb.bytes / (1024.0 * 1024.0);

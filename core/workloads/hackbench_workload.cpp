@@ -37,7 +37,6 @@ const std::vector<ParamInfo> &hackbench_params()
 
 void build_hackbench(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, hackbench_params(), "workload 'hackbench'", source);
     HackbenchShape shape;
     shape.groups = param_int(p, "groups", kHackbenchGroups, 1, 100'000, source);
     shape.loops = param_int(p, "loops", kHackbenchLoops, 1, 1'000'000, source);

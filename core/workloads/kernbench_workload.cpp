@@ -37,7 +37,6 @@ const std::vector<ParamInfo> &kernbench_params()
 
 void build_kernbench(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, kernbench_params(), "workload 'kernbench'", source);
     const std::int64_t jobs = param_int(p, "jobs", kKernbenchJobs, 1, 10'000'000, source);
     std::int64_t parallel = param_int(p, "parallel", 0, 0, 100'000, source);
     if (parallel == 0)

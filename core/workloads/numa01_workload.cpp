@@ -71,7 +71,6 @@ void spread_chunks(Simulation &sim, ProcId proc, int chunks, const std::vector<i
 void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source, bool thread_alloc)
 {
     const std::string what = thread_alloc ? "numa01_THREAD_ALLOC" : "numa01";
-    check_param_names(p, numa01_params(thread_alloc), "workload '" + what + "'", source);
     const Topology &topo = sim.topology();
     const int npu = topo.pu_count();
     const int nodes = std::max(1, topo.numa_count());

@@ -46,7 +46,6 @@ std::vector<ParamInfo> numa02_params(bool smt)
 void build_numa02(Simulation &sim, const ParamMap &p, const std::string &source, bool smt)
 {
     const std::string what = smt ? "numa02_SMT" : "numa02";
-    check_param_names(p, numa02_params(smt), "workload '" + what + "'", source);
     const Topology &topo = sim.topology();
     const int npu = topo.pu_count();
     const int nodes = std::max(1, topo.numa_count());

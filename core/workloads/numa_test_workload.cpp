@@ -55,7 +55,6 @@ const std::vector<ParamInfo> &numa_test_params()
 
 void build_numa_test(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, numa_test_params(), "workload 'numa_test'", source);
     std::int64_t tasks = param_int(p, "tasks", 0, 0, 100'000, source);
     if (tasks == 0)
         tasks = sim.topology().pu_count();

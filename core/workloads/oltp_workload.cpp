@@ -75,7 +75,6 @@ const std::vector<ParamInfo> &oltp_params()
 
 void build_oltp(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, oltp_params(), "workload 'oltp'", source);
     std::int64_t procs = param_int(p, "processes", 0, 0, 1'000'000, source);
     if (procs == 0)
         procs = kOltpProcessesPerPu * sim.topology().pu_count();

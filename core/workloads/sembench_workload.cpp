@@ -46,7 +46,6 @@ const std::vector<ParamInfo> &sembench_params()
 
 void build_sembench(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, sembench_params(), "workload 'sembench'", source);
     std::int64_t threads = param_int(p, "threads", 0, 0, 1'000'000, source);
     if (threads == 0)
         threads = kSembenchThreadsPerPu * sim.topology().pu_count();

@@ -60,7 +60,6 @@ void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::
 
 void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, specjbb_params(), "workload 'specjbb'", source);
     const int npu = sim.topology().pu_count();
     const int nodes = std::max(1, sim.topology().numa_count());
     const std::int64_t jvms = param_int(p, "jvms", 1, 1, 10'000, source);

@@ -18,7 +18,6 @@ WorkloadInfo spin_workload_info()
         {"mem_accesses_per_us", "20", "accesses past L1 per us of compute"},
     };
     w.build = [](Simulation &sim, const ParamMap &p, const std::string &source) {
-        check_param_names(p, spin_workload_info().params, "workload 'spin'", source);
         std::int64_t threads = param_int(p, "threads", 0, 0, 1'000'000, source);
         if (threads == 0)
             threads = sim.topology().pu_count();

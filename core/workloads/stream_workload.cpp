@@ -35,7 +35,6 @@ const std::vector<ParamInfo> &stream_params()
 
 void build_stream(Simulation &sim, const ParamMap &p, const std::string &source)
 {
-    check_param_names(p, stream_params(), "workload 'stream'", source);
     std::int64_t instances = param_int(p, "instances", 0, 0, 100'000, source);
     if (instances == 0)
         instances = sim.topology().pu_count();

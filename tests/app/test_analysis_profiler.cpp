@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -105,6 +107,48 @@ TEST_CASE("the profiler view profiles, lists a cell and hands the profile on", "
     CHECK(loaded.matrix_ms.size() == static_cast<std::size_t>(runs.topology->pu_count()));
     const auto levels = used.first().at(1).value<QMap<QString, double>>();
     CHECK(levels.contains("overall"));
+}
+
+TEST_CASE("Use for sched-domains saves under the data directory with the name once", "[analysis][profiler]")
+{
+    // As main() names the application; restored afterwards for other tests.
+    QTemporaryDir data;
+    const QByteArray old_xdg = qgetenv("XDG_DATA_HOME");
+    const QString old_org = QCoreApplication::organizationName(), old_app = QCoreApplication::applicationName();
+    qputenv("XDG_DATA_HOME", data.path().toUtf8());
+    QCoreApplication::setOrganizationName(QStringLiteral("schedscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("schedscope"));
+    struct Restore {
+        QByteArray xdg;
+        QString org, app;
+        ~Restore()
+        {
+            if (xdg.isNull())
+                qunsetenv("XDG_DATA_HOME");
+            else
+                qputenv("XDG_DATA_HOME", xdg);
+            QCoreApplication::setOrganizationName(org);
+            QCoreApplication::setApplicationName(app);
+        }
+    } restore{old_xdg, old_org, old_app};
+
+    const test::SmallRuns runs = test::run_small_numa01();
+    ProfilerPanel panel;
+    const QString expected = QDir(data.path()).filePath(QStringLiteral("schedscope"));
+    CHECK(panel.profileDirectory() == expected);
+    panel.setTopology(runs.topology, false);
+    QSignalSpy ready(&panel, &ProfilerPanel::profileReady);
+    panel.start();
+    REQUIRE(ready.wait(20000));
+    QSignalSpy used(&panel, &ProfilerPanel::useForSchedDomains);
+    for (QPushButton *b : panel.findChildren<QPushButton *>())
+        if (b->text().startsWith("Use for"))
+            b->click();
+    REQUIRE(used.count() == 1);
+    const QFileInfo saved(used.first().at(0).toString());
+    CHECK(saved.exists());
+    CHECK(saved.absolutePath() == expected);
+    CHECK_FALSE(QFileInfo::exists(QDir(expected).filePath(QStringLiteral("schedscope"))));
 }
 
 TEST_CASE("the profiler view cancels cleanly mid-run", "[analysis][profiler]")

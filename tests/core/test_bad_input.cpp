@@ -191,6 +191,19 @@ TEST_CASE("negative, NaN and out-of-range command-line values exit 2 naming the 
                   "--trace-max-mb");
 }
 
+TEST_CASE("a workload refuses a policy's parameter with exit 2, and lists only its own", "[badinput]")
+{
+    const std::string run = "run --topology sample:p4-ht-2way --policy simple --workload ";
+    check_refused(run + "hackbench:groups=1,loops=2,wakeup=bogus", "wakeup");
+    check_refused(run + "spin:work_ms=1,wakeup=queued", "wakeup");
+    const Refusal r = refuse(run + "hackbench:groups=1,nosuch=1");
+    INFO(r.message);
+    CHECK(r.exit_code == 2);
+    CHECK(r.message.find("nosuch") != std::string::npos);
+    CHECK(r.message.find("known: groups, loops, send_us, receive_us") != std::string::npos);
+    CHECK(r.message.find("wakeup") == std::string::npos);
+}
+
 TEST_CASE("bad scenario fields exit 2 naming the field", "[badinput]")
 {
     TempDir d;

@@ -219,3 +219,38 @@ TEST_CASE("Chrome trace time window keeps only what lies inside it", "[export]")
         in_window += sl.end - sl.ts;
     CHECK(in_window == Approx(clipped));
 }
+
+TEST_CASE("Chrome trace metadata: what Perfetto imports names the generator, machine and policies", "[export]")
+{
+    const Scenario s = numa01();
+    Simulation a = small_sim(s, "simple"), b = small_sim(s, "sched-domains", {{"wakeup", "queued"}});
+    TempDir dir;
+    const json doc = export_chrome({&a, &b}, {"simple", "sched-domains:wakeup=queued"}, dir);
+    // Perfetto keeps the top-level "metadata" object and skips "otherData".
+    REQUIRE(doc.contains("metadata"));
+    const json &m = doc["metadata"];
+    CHECK(m.at("generator") == "schedscope");
+    CHECK(!m.at("version").get<std::string>().empty());
+    CHECK(m.at("topology").at("name") == a.topology().name());
+    CHECK(m.at("topology").at("pus") == a.topology().pu_count());
+    CHECK(m.at("topology").at("numa_nodes") == 2);
+    const json &procs = m.at("processes");
+    REQUIRE(procs.size() == 2);
+    CHECK(procs[0].at("pid") == 1);
+    CHECK(procs[0].at("name") == "simple");
+    CHECK(procs[0].at("policy") == "simple");
+    CHECK(procs[1].at("pid") == 2);
+    CHECK(procs[1].at("policy") == "sched-domains");
+    // Every parameter the policy ran with, defaults included.
+    const ParamMap ran = b.policy().params();
+    REQUIRE(ran.size() > 1);
+    CHECK(procs[1].at("params").size() == ran.size());
+    for (const auto &[k, v] : ran)
+        CHECK(procs[1]["params"].at(k) == v);
+    CHECK(procs[1]["params"].at("wakeup") == "queued");
+    // The pids are those of the events.
+    std::set<int> pids;
+    for (const json &e : doc["traceEvents"])
+        pids.insert(e.at("pid").get<int>());
+    CHECK(pids == std::set<int>{1, 2});
+}

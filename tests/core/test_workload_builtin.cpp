@@ -6,6 +6,7 @@
 #include "engine/simulation.h"
 #include "scenario/run.h"
 #include "topology/import.h"
+#include "util/input_error.h"
 #include "workloads/workload_support.h"
 
 #include <catch2/catch.hpp>
@@ -89,6 +90,39 @@ TEST_CASE("every workload lists a description and defaults its factory accepts",
         CHECK_NOTHROW(w.build(sim, defaults, "t"));
         CHECK_THROWS(w.build(sim, ParamMap{{"no_such_param", "1"}}, "t"));
     }
+}
+
+TEST_CASE("the catalog refuses a policy's parameter given to any workload, listing the workload's own", "[workload]")
+{
+    for (const auto &w : workload_catalog()) {
+        INFO(w.name);
+        SimConfig cfg;
+        cfg.duration_ns = 1'000'000;
+        Simulation sim(synth(kFourNodes), make_policy("simple", {}, "t"), cfg);
+        try {
+            find_workload(w.name, "t").build(sim, ParamMap{{"wakeup", "queued"}}, "t");
+            FAIL("wakeup=queued accepted");
+        } catch (const InputError &e) {
+            CHECK(e.field() == "wakeup");
+            CHECK(e.message().find("workload '" + w.name + "'") != std::string::npos);
+        }
+        try {
+            find_workload(w.name, "t").build(sim, ParamMap{{"no_such_param", "1"}}, "t");
+            FAIL("no_such_param accepted");
+        } catch (const InputError &e) {
+            CHECK(e.field() == "no_such_param");
+            // The known list is the workload's parameters, nothing else.
+            std::string known;
+            for (const auto &p : w.params)
+                known += (known.empty() ? "" : ", ") + p.name;
+            CHECK(e.message().find("(known: " + (known.empty() ? std::string("none") : known) + ")") !=
+                  std::string::npos);
+            CHECK(e.message().find("wakeup") == std::string::npos);
+        }
+    }
+    // Policies still take it, and name it among theirs.
+    CHECK_NOTHROW(make_policy("simple", {{"wakeup", "queued"}}, "t"));
+    CHECK_THROWS_WITH(make_policy("simple", {{"nosuch", "1"}}, "t"), Catch::Contains("known: wakeup"));
 }
 
 TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one node, one half or by its writers, "

@@ -54,7 +54,11 @@ QString ms_text(double ms) { return std::isnan(ms) ? QStringLiteral("-") : QStri
 
 ProfilerPanel::ProfilerPanel(QWidget *parent) : QWidget(parent)
 {
-    profile_dir_ = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    // GenericDataLocation plus the name once: ~/.local/share/schedscope.
+    // AppDataLocation would append organisation and application name, both
+    // "schedscope" (main.cpp), giving .../schedscope/schedscope.
+    profile_dir_ = QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+                       .filePath(QStringLiteral("schedscope"));
     runner_ = new ProfilerRunner(this);
     buildUi();
     connect(runner_, &ProfilerRunner::progressed, this, [this](int done, int total) {

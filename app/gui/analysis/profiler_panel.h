@@ -55,9 +55,10 @@ public:
     // `sim` now (copying what it keeps): call it while the pane is paused,
     // or on a copy.
     void setRun(const QString &name, const Simulation &sim);
-    // Where "Use for sched-domains" saves the profile (default: the user's
-    // app data directory).
+    // Where "Use for sched-domains" saves the profile (default:
+    // ~/.local/share/schedscope, i.e. $XDG_DATA_HOME/schedscope).
     void setProfileDirectory(const QString &dir);
+    QString profileDirectory() const { return profile_dir_; }
 
     void start();  // with the options chosen in the panel
     void cancel();

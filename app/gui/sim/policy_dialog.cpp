@@ -17,9 +17,6 @@ namespace schedscope::gui {
 
 namespace {
 const char *const kErrorStyle = "color: #b00020;";
-// Every policy takes it besides its own (catalog.h).
-const ParamInfo kWakeupParam{"wakeup", "locked", "locked: the waker takes the target's runqueue lock; "
-                                                 "queued: wake list + IPI (2011)"};
 } // namespace
 
 PolicyDialog::PolicyDialog(const PolicySpec &spec, QWidget *parent) : QDialog(parent)
@@ -66,7 +63,7 @@ void PolicyDialog::rebuildFields(const PolicySpec &spec)
             info = &p;
     description_->setText(info ? QString::fromStdString(info->description) : QString());
     std::vector<ParamInfo> params = info ? info->params : std::vector<ParamInfo>{};
-    params.push_back(kWakeupParam);
+    params.push_back(wakeup_param_info()); // every policy takes it besides its own
     for (const ParamInfo &p : params) {
         auto *edit = new QLineEdit(fields_host_);
         edit->setPlaceholderText(QString::fromStdString(p.default_value.empty() ? "(none)" : p.default_value));

@@ -1,6 +1,7 @@
 #include "simulation_worker.h"
 
 #include "scenario/run.h"
+#include "util/duration_text.h"
 
 #include <QElapsedTimer>
 
@@ -23,7 +24,7 @@ SimulationWorker::SimulationWorker(std::atomic<std::uint64_t> &latest_generation
 SimTime SimulationWorker::time_limit(const RunSetup &setup)
 {
     const double s = setup.scenario.duration_s > 0 ? setup.scenario.duration_s : kDefaultMaxSimulatedS;
-    return static_cast<SimTime>(s * 1e9);
+    return seconds_as_ns(s); // as build_simulation rounds the duration
 }
 
 void SimulationWorker::load(RunSetupPtr setup, quint64 generation)
