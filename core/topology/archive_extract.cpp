@@ -68,8 +68,9 @@ Reader open_reader(const std::string &data, const std::string &source)
     archive_read_support_format_tar(a.get());
     if (archive_read_open_memory(a.get(), data.data(), data.size()) != ARCHIVE_OK) {
         const char *why = archive_error_string(a.get());
-        throw InputError(source, std::string("not a tar archive (expected an hwloc-gather-topology tarball, "
-                                             ".tar.bz2, .tar.gz, .tar.xz or .tar): ") +
+        throw InputError(source, std::string("not a readable tar archive (damaged, truncated or another format; "
+                                             "expected an hwloc-gather-topology tarball: .tar.bz2, .tar.gz, "
+                                             ".tar.xz or .tar): ") +
                                      (why ? why : "unreadable"));
     }
     return a;
