@@ -92,6 +92,7 @@ private:
     void createMenus();
     void fillSamplesMenu(QMenu *menu);
     void openFile();
+    void openSnapshotFolder();
     void openSynthetic();
     void exportView(bool svg);
     void exportCharts(bool csv);

@@ -27,14 +27,25 @@ constexpr const char *kCpuTree = "sys/devices/system/cpu";
 constexpr int kMaxFolderEntriesScanned = 4096;
 
 const std::string kExpectedFolder =
-    "expected a folder holding sys/devices/system/cpu, as hwloc-gather-topology saves it";
+    "expected a folder holding sys/devices/system/cpu/cpuN, as hwloc-gather-topology saves it";
 const std::string kExpectedArchive =
-    "expected an hwloc-gather-topology tarball (a folder holding sys/devices/system/cpu inside)";
+    "expected an hwloc-gather-topology tarball (a folder holding sys/devices/system/cpu/cpuN inside)";
 
+// sys/devices/system/cpu with at least one cpuN folder in it: without one,
+// hwloc's Linux backend gives up (and says so on stderr).
 bool has_cpu_tree(const fs::path &dir)
 {
     std::error_code ec;
-    return fs::is_directory(dir / kCpuTree, ec);
+    if (!fs::is_directory(dir / kCpuTree, ec))
+        return false;
+    for (fs::directory_iterator it(dir / kCpuTree, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code type_ec;
+        if (name.size() > 3 && name.rfind("cpu", 0) == 0 &&
+            name.find_first_not_of("0123456789", 3) == std::string::npos && it->is_directory(type_ec))
+            return true;
+    }
+    return false;
 }
 
 // The snapshot's root: the folder itself, or the one folder in it that holds

@@ -200,7 +200,8 @@ Topology import_text(const std::string &text, const std::string &source)
         throw InputError(source, "file is empty");
     if (looks_binary(text))
         throw InputError(source, "binary data, not a topology (expected hwloc XML, numactl --hardware output, "
-                                 "a schedscope .topo sample or a scenario JSON)");
+                                 "a schedscope .topo sample, a scenario JSON or an hwloc-gather-topology "
+                                 "tarball)");
     std::string body = text;
     if (starts_with(body, "\xEF\xBB\xBF")) // UTF-8 byte order mark
         body = body.substr(3);

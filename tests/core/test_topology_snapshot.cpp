@@ -170,6 +170,10 @@ TEST_CASE("a folder or tarball that is not a snapshot says what was expected", "
     auto folder = input_error_of([&] { load_topology(dir.path()); });
     CHECK(folder.source() == dir.path());
     CHECK(std::string(folder.what()).find("expected a folder holding sys/devices/system/cpu") != std::string::npos);
+    // The folder alone is not enough: hwloc needs a cpuN in it.
+    fs::create_directories(dir.path() + "/sys/devices/system/cpu/cpufreq");
+    CHECK_THROWS_WITH(load_topology(dir.path()), Catch::Contains("sys/devices/system/cpu/cpuN"));
+    fs::remove_all(dir.path() + "/sys");
 
     const std::string notes = dir.path() + "/notes.tar.gz";
     std::ofstream(notes, std::ios::binary) << make_tar({{TarEntry::Kind::File, "notes/hello.txt", "hi\n", {}}});
