@@ -57,17 +57,25 @@ inline void load_scenario(const std::string &text)
         (void)import_scenario_topology(s.topology, s.source).pu_count();
 }
 
+// An hwloc-gather-topology tarball: the checking pass, the unpacking into a
+// private temporary folder (removed afterwards) and hwloc reading the tree.
+inline void load_snapshot_archive(const std::string &bytes)
+{
+    (void)import_snapshot_archive(bytes, "fuzz.tar").pu_count();
+}
+
 struct Target {
     const char *name; // fuzz_<name>, tests/data/fuzz/<name>/
     void (*load)(const std::string &input);
 };
 
-inline constexpr std::array<Target, 5> kTargets{{
+inline constexpr std::array<Target, 6> kTargets{{
     {"numactl", load_numactl},
     {"sample_text", load_sample_text},
     {"synthetic", load_synthetic},
     {"hwloc_xml", load_hwloc_xml},
     {"scenario", load_scenario},
+    {"snapshot_archive", load_snapshot_archive},
 }};
 
 } // namespace schedscope::fuzz

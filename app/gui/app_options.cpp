@@ -17,7 +17,8 @@ ParsedOptions parse_app_options(const QStringList &args)
     const auto version = parser.addVersionOption();
     const QCommandLineOption topology(
         QStringLiteral("topology"),
-        QStringLiteral("detect | synthetic:STRING | sample:NAME | FILE (hwloc XML, numactl --hardware text)"),
+        QStringLiteral("detect | synthetic:STRING | sample:NAME | FILE (hwloc XML, numactl --hardware text) | "
+                       "FOLDER or TARBALL (hwloc-gather-topology snapshot)"),
         QStringLiteral("SPEC"), QStringLiteral("detect"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window offscreen to a PNG file (or, for FILE.svg, "

@@ -140,6 +140,10 @@ void MainWindow::createMenus()
     file->addAction(tr("Export &trace..."), QKeySequence(tr("Ctrl+Shift+T")), this, &MainWindow::exportTrace);
     file->addSeparator();
     file->addAction(tr("&Open topology..."), QKeySequence::Open, this, &MainWindow::openFile);
+    // An hwloc-gather-topology snapshot unpacked into a folder (the tarball
+    // itself opens through Open topology).
+    file->addAction(tr("Open topology snapshot &folder..."), QKeySequence(tr("Ctrl+Shift+F")), this,
+                    &MainWindow::openSnapshotFolder);
     file->addAction(tr("Open &synthetic..."), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openSynthetic);
     file->addAction(tr("Open &detected machine"), QKeySequence(tr("Ctrl+Shift+D")), this, [this] {
         if (maybeSave())
@@ -544,9 +548,17 @@ void MainWindow::openFile()
 {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open topology"), QString(),
-        tr("Topologies (*.xml *.txt *.topo *.json);;All files (*)"));
+        tr("Topologies (*.xml *.txt *.topo *.json *.tar *.tar.gz *.tgz *.tar.bz2 *.tar.xz);;"
+           "hwloc-gather-topology snapshots (*.tar *.tar.gz *.tgz *.tar.bz2 *.tar.xz);;All files (*)"));
     if (!path.isEmpty() && maybeSave())
         openTopology(path.toStdString());
+}
+
+void MainWindow::openSnapshotFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open topology snapshot folder"));
+    if (!dir.isEmpty() && maybeSave())
+        openTopology(dir.toStdString());
 }
 
 void MainWindow::openSynthetic()

@@ -96,6 +96,7 @@ private:
     void createMenus();
     void fillSamplesMenu(QMenu *menu);
     void openFile();
+    void openSnapshotFolder();
     void openSynthetic();
     void exportView(bool svg);
     void exportCharts(bool csv);

@@ -1,5 +1,7 @@
 #include "profiler/migration_measurer.h"
 
+#include "topology/hwloc_convert.h" // load_hwloc: no snapshot's HWLOC_FSROOT during this load
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -52,7 +54,7 @@ MigrationMeasurer::MigrationMeasurer(const Topology &topology, std::uint64_t buf
         throw std::runtime_error("profiling buffers of 2 x " + std::to_string(buffer_bytes >> 20) +
                                  " MiB exceed half of this machine's " + std::to_string(memory >> 20) +
                                  " MiB of memory; lower --factor or profile a smaller cache --level");
-    if (hwloc_topology_init(&hwloc_) != 0 || hwloc_topology_load(hwloc_) != 0) {
+    if (hwloc_topology_init(&hwloc_) != 0 || load_hwloc(hwloc_) != 0) {
         if (hwloc_)
             hwloc_topology_destroy(hwloc_);
         throw std::runtime_error("hwloc could not load this machine's topology for binding");

@@ -1,6 +1,7 @@
 #include "scenario/scenario.h"
 
 #include "engine/model_params.h"
+#include "topology/hwloc_xml_export.h"
 #include "topology/import.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -208,9 +209,20 @@ nlohmann::json scenario_to_json(const Scenario &s)
     return doc;
 }
 
+nlohmann::json recorded_topology_json(const Topology &t)
+{
+    return json{{"recorded_from", "detect"}, {"hwloc_xml", topology_to_hwloc_xml(t)}};
+}
+
 void save_scenario(const Scenario &s, const std::string &path)
 {
-    write_file_atomically(path, scenario_to_json(s).dump(2) + "\n");
+    json doc = scenario_to_json(s);
+    // "detect" means whatever machine opens the file; the file records the
+    // machine it was saved on instead, so that it opens as the same machine
+    // elsewhere (as hwloc XML written from the model: no host name in it).
+    if (s.topology.is_string() && s.topology.get<std::string>() == "detect")
+        doc["topology"] = recorded_topology_json(import_detect());
+    write_file_atomically(path, doc.dump(2) + "\n");
 }
 
 std::shared_ptr<const Topology> scenario_topology(const Scenario &s)

@@ -6,6 +6,7 @@
 //
 //   {"schedscope_scenario": 1, "name": "...", "description": "...",
 //    "topology": "sample:itanium-4way",            // or {"synthetic": ..., "distances": [[...]]}
+//                                                  // or {"recorded_from": "detect", "hwloc_xml": "..."}
 //    "workload": {"name": "oltp", "params": {"processes": "32"}},
 //    "policies": [{"name": "sched-domains", "params": {"cache_hot_time_ms": "2.5"},
 //                  "label": "2004 default"}],              // label optional
@@ -69,8 +70,13 @@ struct Scenario {
 Scenario parse_scenario(const std::string &text, const std::string &source);
 Scenario load_scenario(const std::string &path);
 nlohmann::json scenario_to_json(const Scenario &s);
-// Atomic: a failed save leaves an existing file untouched.
+// Atomic: a failed save leaves an existing file untouched. A scenario whose
+// topology is "detect" is saved with the detected machine recorded in it
+// (recorded_topology_json), so that it opens as that machine anywhere.
 void save_scenario(const Scenario &s, const std::string &path);
+// {"recorded_from": "detect", "hwloc_xml": "<?xml ..."}: the "topology" value
+// that records a detected machine.
+nlohmann::json recorded_topology_json(const Topology &t);
 
 // The scenario's machine, resolved relative to the scenario file.
 std::shared_ptr<const Topology> scenario_topology(const Scenario &s);

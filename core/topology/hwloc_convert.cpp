@@ -5,8 +5,10 @@
 #include <hwloc/distances.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <new>
 #include <optional>
 
@@ -22,6 +24,29 @@ HwlocHandle::~HwlocHandle()
 {
     if (topo_)
         hwloc_topology_destroy(topo_);
+}
+
+int load_hwloc(hwloc_topology_t topo, const HwlocEnv &env)
+{
+    static std::mutex load_mutex;
+    const std::lock_guard<std::mutex> lock(load_mutex);
+    HwlocEnv saved;
+    for (const auto &[name, value] : env) {
+        const char *old = std::getenv(name.c_str());
+        saved.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
+        if (value)
+            setenv(name.c_str(), value->c_str(), 1);
+        else
+            unsetenv(name.c_str());
+    }
+    const int status = hwloc_topology_load(topo);
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+        if (it->second)
+            setenv(it->first.c_str(), it->second->c_str(), 1);
+        else
+            unsetenv(it->first.c_str());
+    }
+    return status;
 }
 
 namespace {

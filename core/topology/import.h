@@ -21,6 +21,14 @@ Topology import_synthetic(const std::string &description);
 Topology import_numactl(const std::string &text, const std::string &source);
 // schedscope's sample format (samples/topologies/*.topo): see samples/topologies/README.md.
 Topology import_sample_text(const std::string &text, const std::string &source);
+// An hwloc-gather-topology snapshot: a folder holding a Linux machine's
+// sys/devices/system/cpu (or holding one folder that does), read by hwloc as
+// its filesystem root, as `lstopo -i FOLDER` does.
+Topology import_snapshot_folder(const std::string &folder, const std::string &source);
+// The tarball hwloc-gather-topology writes (tar, optionally gzip, bzip2 or xz
+// compressed), unpacked into a private temporary folder that is removed
+// afterwards. Hostile archives are refused (archive_extract.h).
+Topology import_snapshot_archive(const std::string &data, const std::string &source);
 
 // Recognise the kind from the content (not the extension) and import it.
 // A scenario JSON with an embedded topology is handed to the scenario hook.
@@ -31,7 +39,8 @@ Topology import_text(const std::string &text, const std::string &source);
 Topology import_scenario_topology(const nlohmann::json &value, const std::string &source);
 
 // The one spelling used by the CLI and the GUI:
-//   "detect" | "synthetic:STRING" | "sample:NAME" | a file path
+//   "detect" | "synthetic:STRING" | "sample:NAME" | a file path |
+//   a snapshot folder | a snapshot tarball
 Topology load_topology(const std::string &spec);
 
 struct SampleInfo {

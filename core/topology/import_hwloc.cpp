@@ -188,7 +188,7 @@ Topology import_synthetic(const std::string &description)
     if (const std::string bound = bound_any_spelling(description); !bound.empty())
         throw InputError(source, bound);
     HwlocHandle h;
-    if (hwloc_topology_set_synthetic(h.get(), description.c_str()) != 0 || hwloc_topology_load(h.get()) != 0)
+    if (hwloc_topology_set_synthetic(h.get(), description.c_str()) != 0 || load_hwloc(h.get()) != 0)
         throw InputError(source, problem.empty() ? "not a valid hwloc synthetic description" : problem);
     Topology t = convert_hwloc(h.get(), source);
     t.set_name(description);
@@ -198,7 +198,7 @@ Topology import_synthetic(const std::string &description)
 Topology import_detect()
 {
     HwlocHandle h;
-    if (hwloc_topology_load(h.get()) != 0)
+    if (load_hwloc(h.get()) != 0)
         throw InputError("detect", "hwloc could not detect this machine's topology");
     Topology t = convert_hwloc(h.get(), "detect");
     t.set_name("this machine");
@@ -217,7 +217,7 @@ Topology import_hwloc_xml(const std::string &xml_text, const std::string &source
         throw InputError(source, check.error_line, {}, "not valid hwloc XML: " + check.error);
     HwlocHandle h;
     if (hwloc_topology_set_xmlbuffer(h.get(), xml_text.data(), static_cast<int>(xml_text.size()) + 1) != 0 ||
-        hwloc_topology_load(h.get()) != 0)
+        load_hwloc(h.get()) != 0)
         throw InputError(source, "not valid hwloc XML (hwloc refused to load it)");
     Topology t = convert_hwloc(h.get(), source);
     t.set_name(source);

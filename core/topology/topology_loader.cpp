@@ -1,6 +1,7 @@
 // The one spelling for "which machine": detect, synthetic:STR, sample:NAME or
 // a file whose kind is recognised from its content. Also finds the samples.
 
+#include "topology/archive_extract.h"
 #include "topology/import.h"
 #include "topology/text_parse.h"
 
@@ -46,6 +47,28 @@ bool looks_binary(const std::string &text)
     return control * 10 > n; // more than 10 % control characters
 }
 
+// A machine recorded in the scenario itself: {"hwloc_xml": "<?xml...",
+// "recorded_from": "detect"} (what saving a scenario on "detect" writes).
+Topology topology_from_recorded_xml(const nlohmann::json &value, const std::string &source)
+{
+    if (!value["hwloc_xml"].is_string())
+        throw InputError(source, 0, "topology.hwloc_xml", "expected a string of hwloc XML");
+    if (value.contains("recorded_from") && !value["recorded_from"].is_string())
+        throw InputError(source, 0, "topology.recorded_from", "expected a string");
+    for (const auto &[key, v] : value.items())
+        if (key != "hwloc_xml" && key != "recorded_from")
+            throw InputError(source, 0, "topology." + key, "unknown field");
+    Topology t;
+    try {
+        t = import_hwloc_xml(value["hwloc_xml"].get<std::string>(), source);
+    } catch (const InputError &e) {
+        throw InputError(source, 0, "topology.hwloc_xml", e.message());
+    }
+    const std::string from = value.value("recorded_from", std::string());
+    t.set_name(from == "detect" ? "machine recorded by detect" : "machine recorded in " + source);
+    return t;
+}
+
 // Scenario hook: today a scenario carries only its topology. The scenario
 // format (engine issue) will parse the whole file and call
 // topology_from_scenario_json() with its "topology" value.
@@ -72,9 +95,13 @@ Topology topology_from_scenario_json(const nlohmann::json &value, const std::str
             throw InputError(source, 0, "topology", e.what());
         }
     }
-    if (!value.is_object() || !value.contains("synthetic") || !value["synthetic"].is_string())
+    if (value.is_object() && value.contains("hwloc_xml") && !value.contains("synthetic"))
+        return topology_from_recorded_xml(value, source);
+    if (!value.is_object() || !value.contains("synthetic") || !value["synthetic"].is_string() ||
+        value.contains("hwloc_xml"))
         throw InputError(source, 0, "topology",
-                         "expected a topology spec string or an object with a \"synthetic\" string");
+                         "expected a topology spec string or an object with a \"synthetic\" string or an "
+                         "\"hwloc_xml\" string");
     Topology t;
     try {
         t = import_synthetic(value["synthetic"].get<std::string>());
@@ -121,7 +148,8 @@ std::string read_topology_file(const std::string &path)
     std::error_code ec;
     auto status = fs::status(path, ec);
     if (ec || !fs::exists(status))
-        throw InputError(path, "no such file (expected detect, synthetic:STRING, sample:NAME or a file)");
+        throw InputError(path, "no such file (expected detect, synthetic:STRING, sample:NAME, a file or a "
+                               "snapshot folder)");
     if (fs::is_directory(status))
         throw InputError(path, "is a directory, not a topology file");
     auto size = fs::file_size(path, ec);
@@ -135,6 +163,18 @@ std::string read_topology_file(const std::string &path)
     if (in.bad())
         throw InputError(path, "error while reading the file");
     return buf.str();
+}
+
+// The first bytes of a file, enough to tell an archive from text; empty
+// when it cannot be read (read_topology_file then says why).
+std::string read_head(const std::string &path)
+{
+    constexpr std::size_t kHeadBytes = 512; // one tar header block
+    std::ifstream in(path, std::ios::binary);
+    std::string head(kHeadBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(in ? head.size() : static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+    return head;
 }
 
 std::string sample_summary(const std::string &path)
@@ -160,7 +200,8 @@ Topology import_text(const std::string &text, const std::string &source)
         throw InputError(source, "file is empty");
     if (looks_binary(text))
         throw InputError(source, "binary data, not a topology (expected hwloc XML, numactl --hardware output, "
-                                 "a schedscope .topo sample or a scenario JSON)");
+                                 "a schedscope .topo sample, a scenario JSON or an hwloc-gather-topology "
+                                 "tarball)");
     std::string body = text;
     if (starts_with(body, "\xEF\xBB\xBF")) // UTF-8 byte order mark
         body = body.substr(3);
@@ -201,6 +242,11 @@ Topology load_topology(const std::string &spec)
         }
         throw InputError(spec, "no such sample (available: " + (known.empty() ? "none found in " + samples_dir() : known) + ")");
     }
+    std::error_code ec;
+    if (fs::is_directory(spec, ec))
+        return import_snapshot_folder(spec, spec);
+    if (fs::is_regular_file(spec, ec) && looks_like_archive(read_head(spec)))
+        return import_snapshot_archive(read_archive_file(spec), spec);
     return import_text(read_topology_file(spec), spec);
 }
 

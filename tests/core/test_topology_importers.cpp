@@ -72,7 +72,9 @@ TEST_CASE("empty, binary, unknown and missing files are InputErrors", "[import][
     CHECK(mentions(load_error("binary.bin"), "binary"));
     CHECK(mentions(load_error("unrecognised.txt"), "unrecognised content"));
     CHECK(mentions(load_error("no-such-file.xml"), "no such file"));
-    CHECK(mentions(input_error_of([] { load_topology(SCHEDSCOPE_TEST_DATA_DIR); }), "directory"));
+    // A folder is read as an hwloc-gather-topology snapshot; this one is not.
+    CHECK(mentions(input_error_of([] { load_topology(SCHEDSCOPE_TEST_DATA_DIR); }),
+                   "not a topology snapshot: expected a folder holding sys/devices/system/cpu"));
     CHECK(mentions(input_error_of([] { load_topology(""); }), "empty topology spec"));
     CHECK(mentions(input_error_of([] { load_topology("sample:no-such-machine"); }), "p3-xeon-8way"));
 }
