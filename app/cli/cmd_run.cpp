@@ -4,7 +4,7 @@
 #include "command.h"
 #include "run_progress.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "export/csv_export.h"
 #include "export/trace_export.h"
 #include "util/atomic_file.h"

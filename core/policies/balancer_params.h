@@ -3,7 +3,7 @@
 // NUMA policies built on it share: cache-hot time (overall, per level, or
 // from a migration profile) and cache_nice_tries.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 
 #include <map>
 #include <optional>

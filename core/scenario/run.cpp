@@ -2,7 +2,7 @@
 
 #include "analysis/migration_analysis.h"
 #include "analysis/migration_json.h"
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "util/input_error.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "workloads/workload_support.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 
 #include "policies/factories.h"
 #include "util/input_error.h"
