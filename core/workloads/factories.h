@@ -3,7 +3,7 @@
 // One file per workload (the autonuma-benchmark variants share one per
 // program); helpers they share are in workload_support.h.
 
-#include "catalog/catalog.h"
+#include "workloads/workload_info.h"
 
 #include <vector>
 
