@@ -1,6 +1,6 @@
 #include "headless_runner.h"
 
-#include "analysis/charts_panel.h"
+#include "panels/charts_panel.h"
 #include "catalog/catalog.h"
 #include "main_window.h"
 #include "sim/comparison_page.h"

@@ -6,7 +6,7 @@
 //   auto *lessons = new LessonPanel;   // lessons from the resources
 //   connect(lessons, &LessonPanel::openScenarioRequested, window, &MainWindow::openScenario);
 
-#include "analysis/lesson.h"
+#include "panels/lesson.h"
 
 #include <QWidget>
 

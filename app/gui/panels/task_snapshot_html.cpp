@@ -1,6 +1,6 @@
-#include "analysis/task_snapshot_html.h"
+#include "panels/task_snapshot_html.h"
 
-#include "analysis/chart_data.h"
+#include "panels/chart_data.h"
 
 #include <QCoreApplication>
 

@@ -4,7 +4,7 @@
 // every line at the mouse position while hovering. All charts of a panel
 // share one time range, so they line up with each other and the panes.
 
-#include "analysis/chart_data.h"
+#include "panels/chart_data.h"
 
 #include <QChartView>
 

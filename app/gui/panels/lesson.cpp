@@ -1,4 +1,4 @@
-#include "analysis/lesson.h"
+#include "panels/lesson.h"
 
 #include "topology/import.h"
 

@@ -1,4 +1,4 @@
-#include "analysis/chart_data.h"
+#include "panels/chart_data.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "analysis/migration_matrix.h"
+#include "panels/migration_matrix.h"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "analysis/profiler_panel.h"
+#include "panels/profiler_panel.h"
 
-#include "analysis/chart_data.h"
-#include "analysis/heatmap_model.h"
-#include "analysis/heatmap_view.h"
-#include "analysis/histogram_view.h"
-#include "analysis/migration_matrix.h"
-#include "analysis/profiler_runner.h"
+#include "panels/chart_data.h"
+#include "panels/heatmap_model.h"
+#include "panels/heatmap_view.h"
+#include "panels/histogram_view.h"
+#include "panels/migration_matrix.h"
+#include "panels/profiler_runner.h"
 #include "engine/simulation.h"
 #include "profiler/profile_store.h"
 

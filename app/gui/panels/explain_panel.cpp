@@ -1,8 +1,8 @@
-#include "analysis/explain_panel.h"
+#include "panels/explain_panel.h"
 
-#include "analysis/decision_filter_model.h"
-#include "analysis/decision_log_model.h"
-#include "analysis/task_snapshot_html.h"
+#include "panels/decision_filter_model.h"
+#include "panels/decision_log_model.h"
+#include "panels/task_snapshot_html.h"
 
 #include <QCheckBox>
 #include <QComboBox>

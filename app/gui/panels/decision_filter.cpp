@@ -1,6 +1,6 @@
-#include "analysis/decision_filter.h"
+#include "panels/decision_filter.h"
 
-#include "analysis/chart_data.h"
+#include "panels/chart_data.h"
 
 namespace schedscope::gui {
 

@@ -1,4 +1,4 @@
-#include "analysis/lesson_panel.h"
+#include "panels/lesson_panel.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -14,7 +14,7 @@
 // The panel copies the samples it is given, so a simulation may keep
 // recording on its own thread.
 
-#include "analysis/chart_data.h"
+#include "panels/chart_data.h"
 #include "engine/recording.h"
 
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "analysis/profiler_runner.h"
+#include "panels/profiler_runner.h"
 
 #include <QMetaObject>
 #include <QPointer>

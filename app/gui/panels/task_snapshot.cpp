@@ -1,4 +1,4 @@
-#include "analysis/task_snapshot.h"
+#include "panels/task_snapshot.h"
 
 #include <algorithm>
 

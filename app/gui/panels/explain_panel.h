@@ -15,8 +15,8 @@
 // Without a provider the detail shows the path from the copied migrations
 // only; a caller can also push a snapshot later with showTaskSnapshot().
 
-#include "analysis/decision_filter.h"
-#include "analysis/task_snapshot.h"
+#include "panels/decision_filter.h"
+#include "panels/task_snapshot.h"
 #include "engine/recording.h"
 
 #include <QStringList>

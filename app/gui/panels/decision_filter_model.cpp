@@ -1,6 +1,6 @@
-#include "analysis/decision_filter_model.h"
+#include "panels/decision_filter_model.h"
 
-#include "analysis/decision_log_model.h"
+#include "panels/decision_log_model.h"
 
 namespace schedscope::gui {
 

@@ -1,4 +1,4 @@
-#include "analysis/histogram_view.h"
+#include "panels/histogram_view.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,7 +1,7 @@
-#include "analysis/decision_log_model.h"
+#include "panels/decision_log_model.h"
 
-#include "analysis/chart_data.h"
-#include "analysis/decision_filter.h"
+#include "panels/chart_data.h"
+#include "panels/decision_filter.h"
 
 namespace schedscope::gui {
 

@@ -1,4 +1,4 @@
-#include "analysis/heatmap_model.h"
+#include "panels/heatmap_model.h"
 
 #include <algorithm>
 #include <cmath>

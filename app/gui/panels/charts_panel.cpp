@@ -1,7 +1,7 @@
-#include "analysis/charts_panel.h"
+#include "panels/charts_panel.h"
 
-#include "analysis/chart_csv.h"
-#include "analysis/cursor_chart_view.h"
+#include "panels/chart_csv.h"
+#include "panels/cursor_chart_view.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 // A TaskSnapshot as the short HTML page the explain view shows: path over
 // CPUs, warmth per cache with a bar, memory per node with a bar.
 
-#include "analysis/task_snapshot.h"
+#include "panels/task_snapshot.h"
 
 #include <QString>
 

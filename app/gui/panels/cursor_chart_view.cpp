@@ -1,4 +1,4 @@
-#include "analysis/cursor_chart_view.h"
+#include "panels/cursor_chart_view.h"
 
 #include <QChart>
 #include <QGraphicsLineItem>

@@ -3,7 +3,7 @@
 // plain DecisionFilter accepts their decision, so the filter's meaning is
 // tested once, without a view.
 
-#include "analysis/decision_filter.h"
+#include "panels/decision_filter.h"
 
 #include <QSortFilterProxyModel>
 

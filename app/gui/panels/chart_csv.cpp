@@ -1,4 +1,4 @@
-#include "analysis/chart_csv.h"
+#include "panels/chart_csv.h"
 
 #include <algorithm>
 #include <cstdio>

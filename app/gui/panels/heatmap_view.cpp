@@ -1,6 +1,6 @@
-#include "analysis/heatmap_view.h"
+#include "panels/heatmap_view.h"
 
-#include "analysis/heatmap_model.h"
+#include "panels/heatmap_model.h"
 
 #include <QHeaderView>
 

@@ -4,7 +4,7 @@
 // file reads on its own in a spreadsheet. Rows are the union of the sample
 // times; a line with no point at a time leaves its cell empty.
 
-#include "analysis/chart_data.h"
+#include "panels/chart_data.h"
 
 #include <string>
 #include <vector>
