@@ -3,7 +3,7 @@
 // and their JSON form, which the results file, the CSV export and the GUI
 // all read.
 
-#include "engine/sim_types.h"
+#include "engine/recording.h"
 #include "params/params.h"
 
 #include <nlohmann/json.hpp>
