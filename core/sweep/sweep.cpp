@@ -1,17 +1,13 @@
 #include "sweep/sweep.h"
 
 #include "util/input_error.h"
+#include "util/parallel.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 namespace schedscope {
 
@@ -73,60 +69,20 @@ SweepResult run_sweep(const SweepSpec &spec, const SweepRunner &runner, unsigned
     const int repeat = std::max(1, spec.repeat);
     const int total = static_cast<int>(spec.values.size()) * repeat;
     std::vector<SweepRun> slots(static_cast<size_t>(total));
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(total));
 
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(total));
-
-    std::atomic<int> next{0};
-    std::mutex mu;
-    std::condition_variable cv;
-    int done = 0;
-    auto worker = [&] {
-        for (;;) {
-            const int job = next.fetch_add(1);
-            if (job >= total)
-                return;
-            const size_t v = static_cast<size_t>(job / repeat);
-            const int k = job % repeat;
-            try {
-                ParamMap params = spec.base_params;
-                params[spec.param] = spec.values[v];
-                slots[static_cast<size_t>(job)] = runner(params, spec.base_seed + static_cast<std::uint64_t>(k));
-            } catch (...) {
-                errors[static_cast<size_t>(job)] = std::current_exception();
-            }
-            {
-                std::lock_guard lock(mu);
-                ++done;
-            }
-            cv.notify_one();
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < threads; ++i)
-        pool.emplace_back(worker);
-    {
-        // Progress is reported from this thread, so callers need no locking.
-        std::unique_lock lock(mu);
-        int reported = 0;
-        while (reported < total) {
-            cv.wait(lock, [&] { return done > reported; });
-            const int now_done = done;
-            lock.unlock();
-            for (int d = reported + 1; d <= now_done; ++d)
-                if (progress)
-                    progress(d, total);
-            reported = now_done;
-            lock.lock();
-        }
-    }
-    for (auto &t : pool)
-        t.join();
-    for (auto &e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    run_parallel(
+        static_cast<size_t>(total), threads,
+        [&](size_t job) {
+            const size_t v = job / static_cast<size_t>(repeat);
+            const int k = static_cast<int>(job % static_cast<size_t>(repeat));
+            ParamMap params = spec.base_params;
+            params[spec.param] = spec.values[v];
+            slots[job] = runner(params, spec.base_seed + static_cast<std::uint64_t>(k));
+        },
+        [&](size_t done) {
+            if (progress)
+                progress(static_cast<int>(done), total);
+        });
 
     SweepResult result;
     result.spec = spec;
