@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds everything and runs every test through
-# ctest (GUI tests on Qt's offscreen platform); then builds the core, the CLI
-# and the core tests again with ASan+UBSan (CMakePresets.json "asan") and runs
-# those tests under the sanitizers.
+# Installs what is missing, builds everything with warnings as errors and
+# runs every test through ctest (GUI tests on Qt's offscreen platform; the
+# reference outputs of tests/golden and the include graph of core are tests
+# too); then builds the core, the CLI and the core tests again with
+# ASan+UBSan (CMakePresets.json "asan") and runs those tests under the
+# sanitizers; last, the CLI with the engine's invariants checked after every
+# event ("invariants") on a few short reference runs, whose outputs must not
+# change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 schedscope_install_deps
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# Warnings in our own code fail this build (third-party headers are system
+# headers and do not count).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_WERROR=ON
 # The install list must cover every package the configure step used, even
 # where a package was installed by hand (scripts/check-deps.sh).
 bash scripts/check-deps.sh build
@@ -19,11 +25,19 @@ QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j"$jobs"
 #  [calibration]: reproduces published tables over three seeds each; it runs
 #    minutes in the normal build and ~10x that under ASan, and exercises no
 #    code path the engine tests do not.
+#  golden: scenario-*: the sample scenarios' full runs; the other reference
+#    runs (traces, CSV, profiles, topology reports) do run under ASan.
 cmake --preset asan >/dev/null
-cmake --build build-asan -j"$jobs" --target schedscope-cli core_tests
+cmake --build build-asan -j"$jobs" --target schedscope-cli core_tests golden_check
 # tests/lsan.supp: hwloc's own leaks when it refuses a file (found by fuzzing).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" \
-  -E '^(cache_hot_time on OLTP|autonuma-benchmark on 4 nodes|AutoNUMA stops migrating|numa01 converges under AutoNUMA)' 
+  -E '^(cache_hot_time on OLTP|autonuma-benchmark on 4 nodes|AutoNUMA stops migrating|numa01 converges under AutoNUMA|golden: scenario-)'
+
+# Invariant-checking build (docs/reliability.md): the check is O(PUs + tasks
+# + chunks) per event, so only the short reference runs.
+cmake --preset invariants >/dev/null
+cmake --build --preset invariants -j"$jobs"
+ctest --preset invariants -j"$jobs"

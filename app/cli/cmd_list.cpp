@@ -3,7 +3,7 @@
 
 #include "command.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/model_params.h"
 #include "topology/import.h"
 #include "topology/topology_report.h"

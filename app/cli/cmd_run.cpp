@@ -4,20 +4,20 @@
 #include "command.h"
 #include "run_progress.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "export/csv_export.h"
 #include "export/trace_export.h"
 #include "util/atomic_file.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 #include "util/input_error.h"
+#include "util/parallel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 namespace schedscope::cli {
 
@@ -173,40 +173,29 @@ int run_command(const RunArgs &a)
     // Runs are independent and seeded, so the order they finish in does not
     // change any number.
     ProgressBoard board(jobs.size());
-    std::mutex err_mu;
-    std::exception_ptr first_error;
-    std::atomic<size_t> next{0};
     // The CSV files are flattened from the series.
     const bool want_series = !a.no_series || !a.csv_dir.empty();
-    auto worker = [&] {
-        for (size_t j; (j = next++) < jobs.size();) {
+    // The board is finished before any error is reported, so that the
+    // message does not land in the middle of a progress line.
+    std::exception_ptr error;
+    try {
+        run_parallel(jobs.size(), a.jobs, [&](size_t j) {
             const Job &job = jobs[j];
-            try {
-                results[job.policy][job.rep] = run_policy(
-                    s, policies[job.policy], s.seed + static_cast<std::uint64_t>(job.rep), topo,
-                    [&, j](double f) {
-                        board.update(j, f);
-                        return !interrupted();
-                    },
-                    kDefaultMaxSimulatedS, want_series);
-                board.update(j, 1.0);
-            } catch (...) {
-                std::lock_guard lock(err_mu);
-                if (!first_error)
-                    first_error = std::current_exception();
-            }
-        }
-    };
-    unsigned n = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
-    n = std::min<unsigned>(n, static_cast<unsigned>(jobs.size()));
-    std::vector<std::thread> threads;
-    for (unsigned i = 0; i < n; ++i)
-        threads.emplace_back(worker);
-    for (auto &t : threads)
-        t.join();
+            results[job.policy][job.rep] = run_policy(
+                s, policies[job.policy], s.seed + static_cast<std::uint64_t>(job.rep), topo,
+                [&, j](double f) {
+                    board.update(j, f);
+                    return !interrupted();
+                },
+                kDefaultMaxSimulatedS, want_series);
+            board.update(j, 1.0);
+        });
+    } catch (...) {
+        error = std::current_exception();
+    }
     board.finish();
-    if (first_error)
-        std::rethrow_exception(first_error);
+    if (error)
+        std::rethrow_exception(error);
     // Only now: the workload, its parameters and the model constants are
     // checked when a run is built, and a refused scenario must not replace a
     // good file.

@@ -5,7 +5,7 @@
 #include "command.h"
 #include "run_progress.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "util/atomic_file.h"
 #include "scenario/scenario.h"
 #include "sweep/scenario_sweep.h"

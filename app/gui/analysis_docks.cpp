@@ -1,9 +1,9 @@
 #include "analysis_docks.h"
 
-#include "analysis/charts_panel.h"
-#include "analysis/explain_panel.h"
-#include "analysis/lesson_panel.h"
-#include "analysis/profiler_panel.h"
+#include "panels/charts_panel.h"
+#include "panels/explain_panel.h"
+#include "panels/lesson_panel.h"
+#include "panels/profiler_panel.h"
 #include "sim/analysis_hookup.h"
 
 #include <QDockWidget>

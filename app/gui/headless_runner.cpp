@@ -1,7 +1,7 @@
 #include "headless_runner.h"
 
-#include "analysis/charts_panel.h"
-#include "engine/catalog.h"
+#include "panels/charts_panel.h"
+#include "catalog/catalog.h"
 #include "main_window.h"
 #include "scene_export.h"
 #include "sim/comparison_page.h"

@@ -1,8 +1,8 @@
 #include "main_window.h"
 
 #include "about_text.h"
-#include "analysis/charts_panel.h"
-#include "analysis/lesson_panel.h"
+#include "panels/charts_panel.h"
+#include "panels/lesson_panel.h"
 #include "distance_matrix_panel.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"

@@ -1,7 +1,7 @@
 #include "scene_export.h"
 
-#include "analysis/charts_panel.h"
-#include "analysis/node_multiples_view.h"
+#include "panels/charts_panel.h"
+#include "panels/node_multiples_view.h"
 #include "main_window.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"

@@ -58,7 +58,6 @@ void TopologyView::relayout()
     else
         updateScrollBars();
     viewport()->update();
-    emit layoutChanged();
 }
 
 void TopologyView::setFoldingEnabled(bool enabled)
@@ -73,13 +72,6 @@ void TopologyView::setFoldingEnabled(bool enabled)
 void TopologyView::unfold(ObjId parent)
 {
     options_.unfolded.insert(parent);
-    relayout();
-}
-
-void TopologyView::foldAll()
-{
-    options_.unfolded.clear();
-    options_.fold = true;
     relayout();
 }
 

@@ -34,7 +34,6 @@ public:
 public slots:
     void setFoldingEnabled(bool enabled);
     void unfold(ObjId parent);
-    void foldAll();
     void zoomIn();
     void zoomOut();
     void setZoom(double zoom);
@@ -44,7 +43,6 @@ public slots:
 signals:
     void objectActivated(ObjId obj); // a click on an object's box
     void zoomChanged(double zoom);
-    void layoutChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -6,14 +6,20 @@
 // restore it.
 
 #include "engine/sim_types.h"
+#include "params/params.h"
 
-#include <map>
 #include <memory>
 #include <string>
 
 namespace schedscope {
 
 class Simulation;
+
+// The 2.6 scheduler's cache_hot_time default (cache_decay_ticks, 2.5 ms on
+// the machines of the 2004 reports; docs/background.md). The balancers
+// start from it; the migration analysis judges hot moves by it when the
+// policy has no cache_hot_time_ms.
+inline constexpr double kDefaultCacheHotTimeMs = 2.5;
 
 enum class WakeupMode {
     Locked, // the waker takes the target runqueue's lock
@@ -26,9 +32,6 @@ enum class EnqueueKind {
     Wakeup,  // woken from a sleep (before a queued wakeup's IPI is delivered)
     Migrate, // moved by a balancer
 };
-
-// Parameters as given by the user (`--policy name:k=v,...` or a scenario).
-using ParamMap = std::map<std::string, std::string>;
 
 class Policy {
 public:

@@ -87,4 +87,19 @@ void Recording::truncate(const Mark &m)
     samples.erase(keep, samples.end());
 }
 
+const char *decision_kind_name(DecisionKind k)
+{
+    switch (k) {
+    case DecisionKind::Place: return "place";
+    case DecisionKind::Pull: return "pull";
+    case DecisionKind::SkipHot: return "skip-hot";
+    case DecisionKind::Wakeup: return "wakeup";
+    case DecisionKind::PageMigrate: return "page-migrate";
+    case DecisionKind::Exchange: return "exchange";
+    case DecisionKind::PreferNode: return "prefer-node";
+    case DecisionKind::Other: return "other";
+    }
+    return "other";
+}
+
 } // namespace schedscope

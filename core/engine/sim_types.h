@@ -38,7 +38,17 @@ inline SimTime ceil_ns(double x)
 inline constexpr int kNoNode = -1;
 
 enum class TaskState { NotStarted, Runnable, Running, Blocked, Exited };
-const char *task_state_name(TaskState s);
+inline const char *task_state_name(TaskState s)
+{
+    switch (s) {
+    case TaskState::NotStarted: return "not-started";
+    case TaskState::Runnable: return "runnable";
+    case TaskState::Running: return "running";
+    case TaskState::Blocked: return "blocked";
+    case TaskState::Exited: return "exited";
+    }
+    return "?";
+}
 
 enum class AllocPolicy { FirstTouch, Interleave, Bind };
 

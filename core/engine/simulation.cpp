@@ -653,31 +653,4 @@ void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string 
     rec_->decisions.push_back(Decision{now_, kind, t, from, to, std::move(reason)});
 }
 
-const char *decision_kind_name(DecisionKind k)
-{
-    switch (k) {
-    case DecisionKind::Place: return "place";
-    case DecisionKind::Pull: return "pull";
-    case DecisionKind::SkipHot: return "skip-hot";
-    case DecisionKind::Wakeup: return "wakeup";
-    case DecisionKind::PageMigrate: return "page-migrate";
-    case DecisionKind::Exchange: return "exchange";
-    case DecisionKind::PreferNode: return "prefer-node";
-    case DecisionKind::Other: return "other";
-    }
-    return "other";
-}
-
-const char *task_state_name(TaskState s)
-{
-    switch (s) {
-    case TaskState::NotStarted: return "not-started";
-    case TaskState::Runnable: return "runnable";
-    case TaskState::Running: return "running";
-    case TaskState::Blocked: return "blocked";
-    case TaskState::Exited: return "exited";
-    }
-    return "?";
-}
-
 } // namespace schedscope

@@ -179,9 +179,6 @@ public:
     SchedEventSink *event_sink() const { return sink_; }
 
 private:
-    struct Impl;
-    friend struct Impl;
-
     // event handling
     void handle(const Event &e);
     void on_tick();
@@ -323,7 +320,6 @@ private:
         return {pu_cache_list_.data() + first, last - first};
     }
     std::vector<int> pu_node_;
-    std::vector<int> pu_sibling_first_; // per PU: first PU of its core
     std::vector<std::vector<int>> core_pus_;
     std::vector<int> pu_core_;
     bool smt_ = false; // some core has more than one PU

@@ -7,7 +7,7 @@
 // Column names are the JSON path joined with '.', with a unit suffix added
 // where the JSON key carries none ("ops" -> "ops_count"): see csv_header().
 
-#include "scenario/run.h"
+#include "analysis/run_result.h"
 
 #include <nlohmann/json.hpp>
 

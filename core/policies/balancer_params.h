@@ -3,7 +3,8 @@
 // NUMA policies built on it share: cache-hot time (overall, per level, or
 // from a migration profile) and cache_nice_tries.
 
-#include "engine/catalog.h"
+#include "engine/policy.h"
+#include "params/params.h"
 
 #include <map>
 #include <optional>
@@ -12,9 +13,6 @@
 
 namespace schedscope {
 
-// The 2.6 scheduler's cache_hot_time default (cache_decay_ticks, 2.5 ms on
-// the machines of the 2004 reports; docs/background.md section 3).
-inline constexpr double kDefaultCacheHotTimeMs = 2.5;
 // SD_CPU_INIT / SD_NODE_INIT cache_nice_tries in 2.6.
 inline constexpr int kDefaultCacheNiceTries = 1;
 

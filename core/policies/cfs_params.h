@@ -5,7 +5,7 @@
 // as sched_tunable_scaling says (Linux 3.6 kernel/sched/fair.c:
 // get_update_sysctl_factor()).
 
-#include "engine/catalog.h"
+#include "params/params.h"
 #include "engine/sim_types.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
-// The built-in policies, listed for the catalog (engine/catalog.cpp).
+// The built-in policies, listed for the catalog (catalog/catalog.cpp).
 
-#include "engine/catalog.h"
+#include "policies/policy_info.h"
 
 #include <vector>
 

@@ -5,7 +5,7 @@
 // balancer these policies ran on before. Each base takes its own knobs; a
 // knob of the other base is refused with a message naming `base`.
 
-#include "engine/catalog.h"
+#include "params/params.h"
 #include "policies/balancer_params.h"
 #include "policies/cfs_balancer.h"
 #include "policies/cfs_params.h"

@@ -7,7 +7,7 @@
 // of several, so the statistics it feeds are coarser. The scanning cost
 // lands in system time on a CPU that runs the process.
 
-#include "engine/catalog.h"
+#include "params/params.h"
 #include "engine/sim_types.h"
 
 #include <cstdint>

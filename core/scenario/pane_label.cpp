@@ -1,6 +1,6 @@
 #include "scenario/pane_label.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 
 #include <charconv>
 #include <map>

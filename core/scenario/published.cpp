@@ -5,7 +5,7 @@
 #include "scenario/published.h"
 #include "scenario/published_check.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/model_params.h"
 #include "profiler/migration_profiler.h"
 #include "scenario/run.h"

@@ -7,7 +7,7 @@
 
 #include "profiler/migration_profiler.h"
 #include "scenario/run.h"
-#include "sweep/parallel.h"
+#include "util/parallel.h"
 #include "topology/import.h"
 #include "util/input_error.h"
 
@@ -214,17 +214,21 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
             }
         }
     }
+    const int total = static_cast<int>(jobs.size());
     run_parallel(
-        static_cast<int>(jobs.size()), threads,
-        [&](int j) {
-            Job &job = jobs[static_cast<size_t>(j)];
+        jobs.size(), threads,
+        [&](size_t j) {
+            Job &job = jobs[j];
             job.result = run_policy(job.scenario, job.policy, job.seed, job.topo, {}, kDefaultMaxSimulatedS, false);
             if (!job.result.finished && job.result.fixed_work)
                 throw std::runtime_error(job.where + ", seed " + std::to_string(job.seed) +
                                          ": the run did not finish its work within " +
                                          std::to_string(static_cast<int>(kDefaultMaxSimulatedS)) + " simulated s");
         },
-        progress);
+        [&](size_t done) {
+            if (progress)
+                progress(static_cast<int>(done), total);
+        });
 
     std::vector<PublishedResult> out;
     for (size_t ei = 0; ei < experiments.size(); ++ei) {

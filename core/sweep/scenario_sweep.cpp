@@ -1,6 +1,6 @@
 #include "sweep/scenario_sweep.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "scenario/run.h"
 #include "util/input_error.h"
 

@@ -1,7 +1,7 @@
 #include "sweep/sweep.h"
 
-#include "sweep/parallel.h"
 #include "util/input_error.h"
+#include "util/parallel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -70,15 +70,18 @@ SweepResult run_sweep(const SweepSpec &spec, const SweepRunner &runner, unsigned
     const int total = static_cast<int>(spec.values.size()) * repeat;
     std::vector<SweepRun> slots(static_cast<size_t>(total));
     run_parallel(
-        total, threads,
-        [&](int job) {
-            const size_t v = static_cast<size_t>(job / repeat);
-            const int k = job % repeat;
+        static_cast<size_t>(total), threads,
+        [&](size_t job) {
+            const size_t v = job / static_cast<size_t>(repeat);
+            const int k = static_cast<int>(job % static_cast<size_t>(repeat));
             ParamMap params = spec.base_params;
             params[spec.param] = spec.values[v];
-            slots[static_cast<size_t>(job)] = runner(params, spec.base_seed + static_cast<std::uint64_t>(k));
+            slots[job] = runner(params, spec.base_seed + static_cast<std::uint64_t>(k));
         },
-        progress);
+        [&](size_t done) {
+            if (progress)
+                progress(static_cast<int>(done), total);
+        });
 
     SweepResult result;
     result.spec = spec;

@@ -1,9 +1,9 @@
 #pragma once
-// The built-in workloads, listed for the catalog (engine/catalog.cpp).
+// The built-in workloads, listed for the catalog (catalog/catalog.cpp).
 // One file per workload (the autonuma-benchmark variants share one per
 // program); helpers they share are in workload_support.h.
 
-#include "engine/catalog.h"
+#include "workloads/workload_info.h"
 
 #include <vector>
 

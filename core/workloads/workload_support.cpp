@@ -1,6 +1,6 @@
 #include "workloads/workload_support.h"
 
-#include "engine/catalog.h"
+#include "params/params.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // Chart data derived from a small real simulation against the recording it
 // came from; the CSV layout; the charts panel's cursor and exports.
-#include "analysis/chart_csv.h"
-#include "analysis/chart_data.h"
-#include "analysis/charts_panel.h"
-#include "analysis/cursor_chart_view.h"
+#include "panels/chart_csv.h"
+#include "panels/chart_data.h"
+#include "panels/charts_panel.h"
+#include "panels/cursor_chart_view.h"
 #include "scenario/run.h"
 #include "test_analysis_support.h"
 

@@ -1,10 +1,10 @@
 // The explain view: the filter's meaning, the plain-words entries, and the
 // panel filtering a real log and showing a task's path, warmth and memory.
-#include "analysis/decision_filter.h"
-#include "analysis/decision_filter_model.h"
-#include "analysis/decision_log_model.h"
-#include "analysis/explain_panel.h"
-#include "analysis/task_snapshot.h"
+#include "panels/decision_filter.h"
+#include "panels/decision_filter_model.h"
+#include "panels/decision_log_model.h"
+#include "panels/explain_panel.h"
+#include "panels/task_snapshot.h"
 #include "test_analysis_support.h"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // Every lesson compiled into the GUI loads, names an existing sample
 // scenario that parses and builds, and the panel asks to open it.
-#include "analysis/lesson.h"
-#include "analysis/lesson_panel.h"
+#include "panels/lesson.h"
+#include "panels/lesson_panel.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 

@@ -1,9 +1,9 @@
 // The analysis item models under QAbstractItemModelTester, attached before
 // they are filled, with the tester's warnings counted as failures.
-#include "analysis/decision_filter_model.h"
-#include "analysis/decision_log_model.h"
-#include "analysis/heatmap_model.h"
-#include "analysis/migration_matrix.h"
+#include "panels/decision_filter_model.h"
+#include "panels/decision_log_model.h"
+#include "panels/heatmap_model.h"
+#include "panels/migration_matrix.h"
 #include "test_analysis_support.h"
 
 #include <catch2/catch.hpp>

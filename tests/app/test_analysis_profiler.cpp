@@ -1,10 +1,10 @@
 // The migration matrix against the recording it counts, the cell listing
 // with reasons, and the profiler view: a full run, the "Use" action, and a
 // clean cancel mid-run.
-#include "analysis/heatmap_model.h"
+#include "panels/heatmap_model.h"
 #include "analysis/migration_analysis.h"
-#include "analysis/migration_matrix.h"
-#include "analysis/profiler_panel.h"
+#include "panels/migration_matrix.h"
+#include "panels/profiler_panel.h"
 #include "profiler/profile_store.h"
 #include "scenario/run.h"
 #include "test_analysis_support.h"

@@ -1,11 +1,11 @@
 // Renders each analysis panel with real data to PNG (QWidget::grab on the
 // offscreen platform) and checks it has real content. Set
 // SCHEDSCOPE_ANALYSIS_PNG_DIR to keep the images and look at them.
-#include "analysis/charts_panel.h"
-#include "analysis/explain_panel.h"
-#include "analysis/lesson_panel.h"
-#include "analysis/profiler_panel.h"
-#include "analysis/task_snapshot.h"
+#include "panels/charts_panel.h"
+#include "panels/explain_panel.h"
+#include "panels/lesson_panel.h"
+#include "panels/profiler_panel.h"
+#include "panels/task_snapshot.h"
 #include "test_analysis_support.h"
 
 #include <catch2/catch.hpp>

@@ -3,12 +3,12 @@
 // labels that repeat, chart titles that lag, the profiler's idle read-out,
 // clipped parameter errors, export folders, the status bar, the frame rate
 // while paused, the menu order and the first-launch hint.
-#include "analysis/chart_data.h"
-#include "analysis/charts_panel.h"
-#include "analysis/cursor_chart_view.h"
-#include "analysis/decision_log_model.h"
-#include "analysis/explain_panel.h"
-#include "analysis/profiler_panel.h"
+#include "panels/chart_data.h"
+#include "panels/charts_panel.h"
+#include "panels/cursor_chart_view.h"
+#include "panels/decision_log_model.h"
+#include "panels/explain_panel.h"
+#include "panels/profiler_panel.h"
 #include "export_location.h"
 #include "main_window.h"
 #include "object_text.h"

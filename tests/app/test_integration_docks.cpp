@@ -3,13 +3,13 @@
 // detail comes from the simulation thread and matches the engine, a lesson
 // opens its scenario (after the unsaved-changes prompt), and the profiler's
 // "Use for sched-domains" re-runs the sched-domains panes.
-#include "analysis/chart_data.h"
-#include "analysis/charts_panel.h"
-#include "analysis/decision_log_model.h"
-#include "analysis/explain_panel.h"
-#include "analysis/lesson_panel.h"
-#include "analysis/profiler_panel.h"
-#include "analysis/task_snapshot.h"
+#include "panels/chart_data.h"
+#include "panels/charts_panel.h"
+#include "panels/decision_log_model.h"
+#include "panels/explain_panel.h"
+#include "panels/lesson_panel.h"
+#include "panels/profiler_panel.h"
+#include "panels/task_snapshot.h"
 #include "main_window.h"
 #include "sim/analysis_hookup.h"
 #include "sim/comparison_page.h"

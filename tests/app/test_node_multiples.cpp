@@ -1,9 +1,9 @@
 // Node convergence as small multiples: one mini chart per pane on shared
 // axes, a node legend that is always there, and overlapping lines named.
-#include "analysis/chart_overlap.h"
-#include "analysis/charts_panel.h"
-#include "analysis/cursor_chart_view.h"
-#include "analysis/node_multiples_view.h"
+#include "panels/chart_overlap.h"
+#include "panels/charts_panel.h"
+#include "panels/cursor_chart_view.h"
+#include "panels/node_multiples_view.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
 // One label per pane, used everywhere (scenario/pane_label.h): two panes running the same policy
 // with different parameters must read differently in every chart legend and
 // hover text, the Explain pane picker, the charts' CSV and the trace export.
-#include "analysis/charts_panel.h"
-#include "analysis/cursor_chart_view.h"
-#include "analysis/explain_panel.h"
-#include "analysis/node_multiples_view.h"
+#include "panels/charts_panel.h"
+#include "panels/cursor_chart_view.h"
+#include "panels/explain_panel.h"
+#include "panels/node_multiples_view.h"
 #include "main_window.h"
 #include "sim/comparison_page.h"
 #include "sim/policy_dialog.h"

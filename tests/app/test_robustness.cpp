@@ -5,7 +5,7 @@
 // in its dock; and the window, every dock and every pane are resized down to
 // 1x1 and painted while the simulation plays and while it is paused, with
 // Qt's warnings about geometry or painting failing the test.
-#include "analysis/profiler_panel.h"
+#include "panels/profiler_panel.h"
 #include "main_window.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"

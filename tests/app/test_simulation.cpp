@@ -6,7 +6,7 @@
 #include "sim/run_setup.h"
 #include "sim/simulation_controller.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "scenario/run.h"
 #include "topology/import.h"
 

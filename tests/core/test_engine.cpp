@@ -1,7 +1,7 @@
 // The engine's contract: event order, determinism, accounting, invariants,
 // checkpoints and lockstep.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/event_queue.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"

@@ -1,7 +1,7 @@
 // Balancing policies on tiny machines, with outcomes worked out by hand:
 // who pulls what, when, and what stops them.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "policies/domain_balancer.h"

@@ -2,7 +2,7 @@
 // outcomes worked out by hand from the kernel's rules: which task is pulled,
 // when, and from where; who runs next; where a woken task goes.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "policies/cfs_balancer.h"

@@ -4,7 +4,7 @@
 // NODE_THRESHOLD; the hot-task rule that, unlike the rework, binds idle
 // CPUs too.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "topology/import.h"

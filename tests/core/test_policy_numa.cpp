@@ -2,7 +2,7 @@
 // with outcomes worked out by hand: where memory and threads end up, and
 // that moving stops once everything is local.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "topology/import.h"

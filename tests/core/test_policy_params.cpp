@@ -1,7 +1,7 @@
 // Policy parameters: every mistake is an InputError naming the parameter,
 // and params() gives effective values that read back to the same policy.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/simulation.h"
 #include "policies/domain_balancer.h"
 #include "profiler/profile_store.h"

@@ -1,7 +1,7 @@
 // The `wakeup` knob every policy has: queued wakeups (wake list + IPI) take
 // fewer remote runqueue locks than locked ones.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/simulation.h"
 #include "topology/import.h"
 

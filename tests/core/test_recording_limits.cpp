@@ -2,7 +2,7 @@
 // pairs, decisions and migrations past their limit are counted, not kept,
 // and checkpoints still restore across a merge.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "topology/import.h"

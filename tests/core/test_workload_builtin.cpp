@@ -1,7 +1,7 @@
 // The built-in workloads: each builds and runs on small machines, keeps the
 // engine's invariants, and has the shape its benchmark defines.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "scenario/run.h"

@@ -2,7 +2,7 @@
 // independent JVMs and their manual pinning, hackbench senders that block on
 // a full socket, numa_test as its 2003 script ran it.
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "topology/import.h"

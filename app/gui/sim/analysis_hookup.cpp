@@ -1,8 +1,8 @@
 #include "analysis_hookup.h"
 
-#include "analysis/charts_panel.h"
-#include "analysis/explain_panel.h"
-#include "analysis/profiler_panel.h"
+#include "panels/charts_panel.h"
+#include "panels/explain_panel.h"
+#include "panels/profiler_panel.h"
 #include "comparison_page.h"
 #include "comparison_view.h"
 #include "simulation_controller.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Feeds GUI-B's analysis widgets (app/gui/analysis) from a comparison: the
+// Feeds GUI-B's analysis widgets (app/gui/panels) from a comparison: the
 // charts get each pane's samples as frames deliver them (and are cut back
 // when the timeline scrubs back), share the time cursor with the timeline,
 // and the explain view follows each pane's decision log. Kept out of

@@ -1,6 +1,6 @@
 #include "comparison_view.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "sim_legend.h"
 #include "simulation_pane.h"
 

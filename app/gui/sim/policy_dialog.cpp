@@ -1,6 +1,6 @@
 #include "policy_dialog.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "util/input_error.h"
 
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #include "run_setup.h"
 
-#include "engine/catalog.h"
+#include "catalog/catalog.h"
 #include "scenario/pane_label.h"
 #include "scenario/run.h"
 #include "util/input_error.h"

@@ -7,7 +7,7 @@
 // per-pane recordings mirrored here on the GUI thread; they never touch a
 // Simulation.
 
-#include "analysis/task_snapshot.h"
+#include "panels/task_snapshot.h"
 #include "pane_frame.h"
 #include "run_setup.h"
 

@@ -120,11 +120,6 @@ void SimulationPane::updateTransform()
     static_dirty_ = true;
 }
 
-QPointF SimulationPane::toWidget(QPointF p) const
-{
-    return origin_ + p * scale_;
-}
-
 QPointF SimulationPane::toLayout(QPointF p) const
 {
     return (p - origin_) / scale_;

@@ -42,8 +42,7 @@ public:
     QString headerTitle() const;
     QString headerFigures() const;
 
-    // Widget pixel of a layout point, and back (tooltips, tests).
-    QPointF toWidget(QPointF layout_pos) const;
+    // The layout point under a widget pixel (tooltips).
     QPointF toLayout(QPointF widget_pos) const;
 
 signals:

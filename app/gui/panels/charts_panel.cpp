@@ -1,0 +1,326 @@
+#include "panels/charts_panel.h"
+
+#include "panels/chart_csv.h"
+#include "panels/chart_export.h"
+#include "panels/cursor_chart_view.h"
+#include "panels/node_multiples_view.h"
+#include "export_location.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace schedscope::gui {
+
+namespace {
+
+// Display order; the third chart is throughput or progress, whichever the
+// workload has (work_chart_kind).
+constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
+                                 ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
+// Where each chart sits. Node convergence, one small chart per pane, takes
+// the first column's two rows; the others are three across two rows (the
+// dock sits below the panes, wide and short), and the key takes the last
+// cell. Two rows keep the dock's minimum height small enough to leave the
+// panes room.
+struct Cell {
+    int row, column, row_span;
+};
+constexpr Cell kCells[] = {{0, 0, 2}, {0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {1, 1, 1}, {1, 2, 1}};
+constexpr Cell kKeyCell = {1, 3, 1};
+constexpr int kColumns = 4;
+constexpr int kMinChartHeightPx = 220;
+
+} // namespace
+
+ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
+{
+    process_box_ = new QComboBox(this);
+    connect(process_box_, &QComboBox::activated, this,
+            [this](int i) { setProcess(process_box_->itemData(i).toInt()); });
+    auto *png = new QPushButton(tr("Export PNG..."), this);
+    auto *csv = new QPushButton(tr("Export CSV..."), this);
+    connect(png, &QPushButton::clicked, this, &ChartsPanel::askExportPng);
+    connect(csv, &QPushButton::clicked, this, &ChartsPanel::askExportCsv);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Process:"), this));
+    bar->addWidget(process_box_);
+    bar->addStretch(1);
+    bar->addWidget(png);
+    bar->addWidget(csv);
+
+    grid_ = new QWidget(this);
+    auto *grid = new QGridLayout(grid_);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(2);
+    for (std::size_t i = 0; i < std::size(kLayout); ++i) {
+        auto *view = new CursorChartView(grid_);
+        view->setMinimumHeight(kMinChartHeightPx);
+        // Labels elided to fit a third of a legend row ("sched-domains ca...")
+        // name nothing: the key names every pane once, whole.
+        view->setLegendShown(false);
+        // Dragging on one chart moves the cursor on all of them and tells the panes.
+        connect(view, &CursorChartView::cursorDragged, this, [this](double t_s) {
+            setCursorTime(static_cast<SimTime>(t_s * 1e9));
+            emit cursorMoved(cursor_ns_);
+        });
+        views_.push_back(view);
+        if (kLayout[i] == ChartKind::NodeMemory) {
+            // Sixteen lines of four panes x four nodes in one chart cannot be
+            // told apart: the cell holds one small chart per pane instead.
+            view->hide();
+            node_view_ = new NodeMultiplesView(grid_);
+            node_view_->setMinimumHeight(kMinChartHeightPx);
+            connect(node_view_, &NodeMultiplesView::cursorDragged, this, [this](double t_s) {
+                setCursorTime(static_cast<SimTime>(t_s * 1e9));
+                emit cursorMoved(cursor_ns_);
+            });
+            grid->addWidget(node_view_, kCells[i].row, kCells[i].column, kCells[i].row_span, 1);
+            continue;
+        }
+        grid->addWidget(view, kCells[i].row, kCells[i].column, kCells[i].row_span, 1);
+    }
+    key_ = new QLabel(grid_);
+    key_->setTextFormat(Qt::RichText);
+    key_->setWordWrap(true);
+    key_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    key_->setMargin(8);
+    grid->addWidget(key_, kKeyCell.row, kKeyCell.column, kKeyCell.row_span, 1);
+    for (int c = 0; c < kColumns; ++c)
+        grid->setColumnStretch(c, 1);
+    updateKey();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(grid_, 1);
+
+    redraw_timer_ = new QTimer(this);
+    redraw_timer_->setSingleShot(true);
+    redraw_timer_->setInterval(kRedrawIntervalMs);
+    connect(redraw_timer_, &QTimer::timeout, this, &ChartsPanel::redraw);
+    setProcessNames({});
+}
+
+void ChartsPanel::setRuns(const QStringList &names, const std::vector<std::shared_ptr<const Recording>> &recordings,
+                          const QStringList &process_names)
+{
+    names_ = names;
+    updateKey();
+    samples_.assign(static_cast<std::size_t>(names.size()), {});
+    for (std::size_t r = 0; r < samples_.size() && r < recordings.size(); ++r)
+        if (recordings[r])
+            samples_[r] = recordings[r]->samples;
+    setProcessNames(process_names);
+    redraw();
+}
+
+void ChartsPanel::appendSamples(int run, std::span<const MetricsSample> samples)
+{
+    if (run < 0 || samples.empty())
+        return;
+    if (run >= static_cast<int>(samples_.size())) {
+        samples_.resize(static_cast<std::size_t>(run) + 1);
+        while (names_.size() <= run)
+            names_ << tr("run %1").arg(names_.size());
+    }
+    samples_[run].insert(samples_[run].end(), samples.begin(), samples.end());
+    scheduleRedraw();
+}
+
+void ChartsPanel::truncateRun(int run, SimTime t_ns)
+{
+    if (run < 0 || run >= static_cast<int>(samples_.size()))
+        return;
+    auto &s = samples_[run];
+    s.erase(std::upper_bound(s.begin(), s.end(), t_ns,
+                             [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
+            s.end());
+    scheduleRedraw();
+}
+
+void ChartsPanel::setFixedWork(std::optional<bool> fixed_work)
+{
+    fixed_work_ = fixed_work;
+    scheduleRedraw();
+}
+
+void ChartsPanel::setProcessNames(const QStringList &names)
+{
+    // The sample's process count bounds the list when no names were given.
+    int count = static_cast<int>(names.size());
+    for (const auto &run : samples_)
+        if (!run.empty())
+            count = std::max(count, static_cast<int>(run.back().proc_node_bytes.size()));
+    process_box_->clear();
+    process_box_->addItem(tr("all processes"), kAllProcesses);
+    for (int p = 0; p < count; ++p)
+        process_box_->addItem(p < names.size() ? names[p] : tr("process %1").arg(p), p);
+    const int index = process_box_->findData(process_);
+    process_box_->setCurrentIndex(index >= 0 ? index : 0);
+    process_ = process_box_->currentData().toInt();
+}
+
+void ChartsPanel::setProcess(int process)
+{
+    const int index = process_box_->findData(process);
+    if (index < 0)
+        return;
+    process_box_->setCurrentIndex(index);
+    process_ = process;
+    redraw();
+}
+
+void ChartsPanel::setCursorTime(SimTime t_ns)
+{
+    cursor_ns_ = t_ns;
+    for (CursorChartView *view : views_)
+        view->setCursorTime(static_cast<double>(t_ns) / 1e9);
+    node_view_->setCursorTime(static_cast<double>(t_ns) / 1e9);
+}
+
+std::vector<RunSamples> ChartsPanel::runSamples() const
+{
+    std::vector<RunSamples> runs;
+    for (std::size_t r = 0; r < samples_.size(); ++r)
+        runs.push_back({r < static_cast<std::size_t>(names_.size()) ? names_[static_cast<qsizetype>(r)].toStdString()
+                                                                      : "run " + std::to_string(r),
+                        samples_[r]});
+    return runs;
+}
+
+std::vector<ChartData> ChartsPanel::charts() const
+{
+    const std::vector<RunSamples> runs = runSamples();
+    std::vector<ChartData> out;
+    const ChartKind work = fixed_work_ ? (*fixed_work_ ? ChartKind::Progress : ChartKind::Throughput)
+                                       : work_chart_kind(runs);
+    for (ChartKind kind : kLayout)
+        out.push_back(derive_chart(kind == ChartKind::Progress ? work : kind, runs, process_));
+    return out;
+}
+
+void ChartsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    scheduleRedraw();
+}
+
+void ChartsPanel::scheduleRedraw()
+{
+    if (!redraw_timer_->isActive())
+        redraw_timer_->start();
+}
+
+void ChartsPanel::redraw()
+{
+    redraw_timer_->stop();
+    const std::vector<ChartData> data = charts();
+    double t_max = 0;
+    for (const ChartData &d : data)
+        t_max = std::max(t_max, d.t_max_s);
+    for (std::size_t i = 0; i < views_.size(); ++i) {
+        views_[i]->setChartData(data[i], subtitle(data[i].kind));
+        views_[i]->setTimeRange(t_max);
+        views_[i]->setCursorTime(static_cast<double>(cursor_ns_) / 1e9);
+        if (data[i].kind == ChartKind::NodeMemory) {
+            node_view_->setTimeRange(t_max);
+            node_view_->setCursorTime(static_cast<double>(cursor_ns_) / 1e9);
+            node_view_->setChartData(data[i], names_, subtitle(data[i].kind));
+        }
+    }
+}
+
+void ChartsPanel::updateKey()
+{
+    QString html = QStringLiteral("<b>%1</b><br>").arg(tr("Panes (line colour)"));
+    for (int r = 0; r < names_.size(); ++r)
+        html += QStringLiteral("<span style=\"color:%1\">\u25a0</span> %2<br>")
+                    .arg(CursorChartView::runColour(r).name(), names_[r].toHtmlEscaped());
+    html += QStringLiteral("<br><b>%1</b><br>").arg(tr("Task migrations (line style)"));
+    QStringList styles;
+    for (int c = 0; c < kDistanceClassCount; ++c)
+        if (c != static_cast<int>(DistanceClass::Self))
+            styles << QStringLiteral("%1 %2").arg(QString::fromLatin1(distance_class_name(static_cast<DistanceClass>(c))),
+                                                 CursorChartView::migrationStyleName(c));
+    html += styles.join(QStringLiteral(", "));
+    html += QStringLiteral("<br><br>%1").arg(tr("Hover a chart for every line's value; drag to move the panes."));
+    key_->setText(html);
+}
+
+QString ChartsPanel::keyText() const
+{
+    QString plain = key_->text();
+    plain.replace(QStringLiteral("<br>"), QStringLiteral("\n"));
+    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    return plain;
+}
+
+QString ChartsPanel::subtitle(ChartKind kind) const
+{
+    const bool per_process = kind == ChartKind::NodeMemory || kind == ChartKind::LocalAccess;
+    return per_process ? process_box_->currentText() : QString();
+}
+
+QString ChartsPanel::exportChartFiles(const QString &dir, QSize size, QStringList *written) const
+{
+    for (const ChartData &d : charts())
+        if (QString error = export_chart_files(d, subtitle(d.kind), static_cast<double>(cursor_ns_) / 1e9, dir, size,
+                                               written, names_);
+            !error.isEmpty())
+            return error;
+    return {};
+}
+
+bool ChartsPanel::exportPng(const QString &path)
+{
+    redraw();
+    // Charts lay themselves out (and align their plot areas) in posted
+    // events: let them settle so the image is what the screen shows.
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    return grid_->grab().save(path, "PNG");
+}
+
+bool ChartsPanel::exportCsv(const QString &path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    const std::string csv = charts_to_csv(charts());
+    return file.write(csv.data(), static_cast<qint64>(csv.size())) == static_cast<qint64>(csv.size());
+}
+
+void ChartsPanel::askExportPng()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export charts as PNG"), export_start_path(QStringLiteral("charts.png"), ExportKind::Image),
+        tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    remember_export_path(path);
+    exportPng(path);
+}
+
+void ChartsPanel::askExportCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart data as CSV"), export_start_path(QStringLiteral("charts.csv"), ExportKind::Data),
+        tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    remember_export_path(path);
+    exportCsv(path);
+}
+
+} // namespace schedscope::gui

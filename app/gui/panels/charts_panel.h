@@ -1,0 +1,114 @@
+#pragma once
+// The analysis charts, aligned in time with the panes: per process
+// memory per node and local-access % (node convergence), throughput or
+// progress, idle %, system time, and migrations per second by distance
+// class, one line per policy. A shared time cursor (a red line on every
+// chart) follows setCursorTime() and can be dragged; hovering shows every
+// line's value; the whole panel exports as PNG and its data as CSV.
+//
+//   charts->setRuns({"sched-domains", "autonuma"}, {rec0, rec1}, {"numa01 p0", "numa01 p1"});
+//   charts->appendSamples(1, new_samples);      // while running, per pane
+//   charts->setCursorTime(sim_time_ns);         // from the panes' timeline
+//   connect(charts, &ChartsPanel::cursorMoved, timeline, ...);
+//
+// The panel copies the samples it is given, so a simulation may keep
+// recording on its own thread.
+
+#include "panels/chart_data.h"
+#include "engine/recording.h"
+
+#include <QSize>
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QTimer;
+
+namespace schedscope::gui {
+
+class CursorChartView;
+class NodeMultiplesView;
+
+class ChartsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartsPanel(QWidget *parent = nullptr);
+
+    // Replaces all runs. `process_names` label the process selector
+    // (empty: "process 0", "process 1"...). A null recording is an empty run.
+    void setRuns(const QStringList &names, const std::vector<std::shared_ptr<const Recording>> &recordings,
+                 const QStringList &process_names = {});
+    // Adds samples to one run (redraws at most every kRedrawIntervalMs).
+    void appendSamples(int run, std::span<const MetricsSample> samples);
+    // Cuts a run back to its samples up to t (the panes scrubbed back).
+    void truncateRun(int run, SimTime t_ns);
+    // Whether the workload has fixed work (the third chart shows progress)
+    // or runs for a duration (throughput). Known from the scenario before any
+    // sample arrives, so the chart's title never lags a newly opened one;
+    // unset, the samples decide (work_chart_kind).
+    void setFixedWork(std::optional<bool> fixed_work);
+    void setProcessNames(const QStringList &names);
+    void setProcess(int process); // kAllProcesses or an index
+
+    void setCursorTime(SimTime t_ns);
+    SimTime cursorTime() const { return cursor_ns_; }
+
+    // The data behind the charts, in display order (tests, CSV).
+    std::vector<ChartData> charts() const;
+    // One view per chart, in display order. The first (memory per node, all
+    // panes in one chart) is kept for exports but not shown: the dock shows
+    // node convergence as small multiples instead (nodeMultiples()).
+    const std::vector<CursorChartView *> &views() const { return views_; }
+    NodeMultiplesView *nodeMultiples() const { return node_view_; }
+    // The key beside the charts: each pane's colour and whole label, and the
+    // migrations chart's line style per distance class (plain text).
+    QString keyText() const;
+    QStringList runNames() const { return names_; }
+    bool exportPng(const QString &path);
+    bool exportCsv(const QString &path) const;
+    // Every chart on its own as DIR/<name>.png, .svg and .csv (chart_export.h).
+    // Empty on success, else the reason.
+    QString exportChartFiles(const QString &dir, QSize size, QStringList *written = nullptr) const;
+    // The text after a chart's title: the process shown, for the per-process charts.
+    QString subtitle(ChartKind kind) const;
+
+    static constexpr int kRedrawIntervalMs = 200;
+
+public slots:
+    void redraw();
+
+signals:
+    void cursorMoved(schedscope::SimTime t_ns);
+
+protected:
+    // Charts filled while hidden (a closed dock) keep the layout of their
+    // hidden size; drawing them again once shown lays them out for real.
+    void showEvent(QShowEvent *event) override;
+
+private:
+    std::vector<RunSamples> runSamples() const;
+    void scheduleRedraw();
+    void askExportPng();
+    void askExportCsv();
+    void updateKey();
+
+    QStringList names_;
+    std::vector<std::vector<MetricsSample>> samples_;
+    int process_ = kAllProcesses;
+    std::optional<bool> fixed_work_;
+    SimTime cursor_ns_ = 0;
+    QComboBox *process_box_ = nullptr;
+    QWidget *grid_ = nullptr;
+    std::vector<CursorChartView *> views_;
+    NodeMultiplesView *node_view_ = nullptr;
+    QLabel *key_ = nullptr;
+    QTimer *redraw_timer_ = nullptr;
+};
+
+} // namespace schedscope::gui

@@ -1,0 +1,315 @@
+#include "panels/cursor_chart_view.h"
+
+#include <QChart>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedscope::gui {
+
+namespace {
+
+// Beyond this many lines the legend would crowd out the plot; the hover
+// text still names every line.
+constexpr int kMaxLegendLines = 12;
+constexpr int kMaxHoverLines = 10;
+// Every chart's plot area starts and ends at the same distance from the
+// view's edges, whatever its axis labels: charts of equal width then share
+// one time scale on screen, and the cursors line up across them.
+constexpr qreal kPlotLeftPx = 72;
+constexpr qreal kPlotRightPx = 18;
+// Small multiples share their axes and sit side by side: a narrower margin
+// (tick labels only, no axis title) and fewer ticks fit a 150 px chart.
+constexpr qreal kCompactPlotLeftPx = 40;
+constexpr qreal kMinChartWidthPx = 100;
+constexpr qreal kMinChartHeightPx = 80;
+constexpr double kCompactTicks = 2;
+
+const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+
+bool is_percent(ChartKind k)
+{
+    return k == ChartKind::LocalAccess || k == ChartKind::IdlePct || k == ChartKind::Progress;
+}
+
+// About kTimeTicks ticks across the time axis, each 1, 2 or 5 times a power of ten.
+constexpr double kTimeTicks = 5;
+
+QString label_format(int decimals) { return QStringLiteral("%.%1f").arg(decimals); }
+
+} // namespace
+
+QColor CursorChartView::runColour(int run)
+{
+    // Tableau-like colours: distinct for up to four panes, and readable on white.
+    static const QColor colours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
+    return colours[static_cast<std::size_t>(std::max(run, 0)) % std::size(colours)];
+}
+
+QColor CursorChartView::groupColour(int group)
+{
+    // Nodes: spread hues evenly, so 8 nodes stay apart; past 8 they repeat.
+    return QColor::fromHsv((std::max(group, 0) % 8) * 45, 200, 200);
+}
+
+QString CursorChartView::migrationStyleName(int distance_class)
+{
+    static const char *const names[] = {"solid", "dashed", "dotted", "dash-dot", "dash-dot-dot"};
+    static_assert(std::size(names) == std::size(kStyles));
+    // The same index setChartData picks: class 1 (SMT) is the first style.
+    return QString::fromLatin1(names[static_cast<std::size_t>(std::max(distance_class - 1, 0)) % std::size(names)]);
+}
+
+CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMouseTracking(true);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    // A smaller legend font keeps "policy node N" labels whole with four runs.
+    QFont legend_font = chart()->legend()->font();
+    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
+    chart()->legend()->setFont(legend_font);
+    chart()->setMargins(QMargins(4, 4, 4, 4));
+    // QChart's own minimum (title, axis labels) can exceed a narrow view,
+    // which then shows only the chart's left part, cursor cut off: let the
+    // chart shrink with the view instead.
+    chart()->setMinimumSize(QSizeF(kMinChartWidthPx, kMinChartHeightPx));
+    cursor_ = new QGraphicsLineItem(chart());
+    cursor_->setPen(QPen(QColor(200, 0, 0), 1.5));
+    cursor_->setZValue(10);
+    hover_box_ = new QGraphicsRectItem(chart());
+    hover_box_->setBrush(QColor(255, 255, 255, 230));
+    hover_box_->setPen(QPen(QColor(160, 160, 160)));
+    hover_box_->setZValue(11);
+    hover_text_ = new QGraphicsSimpleTextItem(hover_box_);
+    hover_box_->hide();
+    connect(chart(), &QChart::plotAreaChanged, this, [this] {
+        alignPlotArea();
+        placeCursor();
+    });
+}
+
+void CursorChartView::alignPlotArea()
+{
+    if (aligning_)
+        return;
+    const QRectF auto_area = chart()->plotArea();
+    const qreal left = compact_ ? kCompactPlotLeftPx : kPlotLeftPx;
+    const qreal right = chart()->size().width() - kPlotRightPx;
+    if (auto_area.isEmpty() || right <= left + 10)
+        return;
+    if (qAbs(auto_area.left() - left) < 0.5 && qAbs(auto_area.right() - right) < 0.5)
+        return;
+    // Keep Qt's vertical layout (title, legend rows), fix the horizontal one.
+    aligning_ = true;
+    chart()->setPlotArea(QRectF(QPointF(left, auto_area.top()), QPointF(right, auto_area.bottom())));
+    aligning_ = false;
+}
+
+void CursorChartView::setCompact(bool compact)
+{
+    if (compact == compact_)
+        return;
+    compact_ = compact;
+    QFont title = chart()->titleFont();
+    title.setPointSizeF(title.pointSizeF() * (compact ? 0.85 : 1 / 0.85));
+    chart()->setTitleFont(title);
+}
+
+void CursorChartView::resizeEvent(QResizeEvent *event)
+{
+    // Back to automatic layout for the new size; alignPlotArea() then fixes
+    // the horizontal edges once Qt has computed it.
+    chart()->setPlotArea(QRectF());
+    QChartView::resizeEvent(event);
+}
+
+void CursorChartView::setChartData(const ChartData &data, const QString &subtitle)
+{
+    data_ = data;
+    QChart *c = chart();
+    c->removeAllSeries();
+    // removeAxis only hands the axis back: delete it, or its labels and
+    // grid linger in the scene and are drawn over the new ones.
+    for (QAbstractAxis *axis : c->axes()) {
+        c->removeAxis(axis);
+        delete axis;
+    }
+    c->setTitle(subtitle.isEmpty() ? QString::fromUtf8(chart_title(data.kind))
+                                   : QStringLiteral("%1 \u2014 %2").arg(QString::fromUtf8(chart_title(data.kind)), subtitle));
+
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("simulated time (s)"));
+    x->setLabelFormat(QStringLiteral("%.1f"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QString::fromUtf8(chart_unit(data.kind)));
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+
+    for (const ChartLine &line : data.lines) {
+        auto *s = new QLineSeries;
+        s->setName(QString::fromStdString(line.label));
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(line.t_s.size()));
+        for (std::size_t i = 0; i < line.t_s.size(); ++i)
+            points.append(QPointF(line.t_s[i], line.y[i]));
+        s->replace(points);
+        // A line of one sample (the first 100 ms) would draw nothing at all.
+        s->setPointsVisible(points.size() == 1);
+        // Memory per node reads like autonuma-benchmark's chart: a colour per
+        // node, the policy in the line style. Elsewhere the policy is the colour.
+        const bool by_node = data.kind == ChartKind::NodeMemory;
+        QPen pen(by_node ? groupColour(line.group) : runColour(line.run), 2);
+        const int style_index = by_node ? line.run : (data.kind == ChartKind::MigrationRate ? line.group - 1 : 0);
+        pen.setStyle(kStyles[static_cast<std::size_t>(std::max(style_index, 0)) % std::size(kStyles)]);
+        s->setPen(pen);
+        c->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    c->legend()->setVisible(legend_shown_ && !data.lines.empty() && data.lines.size() <= kMaxLegendLines);
+    // Round ticks with as many decimals as they need (value_axis_scale):
+    // 0, 0.002, 0.004 s of system time, 0-1 % idle when idle stays low.
+    AxisScale scale = value_axis_scale(data.y_max, is_percent(data.kind));
+    if (compact_) {
+        scale.step = nice_step(scale.top, kCompactTicks);
+        scale.top = std::ceil(scale.top / scale.step - 1e-9) * scale.step;
+        scale.decimals = decimals_for_step(scale.step);
+        x->setTitleVisible(false);
+        y->setTitleVisible(false);
+    }
+    y->setRange(0, scale.top);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0.0);
+    y->setTickInterval(scale.step);
+    y->setLabelFormat(label_format(scale.decimals));
+    // New labels, new legend: let Qt lay the chart out again before aligning.
+    c->setPlotArea(QRectF());
+    setTimeRange(t_max_s_);
+}
+
+void CursorChartView::setTimeRange(double t_max_s)
+{
+    t_max_s_ = t_max_s > 0 ? t_max_s : 1.0;
+    const auto axes = chart()->axes(Qt::Horizontal);
+    if (!axes.isEmpty()) {
+        axes.first()->setRange(0.0, t_max_s_);
+        // Ticks on round times (0, 1, 2 s or 0, 0.5, 1 s), not at fifths of
+        // whatever the run reached (1.3, 2.5, 3.8).
+        if (auto *x = qobject_cast<QValueAxis *>(axes.first())) {
+            const double step = nice_step(t_max_s_, compact_ ? kCompactTicks : kTimeTicks);
+            x->setTickType(QValueAxis::TicksDynamic);
+            x->setTickAnchor(0.0);
+            x->setTickInterval(step);
+            x->setLabelFormat(label_format(decimals_for_step(step)));
+        }
+    }
+    placeCursor();
+}
+
+void CursorChartView::setCursorTime(double t_s)
+{
+    cursor_s_ = t_s;
+    placeCursor();
+}
+
+void CursorChartView::placeCursor()
+{
+    const QRectF area = chart()->plotArea();
+    if (chart()->series().isEmpty() || area.isEmpty()) {
+        cursor_->hide();
+        return;
+    }
+    const double x = chart()->mapToPosition(QPointF(cursor_s_, 0), chart()->series().first()).x();
+    cursor_->setLine(x, area.top(), x, area.bottom());
+    cursor_->setVisible(x >= area.left() - 0.5 && x <= area.right() + 0.5);
+}
+
+double CursorChartView::timeAt(const QPointF &view_pos) const
+{
+    if (chart()->series().isEmpty())
+        return 0;
+    const QPointF scene = mapToScene(view_pos.toPoint());
+    const QPointF in_chart = chart()->mapFromScene(scene);
+    return std::clamp(chart()->mapToValue(in_chart, chart()->series().first()).x(), 0.0, t_max_s_);
+}
+
+QString CursorChartView::valuesText(double t_s) const
+{
+    QStringList lines{QString::fromStdString(format_time_s(t_s))};
+    int shown = 0;
+    for (const ChartLine &line : data_.lines) {
+        if (shown == kMaxHoverLines) {
+            lines << tr("... %1 more").arg(static_cast<int>(data_.lines.size()) - shown);
+            break;
+        }
+        const auto v = value_at(line, t_s);
+        lines << QStringLiteral("%1: %2 %3")
+                     .arg(QString::fromStdString(line.label), v ? QString::number(*v, 'f', *v >= 100 ? 0 : 1) : QStringLiteral("-"),
+                          QString::fromUtf8(chart_unit(data_.kind)));
+        ++shown;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void CursorChartView::showHover(const QPointF &view_pos)
+{
+    const QPointF in_chart = chart()->mapFromScene(mapToScene(view_pos.toPoint()));
+    if (!chart()->plotArea().contains(in_chart) || data_.lines.empty()) {
+        hover_box_->hide();
+        return;
+    }
+    hover_text_->setText(valuesText(timeAt(view_pos)));
+    const QRectF text = hover_text_->boundingRect();
+    hover_text_->setPos(4, 2);
+    hover_box_->setRect(0, 0, text.width() + 8, text.height() + 4);
+    // Top corner away from the mouse, so the box never hides what it describes.
+    const QRectF area = chart()->plotArea();
+    const bool left = in_chart.x() > area.center().x();
+    hover_box_->setPos(left ? area.left() + 4 : area.right() - text.width() - 12, area.top() + 4);
+    hover_box_->show();
+}
+
+void CursorChartView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton && !chart()->series().isEmpty()) {
+        dragging_ = true;
+        setCursorTime(timeAt(event->position()));
+        emit cursorDragged(cursor_s_);
+        event->accept();
+        return;
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void CursorChartView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (dragging_) {
+        setCursorTime(timeAt(event->position()));
+        emit cursorDragged(cursor_s_);
+    }
+    showHover(event->position());
+    QChartView::mouseMoveEvent(event);
+}
+
+void CursorChartView::mouseReleaseEvent(QMouseEvent *event)
+{
+    dragging_ = false;
+    QChartView::mouseReleaseEvent(event);
+}
+
+void CursorChartView::leaveEvent(QEvent *event)
+{
+    hover_box_->hide();
+    QChartView::leaveEvent(event);
+}
+
+} // namespace schedscope::gui

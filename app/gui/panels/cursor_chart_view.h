@@ -1,0 +1,69 @@
+#pragma once
+// One analysis chart: the lines of a ChartData, a vertical time cursor that
+// can be set from outside and dragged with the mouse, and the values of
+// every line at the mouse position while hovering. All charts of a panel
+// share one time range, so they line up with each other and the panes.
+
+#include "panels/chart_data.h"
+
+#include <QChartView>
+
+class QGraphicsLineItem;
+class QGraphicsSimpleTextItem;
+class QGraphicsRectItem;
+
+namespace schedscope::gui {
+
+class CursorChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit CursorChartView(QWidget *parent = nullptr);
+
+    void setChartData(const ChartData &data, const QString &subtitle = {});
+    // Whether the chart draws its own legend (default). The charts dock
+    // names the panes once in a key of its own, with the labels whole.
+    void setLegendShown(bool shown) { legend_shown_ = shown; }
+    // A small multiple: two or three ticks per axis, no axis titles, a
+    // narrower left margin and a small title (NodeMultiplesView).
+    void setCompact(bool compact);
+    const ChartData &chartData() const { return data_; }
+    void setTimeRange(double t_max_s);
+    void setCursorTime(double t_s);
+    double cursorTime() const { return cursor_s_; }
+    // The hover text at time t: one "label: value unit" line per line.
+    QString valuesText(double t_s) const;
+
+    static QColor runColour(int run);
+    static QColor groupColour(int group);
+    // How the migrations chart draws a distance class: "dashed"...
+    static QString migrationStyleName(int distance_class);
+
+signals:
+    void cursorDragged(double t_s);
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void alignPlotArea();
+    double timeAt(const QPointF &view_pos) const;
+    void placeCursor();
+    void showHover(const QPointF &view_pos);
+
+    ChartData data_;
+    double t_max_s_ = 1;
+    double cursor_s_ = 0;
+    bool dragging_ = false;
+    bool aligning_ = false;
+    bool legend_shown_ = true;
+    bool compact_ = false;
+    QGraphicsLineItem *cursor_ = nullptr;
+    QGraphicsRectItem *hover_box_ = nullptr;
+    QGraphicsSimpleTextItem *hover_text_ = nullptr;
+};
+
+} // namespace schedscope::gui

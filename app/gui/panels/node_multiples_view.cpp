@@ -1,0 +1,213 @@
+#include "panels/node_multiples_view.h"
+
+#include "panels/chart_overlap.h"
+#include "panels/cursor_chart_view.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QRegularExpression>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <set>
+
+namespace schedscope::gui {
+
+namespace {
+
+// Side by side up to three panes; four as 2 x 2.
+int columns_for(int panes) { return panes == 4 ? 2 : std::max(panes, 1); }
+// Node colours repeat past eight (CursorChartView::groupColour), and a
+// 512-node legend would bury the charts: past this many nodes holding
+// memory the legend names the first ones and counts the rest.
+constexpr int kMaxLegendNodes = 8;
+// Overlap notes past this many would push the charts out of their cell.
+constexpr int kMaxOverlapNotes = 3;
+
+bool all_zero(const ChartLine &line)
+{
+    return std::all_of(line.y.begin(), line.y.end(), [](double v) { return v == 0; });
+}
+
+// "0-3", "0, 2": node numbers of an overlap group, short.
+QString node_list(const std::vector<int> &nodes)
+{
+    bool consecutive = nodes.size() > 2;
+    for (std::size_t i = 1; i < nodes.size(); ++i)
+        consecutive = consecutive && nodes[i] == nodes[i - 1] + 1;
+    if (consecutive)
+        return QStringLiteral("%1-%2").arg(nodes.front()).arg(nodes.back());
+    QStringList parts;
+    for (int n : nodes)
+        parts << QString::number(n);
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+NodeMultiplesView::NodeMultiplesView(QWidget *parent) : QWidget(parent)
+{
+    title_ = new QLabel(this);
+    title_->setAlignment(Qt::AlignHCenter);
+    grid_host_ = new QWidget(this);
+    grid_ = new QGridLayout(grid_host_);
+    grid_->setContentsMargins(0, 0, 0, 0);
+    grid_->setSpacing(1);
+    legend_ = new QLabel(this);
+    legend_->setTextFormat(Qt::RichText);
+    legend_->setAlignment(Qt::AlignHCenter);
+    legend_->setWordWrap(true);
+    overlap_ = new QLabel(this);
+    overlap_->setWordWrap(true);
+    overlap_->setAlignment(Qt::AlignHCenter);
+    overlap_->setStyleSheet(QStringLiteral("color: #6a4a00;"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(1);
+    layout->addWidget(title_);
+    layout->addWidget(grid_host_, 1);
+    layout->addWidget(legend_);
+    layout->addWidget(overlap_);
+    overlap_->hide();
+}
+
+void NodeMultiplesView::ensureCharts(int count)
+{
+    if (static_cast<int>(minis_.size()) == count)
+        return;
+    for (CursorChartView *v : minis_)
+        delete v;
+    minis_.clear();
+    const int columns = columns_for(count);
+    for (int i = 0; i < count; ++i) {
+        auto *view = new CursorChartView(grid_host_);
+        view->setCompact(true);
+        view->setLegendShown(false); // the node legend below serves every mini chart
+        view->setMinimumSize(120, 90);
+        connect(view, &CursorChartView::cursorDragged, this, [this](double t) {
+            setCursorTime(t);
+            emit cursorDragged(t);
+        });
+        grid_->addWidget(view, i / columns, i % columns);
+        minis_.push_back(view);
+    }
+}
+
+void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &run_names, const QString &subtitle)
+{
+    int runs = static_cast<int>(run_names.size());
+    // Nodes that never hold this memory in any pane add flat lines at zero
+    // (hundreds on a big machine): leave them out of the minis and legend.
+    std::set<int> nodes;
+    for (const ChartLine &line : data.lines) {
+        runs = std::max(runs, line.run + 1);
+        if (!all_zero(line))
+            nodes.insert(line.group);
+    }
+    ensureCharts(runs);
+    title_->setText(subtitle.isEmpty()
+                        ? QStringLiteral("<b>%1</b> (%2)").arg(QString::fromUtf8(chart_title(data.kind)),
+                                                               QString::fromUtf8(chart_unit(data.kind)))
+                        : QStringLiteral("<b>%1</b> (%2) \u2014 %3")
+                              .arg(QString::fromUtf8(chart_title(data.kind)), QString::fromUtf8(chart_unit(data.kind)),
+                                   subtitle.toHtmlEscaped()));
+
+    // Per pane, the overlap groups found: said once for all panes when equal.
+    std::vector<QString> pane_overlaps;
+    for (int r = 0; r < runs; ++r) {
+        // One pane's lines, drawn solid (the pane is the chart, not the dash),
+        // against the largest value of any pane: shared axes.
+        ChartData mine;
+        mine.kind = data.kind;
+        mine.t_max_s = data.t_max_s;
+        mine.y_max = data.y_max;
+        for (const ChartLine &line : data.lines)
+            if (line.run == r && nodes.count(line.group)) {
+                mine.lines.push_back(line);
+                mine.lines.back().run = 0;
+            }
+        CursorChartView *view = minis_[static_cast<std::size_t>(r)];
+        view->setChartData(mine);
+        const QString name = r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1);
+        view->chart()->setTitle(name);
+        view->setToolTip(name);
+        view->setTimeRange(t_max_s_);
+        view->setCursorTime(cursor_s_);
+        QStringList groups;
+        for (const std::vector<int> &group : overlapping_lines(mine, overlap_tolerance(data.y_max))) {
+            std::vector<int> group_nodes;
+            for (int i : group)
+                group_nodes.push_back(mine.lines[static_cast<std::size_t>(i)].group);
+            const double at = mine.lines[static_cast<std::size_t>(group.front())].y.empty()
+                                  ? 0.0
+                                  : mine.lines[static_cast<std::size_t>(group.front())].y.back();
+            groups << tr("nodes %1 overlap (%2 %3 now)")
+                          .arg(node_list(group_nodes))
+                          .arg(at, 0, 'f', at >= 10 ? 0 : 1)
+                          .arg(QString::fromUtf8(chart_unit(data.kind)));
+        }
+        pane_overlaps.push_back(groups.join(QStringLiteral(", ")));
+    }
+    QStringList overlaps;
+    const bool same_everywhere =
+        runs > 1 && std::all_of(pane_overlaps.begin(), pane_overlaps.end(),
+                                [&](const QString &o) { return !o.isEmpty() && o == pane_overlaps.front(); });
+    if (same_everywhere)
+        overlaps << tr("every pane: %1").arg(pane_overlaps.front());
+    else
+        for (int r = 0; r < runs; ++r)
+            if (!pane_overlaps[static_cast<std::size_t>(r)].isEmpty())
+                overlaps << QStringLiteral("%1: %2").arg(r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1),
+                                                        pane_overlaps[static_cast<std::size_t>(r)]);
+    if (overlaps.size() > kMaxOverlapNotes) {
+        const auto more = overlaps.size() - kMaxOverlapNotes;
+        overlaps = overlaps.mid(0, kMaxOverlapNotes);
+        overlaps << tr("%1 more panes with overlapping lines").arg(more);
+    }
+
+    QStringList items;
+    for (int node : nodes) {
+        if (items.size() == kMaxLegendNodes) {
+            items << tr("+%1 more nodes holding memory (colours repeat)").arg(static_cast<int>(nodes.size()) - kMaxLegendNodes);
+            break;
+        }
+        const QColor c = CursorChartView::groupColour(node);
+        items << QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;node&nbsp;%2").arg(c.name()).arg(node);
+    }
+    if (items.isEmpty())
+        items << tr("no memory on any node yet");
+    legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
+    legend_->setVisible(!items.isEmpty());
+    overlap_->setText(overlaps.join(QStringLiteral("; ")));
+    overlap_->setVisible(!overlaps.isEmpty());
+}
+
+void NodeMultiplesView::setTimeRange(double t_max_s)
+{
+    t_max_s_ = t_max_s;
+    for (CursorChartView *v : minis_)
+        v->setTimeRange(t_max_s);
+}
+
+void NodeMultiplesView::setCursorTime(double t_s)
+{
+    cursor_s_ = t_s;
+    for (CursorChartView *v : minis_)
+        v->setCursorTime(t_s);
+}
+
+QString NodeMultiplesView::titleText() const { return title_->text(); }
+
+QString NodeMultiplesView::legendText() const
+{
+    QString plain = legend_->text();
+    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    return plain.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "));
+}
+
+QString NodeMultiplesView::overlapText() const { return overlap_->isHidden() ? QString() : overlap_->text(); }
+
+} // namespace schedscope::gui
