@@ -35,7 +35,7 @@ const char *kTwoSchedDomains = R"({"schedscope_scenario": 1, "name": "two sched-
 
 } // namespace
 
-TEST_CASE("--screenshot FILE.svg is vector: paths and text, no embedded image", "[screenshot][svg]")
+TEST_CASE("The headless --screenshot FILE.svg is vector: paths and text, no embedded image", "[screenshot][svg]")
 {
     QTemporaryDir dir;
     const QString scenario = write_file(dir, QStringLiteral("s.json"), kTwoSchedDomains);
@@ -56,7 +56,7 @@ TEST_CASE("--screenshot FILE.svg is vector: paths and text, no embedded image", 
     CHECK(svg.contains(QStringLiteral("Idle time")));
 }
 
-TEST_CASE("--export-charts writes every chart as PNG, SVG and CSV named by the pane labels", "[export][charts]")
+TEST_CASE("The headless --export-charts writes every chart as PNG, SVG and CSV named by the pane labels", "[export][charts]")
 {
     QTemporaryDir dir;
     const QString scenario = write_file(dir, QStringLiteral("s.json"), kTwoSchedDomains);
@@ -86,7 +86,7 @@ TEST_CASE("--export-charts writes every chart as PNG, SVG and CSV named by the p
     CHECK(idle.count(QLatin1Char('\n')) >= 3); // samples every 100 ms to 300 ms
 }
 
-TEST_CASE("--export-charts is a headless option and fails cleanly on an unwritable directory", "[export][charts]")
+TEST_CASE("The option --export-charts is headless and fails cleanly on an unwritable directory", "[export][charts]")
 {
     const auto parsed = parse_app_options({"schedscope", "--export-charts", "out"});
     REQUIRE(parsed.options);
