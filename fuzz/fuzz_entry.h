@@ -20,28 +20,16 @@
 namespace schedscope::fuzz {
 
 // The `numactl --hardware` text importer.
-inline void load_numactl(const std::string &text)
-{
-    (void)import_numactl(text, "fuzz.txt").pu_count();
-}
+inline void load_numactl(const std::string &text) { (void)import_numactl(text, "fuzz.txt").pu_count(); }
 
 // schedscope's .topo sample format (samples/topologies/README.md).
-inline void load_sample_text(const std::string &text)
-{
-    (void)import_sample_text(text, "fuzz.topo").pu_count();
-}
+inline void load_sample_text(const std::string &text) { (void)import_sample_text(text, "fuzz.topo").pu_count(); }
 
 // hwloc synthetic descriptions ("pack:2 [numa] core:4 pu:2").
-inline void load_synthetic(const std::string &text)
-{
-    (void)import_synthetic(text).pu_count();
-}
+inline void load_synthetic(const std::string &text) { (void)import_synthetic(text).pu_count(); }
 
 // hwloc XML (v1 and v2): schedscope's precheck, then hwloc's parser.
-inline void load_hwloc_xml(const std::string &text)
-{
-    (void)import_hwloc_xml(text, "fuzz.xml").pu_count();
-}
+inline void load_hwloc_xml(const std::string &text) { (void)import_hwloc_xml(text, "fuzz.xml").pu_count(); }
 
 // The scenario JSON loader, its save/load round trip and an embedded
 // topology object. A topology given as a spec string is not resolved: that

@@ -39,8 +39,7 @@ void print_topologies(std::ostream &out)
 
 // A catalog entry: name, description, then one line per parameter with its
 // default. Shared by policies and workloads, which list the same way.
-template <class Info>
-void print_catalog(std::ostream &out, const std::vector<Info> &items, const char *use_as)
+template <class Info> void print_catalog(std::ostream &out, const std::vector<Info> &items, const char *use_as)
 {
     for (const auto &i : items) {
         out << "  " << i.name << "\n      " << i.description << "\n";
@@ -53,7 +52,8 @@ void print_catalog(std::ostream &out, const std::vector<Info> &items, const char
 
 void print_policies(std::ostream &out)
 {
-    print_catalog(out, policy_catalog(), "(every policy also takes wakeup=locked|queued; use as --policy NAME:key=value,...)");
+    print_catalog(out, policy_catalog(),
+                  "(every policy also takes wakeup=locked|queued; use as --policy NAME:key=value,...)");
 }
 
 void print_workloads(std::ostream &out)
@@ -96,11 +96,11 @@ int run_list()
     return kExitOk;
 }
 
-const CommandRegistrar registrar{Command{
-    "list", [](CLI::App &app) -> std::function<int()> {
-        app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
-        return [] { return run_list(); };
-    }}};
+const CommandRegistrar registrar{
+    Command{"list", [](CLI::App &app) -> std::function<int()> {
+                app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
+                return [] { return run_list(); };
+            }}};
 
 } // namespace
 } // namespace schedscope::cli

@@ -80,7 +80,8 @@ public:
         const int percent = done * 100 / total;
         if (tty_) {
             if (percent != last_percent_ || done == total)
-                std::fprintf(stderr, "\rprofile: %d/%d pairs (%d%%)%s", done, total, percent, done == total ? "\n" : "");
+                std::fprintf(stderr, "\rprofile: %d/%d pairs (%d%%)%s", done, total, percent,
+                             done == total ? "\n" : "");
         } else if (done == total || percent / kProgressStepPercent != last_percent_ / kProgressStepPercent) {
             std::fprintf(stderr, "profile: %d/%d pairs\n", done, total);
         }
@@ -150,14 +151,14 @@ int run_profile(const ProfileArgs &args)
 }
 
 const CommandRegistrar registrar{Command{
-    "profile",
-    [](CLI::App &app) -> std::function<int()> {
+    "profile", [](CLI::App &app) -> std::function<int()> {
         auto args = std::make_shared<ProfileArgs>();
         auto *sub = app.add_subcommand("profile", "Profile task-migration costs between CPUs (measure or model)");
         sub->add_option("--topology", args->topology,
                         "detect | synthetic:STRING | sample:NAME | FILE (default: detect)");
-        sub->add_option("--mode", args->mode, "measure (running machine) | model (default: measure for detect, "
-                                              "model otherwise)");
+        sub->add_option("--mode", args->mode,
+                        "measure (running machine) | model (default: measure for detect, "
+                        "model otherwise)");
         sub->add_option("--pairs", args->pairs, "all | classes: one representative pair per distance class");
         sub->add_option("--level", args->level, "cache sizing the buffer: L2 | L3 | LLC (default LLC)");
         sub->add_option("--factor", args->factor, "buffer size as a multiple of the cache size (default 5/3)");

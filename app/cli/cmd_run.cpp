@@ -7,9 +7,9 @@
 #include "catalog/catalog.h"
 #include "export/csv_export.h"
 #include "export/trace_export.h"
-#include "util/atomic_file.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/parallel.h"
 
@@ -93,8 +93,8 @@ TracePlan plan_trace(const RunArgs &a, const Scenario &s, const std::vector<Poli
     if (mb > a.trace_max_mb && !a.trace_force) {
         std::snprintf(line, sizeof line, "the trace would take about %.0f MB, over --trace-max-mb %.0f", mb,
                       a.trace_max_mb);
-        throw InputError("--trace", std::string(line) +
-                                        ": narrow it with --trace-window START:END, or pass --trace-force");
+        throw InputError("--trace",
+                         std::string(line) + ": narrow it with --trace-window START:END, or pass --trace-force");
     }
     return plan;
 }

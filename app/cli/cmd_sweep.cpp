@@ -6,9 +6,9 @@
 #include "run_progress.h"
 
 #include "catalog/catalog.h"
-#include "util/atomic_file.h"
 #include "scenario/scenario.h"
 #include "sweep/scenario_sweep.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 #include <nlohmann/json.hpp>
@@ -68,11 +68,11 @@ const CommandRegistrar registrar{Command{
     "sweep",
     [](CLI::App &app) -> std::function<int()> {
         auto args = std::make_shared<SweepArgs>();
-        auto *sub = app.add_subcommand("sweep", "Vary one policy parameter over a scenario, relative to the first value");
+        auto *sub = app.add_subcommand("sweep",
+                                       "Vary one policy parameter over a scenario, relative to the first value");
         sub->add_option("--scenario", args->scenario_file, "Scenario JSON file")->required();
         sub->add_option("--policy", args->policy, "NAME[:key=value,...] (default: the scenario's first policy)");
-        sub->add_option("--param", args->param, "NAME=V1,V2,... (the first value is the 100.0 reference)")
-            ->required();
+        sub->add_option("--param", args->param, "NAME=V1,V2,... (the first value is the 100.0 reference)")->required();
         sub->add_option("--repeat", args->repeat, "Runs per value, seeds seed..seed+K-1 (default: the scenario's)")
             ->check(CLI::Range(1, 1000));
         sub->add_option("--json", args->json_file, "Write the table as JSON to FILE (atomically)");

@@ -36,7 +36,7 @@ bool interrupted() { return g_interrupted.load(); }
 SigintStop::SigintStop()
 {
     g_interrupted.store(false);
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &g_previous);

@@ -43,7 +43,8 @@ AnalysisDocks create_analysis_docks(QMainWindow *window, ComparisonPage *page,
     profiler_scroll->setWidget(d.profiler);
     profiler_scroll->setWidgetResizable(true);
     profiler_scroll->setFrameShape(QFrame::NoFrame);
-    d.profiler_dock = make_dock(window, profiler_scroll, QObject::tr("Profiler"), "profilerDock", Qt::BottomDockWidgetArea);
+    d.profiler_dock = make_dock(window, profiler_scroll, QObject::tr("Profiler"), "profilerDock",
+                                Qt::BottomDockWidgetArea);
     // Charts, explain and profiler each need the window's width (six charts,
     // a log beside its detail, two matrices): tabs below the panes rather
     // than three slivers side by side.

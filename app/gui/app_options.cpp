@@ -38,25 +38,28 @@ ParsedOptions parse_app_options(const QStringList &args)
     const QCommandLineOption duration(QStringLiteral("duration"),
                                       QStringLiteral("Simulated duration for --workload, e.g. 10s."),
                                       QStringLiteral("TIME"));
-    const QCommandLineOption run_to(QStringLiteral("run-to"),
-                                    QStringLiteral("Run the comparison to this simulated time before --screenshot, e.g. 5s."),
-                                    QStringLiteral("TIME"));
+    const QCommandLineOption run_to(
+        QStringLiteral("run-to"),
+        QStringLiteral("Run the comparison to this simulated time before --screenshot, e.g. 5s."),
+        QStringLiteral("TIME"));
     const QCommandLineOption benchmark(QStringLiteral("benchmark-render"),
                                        QStringLiteral("Play for SECONDS of wall time, print frames per second, exit."),
                                        QStringLiteral("SECONDS"));
     const QCommandLineOption speed(QStringLiteral("speed"),
                                    QStringLiteral("Simulated seconds per real second (0 = as fast as possible)."),
                                    QStringLiteral("X"));
-    const QCommandLineOption docks(QStringLiteral("docks"),
-                                   QStringLiteral("Show these docks, comma-separated: charts, explain, profiler, lessons, "
-                                                  "tree, distances (e.g. for --screenshot)."),
-                                   QStringLiteral("LIST"));
+    const QCommandLineOption docks(
+        QStringLiteral("docks"),
+        QStringLiteral("Show these docks, comma-separated: charts, explain, profiler, lessons, "
+                       "tree, distances (e.g. for --screenshot)."),
+        QStringLiteral("LIST"));
     const QCommandLineOption export_charts(
         QStringLiteral("export-charts"),
-        QStringLiteral("After --run-to, write each chart as PNG, SVG and CSV (columns named by the panes) into DIR and exit."),
+        QStringLiteral(
+            "After --run-to, write each chart as PNG, SVG and CSV (columns named by the panes) into DIR and exit."),
         QStringLiteral("DIR"));
-    parser.addOptions(
-        {topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed, docks, export_charts});
+    parser.addOptions({topology, screenshot, size, scenario, workload, policy, duration, run_to, benchmark, speed,
+                       docks, export_charts});
 
     ParsedOptions result;
     if (!parser.parse(args)) {
@@ -107,20 +110,23 @@ ParsedOptions parse_app_options(const QStringList &args)
     if (parser.isSet(duration)) {
         const auto ns = parse_duration_ns(parser.value(duration));
         if (!ns)
-            return fail(QStringLiteral("--duration: expected a time such as 10s or 500ms, got '%1'").arg(parser.value(duration)));
+            return fail(QStringLiteral("--duration: expected a time such as 10s or 500ms, got '%1'")
+                            .arg(parser.value(duration)));
         options.duration_s = static_cast<double>(*ns) / 1e9;
     }
     if (parser.isSet(run_to)) {
         const auto ns = parse_duration_ns(parser.value(run_to));
         if (!ns)
-            return fail(QStringLiteral("--run-to: expected a time such as 5s or 500ms, got '%1'").arg(parser.value(run_to)));
+            return fail(
+                QStringLiteral("--run-to: expected a time such as 5s or 500ms, got '%1'").arg(parser.value(run_to)));
         options.run_to_ns = *ns;
     }
     if (parser.isSet(benchmark)) {
         bool ok = false;
         options.benchmark_s = parser.value(benchmark).toDouble(&ok);
         if (!ok || options.benchmark_s <= 0 || options.benchmark_s > 3600)
-            return fail(QStringLiteral("--benchmark-render: expected seconds in (0, 3600], got '%1'").arg(parser.value(benchmark)));
+            return fail(QStringLiteral("--benchmark-render: expected seconds in (0, 3600], got '%1'")
+                            .arg(parser.value(benchmark)));
     }
     if (parser.isSet(speed)) {
         bool ok = false;
@@ -173,9 +179,10 @@ std::optional<int> handle_info_options(int argc, char **argv)
 void prepare_platform(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
-        const bool screenshot = std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0;
-        const bool charts =
-            std::strcmp(argv[i], "--export-charts") == 0 || std::strncmp(argv[i], "--export-charts=", 16) == 0;
+        const bool screenshot = std::strcmp(argv[i], "--screenshot") == 0 ||
+                                std::strncmp(argv[i], "--screenshot=", 13) == 0;
+        const bool charts = std::strcmp(argv[i], "--export-charts") == 0 ||
+                            std::strncmp(argv[i], "--export-charts=", 16) == 0;
         if (screenshot || charts) {
             // (--benchmark-render is measured on a real display, e.g. Xvfb,
             // so it keeps the platform it is given.)

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace schedscope::gui {
 
@@ -24,11 +24,11 @@ struct AppOptions {
     std::string workload;
     std::vector<std::string> policies;
     double duration_s = 0;
-    std::int64_t run_to_ns = -1;     // >= 0: run the comparison to this instant before the screenshot
-    double benchmark_s = 0;          // > 0: play for this long, report frames per second, exit
-    double speed = -1;               // simulated s per real s for play/benchmark; 0 = max; <0 default
-    QStringList docks;               // docks to show at start (MainWindow::showDocks names)
-    QString export_charts;           // non-empty: write each chart as PNG, SVG and CSV into this directory and exit
+    std::int64_t run_to_ns = -1; // >= 0: run the comparison to this instant before the screenshot
+    double benchmark_s = 0;      // > 0: play for this long, report frames per second, exit
+    double speed = -1;           // simulated s per real s for play/benchmark; 0 = max; <0 default
+    QStringList docks;           // docks to show at start (MainWindow::showDocks names)
+    QString export_charts;       // non-empty: write each chart as PNG, SVG and CSV into this directory and exit
 
     bool headless() const { return !screenshot.isEmpty() || !export_charts.isEmpty() || benchmark_s > 0; }
 };

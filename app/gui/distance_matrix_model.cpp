@@ -24,20 +24,14 @@ void DistanceMatrixModel::setTopology(std::shared_ptr<const Topology> topology)
     endResetModel();
 }
 
-bool DistanceMatrixModel::isMeasured() const
-{
-    return topology_ && topology_->has_distances();
-}
+bool DistanceMatrixModel::isMeasured() const { return topology_ && topology_->has_distances(); }
 
 int DistanceMatrixModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() || !topology_ ? 0 : topology_->numa_count();
 }
 
-int DistanceMatrixModel::columnCount(const QModelIndex &parent) const
-{
-    return rowCount(parent);
-}
+int DistanceMatrixModel::columnCount(const QModelIndex &parent) const { return rowCount(parent); }
 
 QVariant DistanceMatrixModel::data(const QModelIndex &index, int role) const
 {
@@ -46,20 +40,16 @@ QVariant DistanceMatrixModel::data(const QModelIndex &index, int role) const
     const int d = topology_->node_distance(index.row(), index.column());
     switch (role) {
     case Qt::DisplayRole:
-    case DistanceRole:
-        return d;
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
+    case DistanceRole: return d;
+    case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
     case Qt::BackgroundRole: {
         // White for local to a soft salmon for the farthest: strong enough to
         // show blocks, light enough to read the numbers on.
-        const double t = max_distance_ > kLocalDistance
-                             ? double(d - kLocalDistance) / (max_distance_ - kLocalDistance)
-                             : 0.0;
+        const double t = max_distance_ > kLocalDistance ? double(d - kLocalDistance) / (max_distance_ - kLocalDistance)
+                                                        : 0.0;
         return QColor::fromRgbF(1.0, 1.0 - 0.3 * t, 1.0 - 0.38 * t);
     }
-    case Qt::ForegroundRole:
-        return QColor(Qt::black);
+    case Qt::ForegroundRole: return QColor(Qt::black);
     case Qt::ToolTipRole:
         return tr("%1 -> %2: %3 (%4x local latency)%5")
             .arg(headerData(index.row(), Qt::Vertical).toString(),

@@ -24,7 +24,8 @@ QString export_start_dir(const QString &last_dir, ExportKind kind)
 
 QString export_start_path(QSettings &settings, const QString &file_name, ExportKind kind)
 {
-    return QDir(export_start_dir(settings.value(QLatin1String(kLastExportDirKey)).toString(), kind)).filePath(file_name);
+    return QDir(export_start_dir(settings.value(QLatin1String(kLastExportDirKey)).toString(), kind))
+        .filePath(file_name);
 }
 
 QString export_start_path(const QString &file_name, ExportKind kind)

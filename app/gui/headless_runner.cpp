@@ -1,8 +1,8 @@
 #include "headless_runner.h"
 
-#include "panels/charts_panel.h"
 #include "catalog/catalog.h"
 #include "main_window.h"
+#include "panels/charts_panel.h"
 #include "scene_export.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
@@ -184,8 +184,8 @@ int run_headless(MainWindow &window, const AppOptions &options)
     }
     if (!options.export_charts.isEmpty()) {
         QStringList written;
-        const QString error =
-            window.analysisDocks().charts->exportChartFiles(options.export_charts, kExportedChartSize, &written);
+        const QString error = window.analysisDocks().charts->exportChartFiles(options.export_charts, kExportedChartSize,
+                                                                              &written);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "schedscope: %s\n", qUtf8Printable(error));
             return 1;

@@ -1,9 +1,12 @@
 #include "main_window.h"
 
 #include "about_text.h"
+#include "distance_matrix_panel.h"
+#include "export_location.h"
+#include "object_text.h"
 #include "panels/charts_panel.h"
 #include "panels/lesson_panel.h"
-#include "distance_matrix_panel.h"
+#include "scene_export.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "sim/run_setup.h"
@@ -15,9 +18,6 @@
 #include "topology_tree_model.h"
 #include "topology_view.h"
 #include "trace_export_dialog.h"
-#include "export_location.h"
-#include "object_text.h"
-#include "scene_export.h"
 #include "view_export.h"
 #include "window_settings.h"
 
@@ -26,8 +26,8 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
@@ -46,10 +46,7 @@
 
 // Q_INIT_RESOURCE must be called from the global namespace, and is needed
 // because the resources live in a static library the linker could drop.
-static void init_resources()
-{
-    Q_INIT_RESOURCE(schedscope);
-}
+static void init_resources() { Q_INIT_RESOURCE(schedscope); }
 
 namespace schedscope::gui {
 
@@ -70,9 +67,9 @@ MainWindow::MainWindow(QWidget *parent)
     tabs_->addTab(view_, tr("Topology"));
     setCentralWidget(tabs_);
     save_prompt_ = [this](const QString &name) {
-        return static_cast<int>(QMessageBox::question(
-            this, tr("Unsaved changes"), tr("The scenario %1 has changes. Save them?").arg(name),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save));
+        return static_cast<int>(
+            QMessageBox::question(this, tr("Unsaved changes"), tr("The scenario %1 has changes. Save them?").arg(name),
+                                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save));
     };
     connect(document_, &ScenarioDocument::changed, this, &MainWindow::updateTitle);
     connect(comparison_, &ComparisonPage::scenarioModified, document_, &ScenarioDocument::modify);
@@ -151,8 +148,7 @@ void MainWindow::createMenus()
     });
     file->addSeparator();
     file->addAction(tr("Export view as &PNG..."), QKeySequence(tr("Ctrl+E")), this, [this] { exportView(false); });
-    file->addAction(tr("Export view as S&VG..."), QKeySequence(tr("Ctrl+Shift+E")), this,
-                    [this] { exportView(true); });
+    file->addAction(tr("Export view as S&VG..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] { exportView(true); });
     file->addAction(tr("Export c&harts as PNG..."), this, [this] { exportCharts(false); });
     file->addAction(tr("Export charts as C&SV..."), this, [this] { exportCharts(true); });
     file->addSeparator();
@@ -178,9 +174,9 @@ void MainWindow::createMenus()
     view->addAction(distances);
     raiseWhenShown(distances, distance_dock_);
     const std::pair<QDockWidget *, const char *> dock_keys[] = {{docks_.charts_dock, "Ctrl+Shift+C"},
-                                                                 {docks_.explain_dock, "Ctrl+Shift+X"},
-                                                                 {docks_.profiler_dock, "Ctrl+Shift+P"},
-                                                                 {docks_.lessons_dock, "Ctrl+Shift+L"}};
+                                                                {docks_.explain_dock, "Ctrl+Shift+X"},
+                                                                {docks_.profiler_dock, "Ctrl+Shift+P"},
+                                                                {docks_.lessons_dock, "Ctrl+Shift+L"}};
     for (const auto &[dock, key] : dock_keys) {
         QAction *a = dock->toggleViewAction();
         a->setShortcut(QKeySequence(tr(key)));
@@ -243,7 +239,8 @@ void MainWindow::fillSamplesMenu(QMenu *menu)
         return last_sample(settings);
     }();
     if (!last.isEmpty()) {
-        const QString label = last.startsWith(QLatin1String("sample:")) ? last.mid(7) : QFileInfo(last).completeBaseName();
+        const QString label = last.startsWith(QLatin1String("sample:")) ? last.mid(7)
+                                                                        : QFileInfo(last).completeBaseName();
         menu->addAction(tr("Reopen %1").arg(label), this, [this, last] {
             if (maybeSave())
                 openSample(last);
@@ -297,7 +294,7 @@ void MainWindow::fillSamplesMenu(QMenu *menu)
 void MainWindow::openSample(const QString &spec_or_path)
 {
     const bool ok = spec_or_path.startsWith(QLatin1String("sample:")) ? openTopology(spec_or_path.toStdString())
-                                                                       : openScenarioFile(spec_or_path);
+                                                                      : openScenarioFile(spec_or_path);
     if (ok) {
         QSettings settings;
         set_last_sample(settings, spec_or_path);
@@ -318,16 +315,16 @@ void MainWindow::fillLessonsMenu(QMenu *menu)
         });
 }
 
-bool MainWindow::openLessonScenario(const QString &path)
-{
-    return maybeSave() && openScenarioFile(path);
-}
+bool MainWindow::openLessonScenario(const QString &path) { return maybeSave() && openScenarioFile(path); }
 
 QStringList MainWindow::showDocks(const QStringList &names)
 {
-    const std::pair<const char *, QDockWidget *> known[] = {
-        {"charts", docks_.charts_dock}, {"explain", docks_.explain_dock}, {"profiler", docks_.profiler_dock},
-        {"lessons", docks_.lessons_dock}, {"tree", tree_dock_},          {"distances", distance_dock_}};
+    const std::pair<const char *, QDockWidget *> known[] = {{"charts", docks_.charts_dock},
+                                                            {"explain", docks_.explain_dock},
+                                                            {"profiler", docks_.profiler_dock},
+                                                            {"lessons", docks_.lessons_dock},
+                                                            {"tree", tree_dock_},
+                                                            {"distances", distance_dock_}};
     QStringList unknown;
     for (const QString &n : names) {
         auto it = std::find_if(std::begin(known), std::end(known),
@@ -342,15 +339,9 @@ QStringList MainWindow::showDocks(const QStringList &names)
     return unknown;
 }
 
-void MainWindow::saveSettings(QSettings &settings) const
-{
-    save_window_layout(settings, *this);
-}
+void MainWindow::saveSettings(QSettings &settings) const { save_window_layout(settings, *this); }
 
-bool MainWindow::restoreSettings(QSettings &settings)
-{
-    return restore_window_layout(settings, *this);
-}
+bool MainWindow::restoreSettings(QSettings &settings) { return restore_window_layout(settings, *this); }
 
 void MainWindow::exportTrace()
 {
@@ -495,19 +486,13 @@ bool MainWindow::maybeSave()
     if (!document_->isDirty() || !save_prompt_)
         return true;
     switch (save_prompt_(document_->displayName())) {
-    case QMessageBox::Save:
-        return saveScenario();
-    case QMessageBox::Discard:
-        return true;
-    default:
-        return false;
+    case QMessageBox::Save: return saveScenario();
+    case QMessageBox::Discard: return true;
+    default: return false;
     }
 }
 
-bool MainWindow::saveScenario()
-{
-    return saveScenarioAs(document_->path());
-}
+bool MainWindow::saveScenario() { return saveScenarioAs(document_->path()); }
 
 bool MainWindow::saveScenarioAs(const QString &given)
 {
@@ -578,10 +563,10 @@ void MainWindow::exportView(bool svg)
     // its layout, so the SVG is vector and the PNG at full resolution).
     const bool panes = tabs_->currentWidget() == comparison_;
     const QString stem = panes ? QStringLiteral("panes") : QStringLiteral("topology");
-    const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export view as SVG") : tr("Export view as PNG"),
-                                                      export_start_path(stem + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")),
-                                                                        ExportKind::Image),
-                                                      svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, svg ? tr("Export view as SVG") : tr("Export view as PNG"),
+        export_start_path(stem + (svg ? QStringLiteral(".svg") : QStringLiteral(".png")), ExportKind::Image),
+        svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
     if (path.isEmpty())
         return;
     remember_export_path(path);
@@ -599,11 +584,11 @@ void MainWindow::exportView(bool svg)
 
 void MainWindow::exportCharts(bool csv)
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, csv ? tr("Export charts as CSV") : tr("Export charts as PNG"),
-                                     export_start_path(csv ? QStringLiteral("charts.csv") : QStringLiteral("charts.png"),
-                                                       csv ? ExportKind::Data : ExportKind::Image),
-                                     csv ? tr("CSV (*.csv)") : tr("PNG (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, csv ? tr("Export charts as CSV") : tr("Export charts as PNG"),
+        export_start_path(csv ? QStringLiteral("charts.csv") : QStringLiteral("charts.png"),
+                          csv ? ExportKind::Data : ExportKind::Image),
+        csv ? tr("CSV (*.csv)") : tr("PNG (*.png)"));
     if (path.isEmpty())
         return;
     remember_export_path(path);
@@ -617,10 +602,7 @@ void MainWindow::exportCharts(bool csv)
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }
 
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About schedscope"), about_text());
-}
+void MainWindow::showAbout() { QMessageBox::about(this, tr("About schedscope"), about_text()); }
 
 void MainWindow::selectInTree(ObjId obj)
 {
@@ -635,8 +617,9 @@ void MainWindow::updateStatus()
 {
     const Topology &t = *topology_;
     updateTitle();
-    status_->setText(tr("%1  |  %2").arg(QString::fromStdString(machine_summary(t)),
-                                         QString::fromStdString(t.source().empty() ? spec_ : t.source())));
+    status_->setText(tr("%1  |  %2")
+                         .arg(QString::fromStdString(machine_summary(t)),
+                              QString::fromStdString(t.source().empty() ? spec_ : t.source())));
 }
 
 } // namespace schedscope::gui

@@ -12,8 +12,8 @@
 
 #include <functional>
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 class QAction;
 class QDockWidget;

@@ -21,20 +21,14 @@ std::string object_name(const Topology &topo, ObjId id)
     const TopoObject &o = topo.obj(id);
     const std::string logical = " L#" + std::to_string(o.logical_index);
     switch (o.type) {
-    case ObjType::Machine:
-        return "Machine";
-    case ObjType::Package:
-        return "Package" + logical;
-    case ObjType::Group:
-        return (o.subtype.empty() ? std::string("Group") : o.subtype) + logical;
-    case ObjType::NUMANode:
-        return "NUMANode" + logical + (o.os_index >= 0 ? " P#" + std::to_string(o.os_index) : "");
+    case ObjType::Machine: return "Machine";
+    case ObjType::Package: return "Package" + logical;
+    case ObjType::Group: return (o.subtype.empty() ? std::string("Group") : o.subtype) + logical;
+    case ObjType::NUMANode: return "NUMANode" + logical + (o.os_index >= 0 ? " P#" + std::to_string(o.os_index) : "");
     case ObjType::L3:
     case ObjType::L2:
-    case ObjType::L1:
-        return obj_type_name(o.type);
-    case ObjType::Core:
-        return "Core" + logical;
+    case ObjType::L1: return obj_type_name(o.type);
+    case ObjType::Core: return "Core" + logical;
     case ObjType::PU:
         // The OS number is what taskset and /proc/cpuinfo call the CPU.
         return o.os_index >= 0 ? "PU P#" + std::to_string(o.os_index) : "PU" + logical;
@@ -107,8 +101,8 @@ std::string machine_summary(const Topology &topo)
         return std::to_string(n) + " " + (n == 1 ? one : many);
     };
     return count(topo.count(ObjType::Package), "package", "packages") + ", " +
-           count(topo.numa_count(), "NUMA node", "NUMA nodes") + ", " + count(topo.count(ObjType::Core), "core", "cores") +
-           ", " + count(topo.pu_count(), "PU", "PUs");
+           count(topo.numa_count(), "NUMA node", "NUMA nodes") + ", " +
+           count(topo.count(ObjType::Core), "core", "cores") + ", " + count(topo.pu_count(), "PU", "PUs");
 }
 
 } // namespace schedscope::gui

@@ -1,16 +1,13 @@
 #include "qpainter_canvas.h"
 
 #include <QFontMetricsF>
-#include <algorithm>
 #include <QPainter>
+#include <algorithm>
 
 namespace schedscope::gui {
 
 namespace {
-QColor qcolor(Rgb c)
-{
-    return QColor(c.r, c.g, c.b);
-}
+QColor qcolor(Rgb c) { return QColor(c.r, c.g, c.b); }
 // Layout units per label font pixel: lstopo's default font size is 10.
 constexpr int kFontPixelSize = 10;
 } // namespace

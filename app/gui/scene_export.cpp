@@ -1,8 +1,8 @@
 #include "scene_export.h"
 
+#include "main_window.h"
 #include "panels/charts_panel.h"
 #include "panels/node_multiples_view.h"
-#include "main_window.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "topology_export.h"

@@ -47,25 +47,13 @@ SyntheticDialog::SyntheticDialog(QWidget *parent, Validator validator)
     revalidate();
 }
 
-void SyntheticDialog::setDescription(const QString &description)
-{
-    edit_->setText(description);
-}
+void SyntheticDialog::setDescription(const QString &description) { edit_->setText(description); }
 
-QString SyntheticDialog::description() const
-{
-    return edit_->text().trimmed();
-}
+QString SyntheticDialog::description() const { return edit_->text().trimmed(); }
 
-QString SyntheticDialog::errorText() const
-{
-    return error_->text();
-}
+QString SyntheticDialog::errorText() const { return error_->text(); }
 
-bool SyntheticDialog::isAcceptable() const
-{
-    return buttons_->button(QDialogButtonBox::Ok)->isEnabled();
-}
+bool SyntheticDialog::isAcceptable() const { return buttons_->button(QDialogButtonBox::Ok)->isEnabled(); }
 
 void SyntheticDialog::revalidate()
 {

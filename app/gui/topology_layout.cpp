@@ -19,10 +19,7 @@ double TextMetrics::width(std::string_view utf8) const
     return code_points * char_width;
 }
 
-bool default_folding(const Topology &topo)
-{
-    return topo.pu_count() > kFoldAbovePus;
-}
+bool default_folding(const Topology &topo) { return topo.pu_count() > kFoldAbovePus; }
 
 namespace {
 
@@ -56,8 +53,8 @@ public:
         if (ids_of_[id] >= 0)
             return ids_of_[id];
         const TopoObject &o = topo_.obj(id);
-        std::string key = std::to_string(static_cast<int>(o.type)) + ':' + std::to_string(o.cache_size_bytes) +
-                          ':' + std::to_string(o.memory_bytes) + ':' + o.subtype + "(";
+        std::string key = std::to_string(static_cast<int>(o.type)) + ':' + std::to_string(o.cache_size_bytes) + ':' +
+                          std::to_string(o.memory_bytes) + ':' + o.subtype + "(";
         for (ObjId m : o.memory_children)
             key += 'm' + std::to_string(of(m)) + ',';
         for (ObjId c : o.children)
@@ -68,8 +65,7 @@ public:
     }
 
     // Calls f(first, length) for each run of identical consecutive children.
-    template <typename F>
-    void for_each_run(const std::vector<ObjId> &kids, F &&f)
+    template <typename F> void for_each_run(const std::vector<ObjId> &kids, F &&f)
     {
         for (size_t i = 0; i < kids.size();) {
             size_t run = 1;
@@ -165,10 +161,7 @@ public:
         }
     }
 
-    Block object_block(ObjId id)
-    {
-        return is_cache(topo_.obj(id).type) ? cache_block(id) : boxed_block(id);
-    }
+    Block object_block(ObjId id) { return is_cache(topo_.obj(id).type) ? cache_block(id) : boxed_block(id); }
 
 private:
     double label_width(const std::vector<std::string> &lines) const
@@ -408,14 +401,14 @@ int TopologyLayout::box_of(ObjId obj) const
 
 int TopologyLayout::count(BoxKind kind) const
 {
-    return static_cast<int>(std::count_if(boxes_.begin(), boxes_.end(), [&](const LayoutBox &b) { return b.kind == kind; }));
+    return static_cast<int>(
+        std::count_if(boxes_.begin(), boxes_.end(), [&](const LayoutBox &b) { return b.kind == kind; }));
 }
 
 int TopologyLayout::count(ObjType type) const
 {
-    return static_cast<int>(std::count_if(boxes_.begin(), boxes_.end(), [&](const LayoutBox &b) {
-        return b.kind == BoxKind::Object && b.type == type;
-    }));
+    return static_cast<int>(std::count_if(
+        boxes_.begin(), boxes_.end(), [&](const LayoutBox &b) { return b.kind == BoxKind::Object && b.type == type; }));
 }
 
 } // namespace schedscope::gui

@@ -38,7 +38,7 @@ struct LayoutRect {
 // Text size as the layout sees it. The views use a monospace font and fill
 // this from its real metrics; tests use the defaults.
 struct TextMetrics {
-    double char_width = 6.0;  // advance of one character
+    double char_width = 6.0; // advance of one character
     double line_height = 13.0;
     double width(std::string_view utf8) const;
 };

@@ -13,9 +13,7 @@ namespace schedscope::gui {
 
 ErrorSink message_box_sink(QWidget *parent)
 {
-    return [parent](const QString &title, const QString &message) {
-        QMessageBox::warning(parent, title, message);
-    };
+    return [parent](const QString &title, const QString &message) { QMessageBox::warning(parent, title, message); };
 }
 
 ErrorSink stderr_sink()

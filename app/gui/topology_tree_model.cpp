@@ -67,10 +67,7 @@ int TopologyTreeModel::rowCount(const QModelIndex &parent) const
     return static_cast<int>(rows_[objectAt(parent)].size());
 }
 
-int TopologyTreeModel::columnCount(const QModelIndex &) const
-{
-    return ColumnCount;
-}
+int TopologyTreeModel::columnCount(const QModelIndex &) const { return ColumnCount; }
 
 QVariant TopologyTreeModel::data(const QModelIndex &index, int role) const
 {
@@ -81,22 +78,15 @@ QVariant TopologyTreeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case ObjectColumn:
-            return QString::fromStdString(object_name(*topology_, id));
-        case AttributesColumn:
-            return QString::fromStdString(object_size_text(*topology_, id));
-        case CpusetColumn:
-            return QString::fromStdString(o.cpuset.to_list_string());
+        case ObjectColumn: return QString::fromStdString(object_name(*topology_, id));
+        case AttributesColumn: return QString::fromStdString(object_size_text(*topology_, id));
+        case CpusetColumn: return QString::fromStdString(o.cpuset.to_list_string());
         }
         return {};
-    case Qt::ToolTipRole:
-        return QString::fromStdString(object_tooltip(*topology_, id));
-    case ObjIdRole:
-        return id;
-    case ObjTypeRole:
-        return QString::fromUtf8(obj_type_name(o.type));
-    case PuCountRole:
-        return o.cpuset.count();
+    case Qt::ToolTipRole: return QString::fromStdString(object_tooltip(*topology_, id));
+    case ObjIdRole: return id;
+    case ObjTypeRole: return QString::fromUtf8(obj_type_name(o.type));
+    case PuCountRole: return o.cpuset.count();
     }
     return {};
 }
@@ -106,12 +96,9 @@ QVariant TopologyTreeModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case ObjectColumn:
-        return tr("Object");
-    case AttributesColumn:
-        return tr("Size");
-    case CpusetColumn:
-        return tr("PUs (logical)");
+    case ObjectColumn: return tr("Object");
+    case AttributesColumn: return tr("Size");
+    case CpusetColumn: return tr("PUs (logical)");
     }
     return {};
 }

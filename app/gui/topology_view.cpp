@@ -24,7 +24,7 @@ constexpr double kMaxZoom = 8.0;
 // Fitting a 2-PU machine into a big window would blow labels up to poster
 // size; beyond this, fit leaves white space around the machine.
 constexpr double kMaxFitZoom = 2.0;
-constexpr double kZoomStep = 1.25;  // per key press or menu action
+constexpr double kZoomStep = 1.25;    // per key press or menu action
 constexpr double kWheelBase = 1.0015; // per wheel angle unit: one notch (120) is about x1.2
 } // namespace
 
@@ -86,10 +86,7 @@ QPointF TopologyView::contentOrigin() const
     return {x + kViewMargin * zoom_, y + kViewMargin * zoom_};
 }
 
-QPointF TopologyView::toLayout(QPointF viewport_pos) const
-{
-    return (viewport_pos - contentOrigin()) / zoom_;
-}
+QPointF TopologyView::toLayout(QPointF viewport_pos) const { return (viewport_pos - contentOrigin()) / zoom_; }
 
 int TopologyView::boxAt(QPointF viewport_pos) const
 {
@@ -114,15 +111,9 @@ void TopologyView::setZoom(double zoom)
     zoomAround(zoom, QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0));
 }
 
-void TopologyView::zoomIn()
-{
-    setZoom(zoom_ * kZoomStep);
-}
+void TopologyView::zoomIn() { setZoom(zoom_ * kZoomStep); }
 
-void TopologyView::zoomOut()
-{
-    setZoom(zoom_ / kZoomStep);
-}
+void TopologyView::zoomOut() { setZoom(zoom_ / kZoomStep); }
 
 void TopologyView::zoomAround(double zoom, QPointF anchor)
 {
@@ -197,10 +188,7 @@ void TopologyView::resizeEvent(QResizeEvent *event)
         updateScrollBars();
 }
 
-void TopologyView::scrollContentsBy(int, int)
-{
-    viewport()->update();
-}
+void TopologyView::scrollContentsBy(int, int) { viewport()->update(); }
 
 void TopologyView::wheelEvent(QWheelEvent *event)
 {

@@ -1,7 +1,7 @@
 #include "trace_export_dialog.h"
 
-#include <QCheckBox>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -107,8 +107,8 @@ std::optional<TraceOptions> TraceExportDialog::options(QString *error) const
     o.format = static_cast<TraceFormat>(format_->currentData().toInt());
     o.cpu_tracks = o.format == TraceFormat::Chrome && cpu_tracks_->isChecked();
     try {
-        o.window = parse_trace_window((start_->text().trimmed() + QLatin1Char(':') + end_->text().trimmed()).toStdString(),
-                                      "time window");
+        o.window = parse_trace_window(
+            (start_->text().trimmed() + QLatin1Char(':') + end_->text().trimmed()).toStdString(), "time window");
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());
         return std::nullopt;
@@ -131,10 +131,7 @@ std::optional<TraceExportJob> TraceExportDialog::job() const
     return TraceExportJob{setup_, path_->text().trimmed().toStdString(), *o};
 }
 
-void TraceExportDialog::scheduleEstimate()
-{
-    debounce_->start();
-}
+void TraceExportDialog::scheduleEstimate() { debounce_->start(); }
 
 void TraceExportDialog::startEstimate()
 {
@@ -154,7 +151,8 @@ void TraceExportDialog::startEstimate()
         }
         // Back on the GUI thread; dropped if the dialog is gone.
         QMetaObject::invokeMethod(
-            qApp, [self, latest, request, text] {
+            qApp,
+            [self, latest, request, text] {
                 if (!self || *latest != request)
                     return;
                 self->estimate_->setText(text);

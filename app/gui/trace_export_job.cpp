@@ -49,10 +49,7 @@ struct ExportState {
 
 } // namespace
 
-std::vector<std::string> trace_run_names(const RunSetup &setup)
-{
-    return pane_labels(setup.policies);
-}
+std::vector<std::string> trace_run_names(const RunSetup &setup) { return pane_labels(setup.policies); }
 
 TraceSizeEstimate estimate_trace_job(const TraceExportJob &job)
 {
@@ -125,11 +122,11 @@ void start_trace_export(QWidget *parent, TraceExportJob job, std::function<void(
         } else if (state->result.cancelled) {
             status(QObject::tr("Trace export cancelled; nothing written"));
         } else {
-            status(QObject::tr("Trace written to %1 (%2)")
-                       .arg(QString::fromStdString(state->result.files.empty() ? job.path
-                                                                               : state->result.files.front()))
-                       .arg(QLocale().formattedDataSize(static_cast<qint64>(state->result.bytes), 1,
-                                                        QLocale::DataSizeSIFormat)));
+            status(
+                QObject::tr("Trace written to %1 (%2)")
+                    .arg(QString::fromStdString(state->result.files.empty() ? job.path : state->result.files.front()))
+                    .arg(QLocale().formattedDataSize(static_cast<qint64>(state->result.bytes), 1,
+                                                     QLocale::DataSizeSIFormat)));
         }
     });
     poll->start(kProgressPollMs);

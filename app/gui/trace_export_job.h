@@ -19,8 +19,8 @@ class QWidget;
 namespace schedscope::gui {
 
 struct TraceExportJob {
-    RunSetupPtr setup;   // the comparison: its scenario, machine and panes' policies
-    std::string path;    // the file (ftrace of several panes: one file each, see trace_output_paths)
+    RunSetupPtr setup; // the comparison: its scenario, machine and panes' policies
+    std::string path;  // the file (ftrace of several panes: one file each, see trace_output_paths)
     TraceOptions options;
 };
 

@@ -29,10 +29,7 @@ bool restore_window_layout(QSettings &settings, QMainWindow &window)
     return applied;
 }
 
-QString last_sample(QSettings &settings)
-{
-    return settings.value(QString::fromLatin1(kLastSampleKey)).toString();
-}
+QString last_sample(QSettings &settings) { return settings.value(QString::fromLatin1(kLastSampleKey)).toString(); }
 
 void set_last_sample(QSettings &settings, const QString &sample)
 {

@@ -40,9 +40,6 @@ void LogHistogram::add(double value)
     ++counts_[i];
 }
 
-std::int64_t LogHistogram::total() const
-{
-    return std::accumulate(counts_.begin(), counts_.end(), below_ + above_);
-}
+std::int64_t LogHistogram::total() const { return std::accumulate(counts_.begin(), counts_.end(), below_ + above_); }
 
 } // namespace schedscope

@@ -1,7 +1,7 @@
 #include "analysis/migration_analysis.h"
 
-#include "engine/simulation.h"
 #include "engine/policy.h"
+#include "engine/simulation.h"
 
 #include <algorithm>
 #include <cmath>

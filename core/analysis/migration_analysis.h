@@ -81,18 +81,18 @@ struct SparseCountMatrix {
 };
 
 struct MigrationItem {
-    std::size_t record = 0;  // index in Recording::migrations
+    std::size_t record = 0; // index in Recording::migrations
     SimTime time_ns = 0;
     TaskId task = -1;
     int from_cpu = -1, to_cpu = -1;
     int from_node = 0, to_node = 0;
     DistanceClass cls = DistanceClass::Self;
     SimTime since_last_ran_ns = 0;
-    bool hot = false;        // since_last_ran_ns < cache_hot_time_ns
+    bool hot = false; // since_last_ran_ns < cache_hot_time_ns
     double refill_stall_ns = 0;
     double remote_stall_ns = 0;
-    bool cost_open = false;  // the task is still paying for it (the run is not over, or never settled)
-    bool ping_pong = false;  // it returned the task to the PU its previous move took it from
+    bool cost_open = false;     // the task is still paying for it (the run is not over, or never settled)
+    bool ping_pong = false;     // it returned the task to the PU its previous move took it from
     std::int64_t decision = -1; // index in Recording::decisions of the decision that made it; -1 if none kept
     double cost_ns() const { return refill_stall_ns + remote_stall_ns; }
 };
@@ -102,11 +102,11 @@ struct MigrationTotals {
     double elapsed_s = 0;
     double per_second = 0;
     std::int64_t hot = 0;
-    double hot_share = 0;           // hot / migrations, 0..1 (0 when none)
-    double refill_stall_ns = 0;     // summed over migrations
+    double hot_share = 0;       // hot / migrations, 0..1 (0 when none)
+    double refill_stall_ns = 0; // summed over migrations
     double remote_stall_ns = 0;
     std::int64_t ping_pongs = 0;
-    std::int64_t still_paying = 0;  // migrations whose cost phases are still open
+    std::int64_t still_paying = 0; // migrations whose cost phases are still open
 };
 
 struct MigrationAnalysisOptions {

@@ -19,10 +19,10 @@ struct RunResult {
     std::string policy;
     ParamMap params; // effective, defaults filled in
     std::uint64_t seed = 0;
-    bool finished = false;    // fixed work done (or the duration reached)
+    bool finished = false; // fixed work done (or the duration reached)
     bool fixed_work = true;
     double elapsed_s = 0;
-    double throughput = 0;    // CountOps per second (throughput workloads)
+    double throughput = 0; // CountOps per second (throughput workloads)
     double user_s = 0, sys_s = 0, idle_pct = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations{}; // by DistanceClass
     std::int64_t migrations_total = 0;
@@ -31,7 +31,7 @@ struct RunResult {
     double lock_wait_s = 0;
     double local_access_pct = 0; // all processes, whole run
     std::int64_t events = 0;
-    nlohmann::json series;       // time series from the recording
+    nlohmann::json series; // time series from the recording
     // From the migration analysis (analysis/migration_analysis.h).
     double hot_migration_pct = 0;     // moves of a task that ran less than cache_hot_time ago
     double refill_cost_ms = 0;        // stall while caches refilled after moves, summed over tasks

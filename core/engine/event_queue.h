@@ -10,12 +10,12 @@
 namespace schedscope {
 
 enum class EventType : std::uint8_t {
-    Tick,       // global scheduler tick
-    Sample,     // metrics sample
-    Arrive,     // a: task; fork/exec of a new task
-    BurstEnd,   // a: cpu, b: burst sequence; the current task's compute op ends
-    TimerWake,  // a: task, b: wake sequence; a Sleep op ends
-    WakeIpi,    // a: cpu; the IPI for queued remote wakeups arrives
+    Tick,      // global scheduler tick
+    Sample,    // metrics sample
+    Arrive,    // a: task; fork/exec of a new task
+    BurstEnd,  // a: cpu, b: burst sequence; the current task's compute op ends
+    TimerWake, // a: task, b: wake sequence; a Sleep op ends
+    WakeIpi,   // a: cpu; the IPI for queued remote wakeups arrives
 };
 
 struct Event {

@@ -375,10 +375,7 @@ void Simulation::update_congestion()
     });
 }
 
-double Simulation::link_hops(int a, int b) const
-{
-    return std::max(1.0, (topo_->node_distance(a, b) - 10) / 10.0);
-}
+double Simulation::link_hops(int a, int b) const { return std::max(1.0, (topo_->node_distance(a, b) - 10) / 10.0); }
 
 void Simulation::maybe_schedule_burst_end(int cpu)
 {
@@ -429,7 +426,8 @@ void Simulation::sample_accesses(Task &t, int cpu)
             }
             r -= s.weight;
         }
-        const int chunk = seg->chunk_begin + static_cast<int>(rng_.below(static_cast<std::uint64_t>(seg->chunk_end - seg->chunk_begin)));
+        const int chunk = seg->chunk_begin +
+                          static_cast<int>(rng_.below(static_cast<std::uint64_t>(seg->chunk_end - seg->chunk_begin)));
         if (p.chunk_node[chunk] == kNoNode) {
             int target = node;
             if (p.alloc == AllocPolicy::Interleave && !p.alloc_nodes.empty()) {

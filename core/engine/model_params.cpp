@@ -16,12 +16,18 @@ struct Accessor {
     double min, max; // accepted range, inclusive
 };
 
-#define SS_DOUBLE(name, lo, hi, note)                                                                      \
-    Accessor{{#name, note}, [](const ModelParams &m) { return m.name; },                                 \
-             [](ModelParams &m, double v) { m.name = v; }, lo, hi}
-#define SS_INT(name, lo, hi, note)                                                                         \
-    Accessor{{#name, note}, [](const ModelParams &m) { return static_cast<double>(m.name); },            \
-             [](ModelParams &m, double v) { m.name = static_cast<std::int64_t>(std::llround(v)); }, lo, hi}
+#define SS_DOUBLE(name, lo, hi, note)                                                                                  \
+    Accessor                                                                                                           \
+    {                                                                                                                  \
+        {#name, note}, [](const ModelParams &m) { return m.name; }, [](ModelParams &m, double v) { m.name = v; }, lo,  \
+            hi                                                                                                         \
+    }
+#define SS_INT(name, lo, hi, note)                                                                                     \
+    Accessor                                                                                                           \
+    {                                                                                                                  \
+        {#name, note}, [](const ModelParams &m) { return static_cast<double>(m.name); },                               \
+            [](ModelParams &m, double v) { m.name = static_cast<std::int64_t>(std::llround(v)); }, lo, hi              \
+    }
 
 const std::vector<Accessor> &accessors()
 {
@@ -36,8 +42,9 @@ const std::vector<Accessor> &accessors()
                   "interconnect bandwidth between two directly linked nodes, bytes/ns (/ hops beyond SLIT 20)"),
         SS_DOUBLE(cache_fill_bytes_per_ns, 0.01, 1e4, "max cache refill rate of one core, bytes/ns"),
         SS_DOUBLE(page_copy_bytes_per_ns, 0.01, 1e4, "page migration copy rate, bytes/ns"),
-        SS_DOUBLE(queueing_max_utilisation, 0, 0.99,
-                  "queueing below saturation at memory and links: M/D/1 up to this utilisation, linear past it (0 = none)"),
+        SS_DOUBLE(
+            queueing_max_utilisation, 0, 0.99,
+            "queueing below saturation at memory and links: M/D/1 up to this utilisation, linear past it (0 = none)"),
         SS_DOUBLE(smt_gain, 1.0, 2.0, "throughput of two busy SMT siblings relative to one"),
         SS_DOUBLE(mem_accesses_per_us, 0, 1e6, "default accesses past L1 per us of compute"),
         SS_DOUBLE(default_cache_size_bytes, 1024, 1e12, "cache size assumed when the topology has none, bytes"),

@@ -15,18 +15,18 @@ namespace schedscope {
 
 struct ModelParams {
     // --- memory hierarchy latencies (one dependent cache-line access) ---
-    double l1_latency_ns = 1.0;          // ~4 cycles at 3-4 GHz
-    double l2_latency_ns = 4.0;          // ~12 cycles
-    double l3_latency_ns = 15.0;         // ~40-50 cycles on a shared LLC
-    double mem_latency_local_ns = 80.0;  // local DRAM; remote = local x SLIT/10
-    double cache_line_bytes = 64.0;      // x86 line size when hwloc does not say
+    double l1_latency_ns = 1.0;         // ~4 cycles at 3-4 GHz
+    double l2_latency_ns = 4.0;         // ~12 cycles
+    double l3_latency_ns = 15.0;        // ~40-50 cycles on a shared LLC
+    double mem_latency_local_ns = 80.0; // local DRAM; remote = local x SLIT/10
+    double cache_line_bytes = 64.0;     // x86 line size when hwloc does not say
 
     // --- bandwidths ---
-    double mem_bandwidth_bytes_per_ns = 10.0;   // 10 GB/s per node, one DDR3 channel pair
+    double mem_bandwidth_bytes_per_ns = 10.0; // 10 GB/s per node, one DDR3 channel pair
     // One link between two nodes (SLIT 20), both directions; a pair at SLIT d gets 1 / ((d - 10) / 10) of it.
-    double link_bandwidth_bytes_per_ns = 5.0;   // QPI / HyperTransport: remote STREAM gets ~half of local
-    double cache_fill_bytes_per_ns = 5.0;       // one core refilling its caches: ~half a node's bandwidth
-    double page_copy_bytes_per_ns = 2.0;        // kernel page migration, ~2 GB/s (copy + TLB work)
+    double link_bandwidth_bytes_per_ns = 5.0; // QPI / HyperTransport: remote STREAM gets ~half of local
+    double cache_fill_bytes_per_ns = 5.0;     // one core refilling its caches: ~half a node's bandwidth
+    double page_copy_bytes_per_ns = 2.0;      // kernel page migration, ~2 GB/s (copy + TLB work)
     // Below saturation a memory controller or link still queues: each line
     // waits an M/D/1 u / (2 (1 - u)) line transfer times at utilisation u,
     // up to this utilisation (0 = no queueing); past it the wait rises along
@@ -34,8 +34,8 @@ struct ModelParams {
     double queueing_max_utilisation = 0.9;
 
     // --- execution ---
-    double smt_gain = 1.25;                     // two busy siblings deliver 1.25x one thread (Intel HT figures)
-    double mem_accesses_per_us = 20.0;          // a memory-bound task's cache-line touches per us of pure compute
+    double smt_gain = 1.25;            // two busy siblings deliver 1.25x one thread (Intel HT figures)
+    double mem_accesses_per_us = 20.0; // a memory-bound task's cache-line touches per us of pure compute
     double default_cache_size_bytes = 2.0 * 1024 * 1024; // when a topology has no cache sizes (numactl input)
 
     // --- scheduler costs (charged as system time) ---

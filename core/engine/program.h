@@ -10,13 +10,14 @@ namespace schedscope {
 
 struct Op {
     enum class Kind {
-        Compute,   // a CPU burst of `a` ns of work at full speed (b > a: uniform in [a, b])
-        Sleep,     // block for `a` ns (b > a: exponential with mean (a + b) / 2), e.g. an I/O;
-                   // channel >= 0: the wakeup comes from PU `channel` (an I/O completion
-                   // interrupt handled there), else from the task's own PU
-        Wait,      // take a token from channel `channel`, blocking while it has none
-        Post,      // add `a` tokens to channel `channel`, waking as many waiters (b = 1: at most those waiting now, no token kept)
-        CountOp,   // one unit of the workload's throughput (a transaction, a burn, a message)
+        Compute, // a CPU burst of `a` ns of work at full speed (b > a: uniform in [a, b])
+        Sleep,   // block for `a` ns (b > a: exponential with mean (a + b) / 2), e.g. an I/O;
+                 // channel >= 0: the wakeup comes from PU `channel` (an I/O completion
+                 // interrupt handled there), else from the task's own PU
+        Wait,    // take a token from channel `channel`, blocking while it has none
+        Post, // add `a` tokens to channel `channel`, waking as many waiters (b = 1: at most those waiting now, no token
+              // kept)
+        CountOp, // one unit of the workload's throughput (a transaction, a burn, a message)
     };
     Kind kind = Kind::Compute;
     std::int64_t a = 0;

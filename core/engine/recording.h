@@ -51,19 +51,19 @@ struct NodeBytes {
 // the start; "window" figures cover the interval since the previous sample.
 struct MetricsSample {
     SimTime time_ns = 0;
-    double user_ns = 0, sys_ns = 0, idle_ns = 0; // cumulative, summed over PUs
+    double user_ns = 0, sys_ns = 0, idle_ns = 0;                         // cumulative, summed over PUs
     std::array<std::int64_t, kDistanceClassCount> migrations_by_class{}; // cumulative
-    std::int64_t page_migrations = 0;  // cumulative, in chunks
-    std::int64_t hinting_faults = 0;   // cumulative
-    double lock_wait_ns = 0;           // cumulative
-    std::int64_t ops = 0;              // cumulative CountOps (throughput workloads)
-    double progress = 0;               // fraction of fixed work done, 0..1
-    std::vector<float> pu_busy;                     // window busy fraction per PU
-    std::vector<float> cache_heat;                  // per cache (CacheState order): used / capacity
+    std::int64_t page_migrations = 0;                                    // cumulative, in chunks
+    std::int64_t hinting_faults = 0;                                     // cumulative
+    double lock_wait_ns = 0;                                             // cumulative
+    std::int64_t ops = 0;                                                // cumulative CountOps (throughput workloads)
+    double progress = 0;                                                 // fraction of fixed work done, 0..1
+    std::vector<float> pu_busy;                                          // window busy fraction per PU
+    std::vector<float> cache_heat; // per cache (CacheState order): used / capacity
     // [process] -> resident bytes on each node that holds some. Sparse: a
     // 512-node machine with 1024 processes would otherwise keep 4 MiB a sample.
     std::vector<std::vector<NodeBytes>> proc_node_bytes;
-    std::vector<float> proc_local_pct;              // [process] window local-access %, -1 if no access
+    std::vector<float> proc_local_pct; // [process] window local-access %, -1 if no access
 };
 
 // How much a Recording keeps, so that a long run (an hour of simulated time,
@@ -114,8 +114,13 @@ struct Recording {
     };
     Mark mark() const
     {
-        return {decisions.size(),  migrations.size(),     samples.size(), decisions_dropped,
-                migrations_dropped, sample_merges, samples.empty() ? SimTime{-1} : samples.back().time_ns};
+        return {decisions.size(),
+                migrations.size(),
+                samples.size(),
+                decisions_dropped,
+                migrations_dropped,
+                sample_merges,
+                samples.empty() ? SimTime{-1} : samples.back().time_ns};
     }
     // Back to a mark. Samples merged after the mark stay merged: the history
     // before it is then at the coarser interval, and the figures are the same.

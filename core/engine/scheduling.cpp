@@ -76,7 +76,8 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     for_core_of(cpu, [this](int s) { advance_cpu(s); });
     Task &t = tasks_[tid];
     t.last_ran_ns = now_;
-    t.vruntime_ns += t.nice == 0 ? now_ - t.slice_start_ns : calc_delta_fair(now_ - t.slice_start_ns, nice_weight(t.nice));
+    t.vruntime_ns += t.nice == 0 ? now_ - t.slice_start_ns
+                                 : calc_delta_fair(now_ - t.slice_start_ns, nice_weight(t.nice));
     rq.current = -1;
     rq.need_resched = false;
     --nr_running_[cpu];
@@ -340,17 +341,13 @@ double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
     }
     const PuDistance d = topo_->distance(owner_cpu, by_cpu);
     switch (d.cls) {
-    case DistanceClass::Self:
-        return local;
+    case DistanceClass::Self: return local;
     case DistanceClass::SameCore:
     case DistanceClass::SharedL2:
-    case DistanceClass::SharedL3:
-        return 2.0 * local;
+    case DistanceClass::SharedL3: return 2.0 * local;
     case DistanceClass::SamePackage:
-    case DistanceClass::SameNode:
-        return remote;
-    case DistanceClass::RemoteNode:
-        return remote * d.numa_distance / 10.0;
+    case DistanceClass::SameNode: return remote;
+    case DistanceClass::RemoteNode: return remote * d.numa_distance / 10.0;
     }
     return local;
 }

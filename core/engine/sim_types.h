@@ -75,22 +75,22 @@ struct AccessSegment {
 struct Process {
     ProcId id = 0;
     std::string name;
-    std::vector<std::int16_t> chunk_node; // node of each chunk, kNoNode until first touch
+    std::vector<std::int16_t> chunk_node;  // node of each chunk, kNoNode until first touch
     std::vector<std::uint8_t> chunk_armed; // 1 = a NUMA hinting fault is armed on it (via Simulation::arm_chunk)
     int armed_chunks = 0;                  // how many are armed: none means no fault to sample for
     AllocPolicy alloc = AllocPolicy::FirstTouch;
-    CpuSet alloc_nodes;                    // Bind / Interleave: the allowed nodes (as a node set)
+    CpuSet alloc_nodes; // Bind / Interleave: the allowed nodes (as a node set)
     std::vector<TaskId> tasks;
-    int home_node = kNoNode;               // for policies with a home-node notion
-    int scan_offset = 0;                   // next chunk a NUMA scanner arms
+    int home_node = kNoNode;                  // for policies with a home-node notion
+    int scan_offset = 0;                      // next chunk a NUMA scanner arms
     std::vector<std::int64_t> faults_by_node; // hinting faults by accessing node, decayed by policies
     std::vector<int> chunks_on_node;          // resident chunk count per node
 };
 
 struct TaskStats {
     SimTime user_ns = 0;
-    SimTime sys_ns = 0;        // system time charged while this task was current
-    SimTime wait_ns = 0;       // runnable but not running
+    SimTime sys_ns = 0;  // system time charged while this task was current
+    SimTime wait_ns = 0; // runnable but not running
     std::int64_t migrations = 0;
     std::int64_t ops = 0;      // CountOp executed
     double accesses = 0;       // modelled memory accesses
@@ -123,19 +123,19 @@ struct alignas(64) Task {
     TaskId id = 0;
     ProcId proc = 0;
     TaskState state = TaskState::NotStarted;
-    int cpu = kNoCpu;           // PU it is on (running or queued), or last ran on
-    int pc = 0;                 // next op of the program
-    int prev_cpu = kNoCpu;      // PU before the last migration
-    int nice = 0;               // -20..19; weights its vruntime (prio_to_weight)
+    int cpu = kNoCpu;                              // PU it is on (running or queued), or last ran on
+    int pc = 0;                                    // next op of the program
+    int prev_cpu = kNoCpu;                         // PU before the last migration
+    int nice = 0;                                  // -20..19; weights its vruntime (prio_to_weight)
     std::array<int, 4> cache_slot{-1, -1, -1, -1}; // per cache level: last index of its share (a hint)
-    std::uint64_t wake_seq = 0; // invalidates stale timer events
-    SimTime last_ran_ns = -1;   // when it last stopped running (or now if running)
-    SimTime slice_start_ns = 0; // when its current stint on the CPU began
-    SimTime vruntime_ns = 0;    // fair share ordering on a runqueue
-    double remaining_work_ns = 0; // of the current Compute op
+    std::uint64_t wake_seq = 0;                    // invalidates stale timer events
+    SimTime last_ran_ns = -1;                      // when it last stopped running (or now if running)
+    SimTime slice_start_ns = 0;                    // when its current stint on the CPU began
+    SimTime vruntime_ns = 0;                       // fair share ordering on a runqueue
+    double remaining_work_ns = 0;                  // of the current Compute op
     std::int64_t iteration = 0;
-    double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
-    double working_set_bytes = 0.0;  // what it would like to keep in cache
+    double mem_intensity = 0.0;     // cache-line accesses per ns of compute that go past L1
+    double working_set_bytes = 0.0; // what it would like to keep in cache
     // program.ops as the engine runs them: one copy per distinct program,
     // owned by the Simulation and shared by its tasks (thousands of threads
     // of one workload run the same few ops, which then stay in the host's
@@ -149,7 +149,7 @@ struct alignas(64) Task {
 
     // --- cold: set up once, or read by policies on their own schedule ---
     std::string name;
-    SimTime start_ns = 0;       // arrival (fork/exec) time
+    SimTime start_ns = 0; // arrival (fork/exec) time
     // Memory behaviour
     std::vector<AccessSegment> segments;
     std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
@@ -170,15 +170,15 @@ struct RqLock {
 
 struct Runqueue {
     TaskId current = -1;
-    std::vector<TaskId> queue;   // runnable, not running, in arrival order
+    std::vector<TaskId> queue; // runnable, not running, in arrival order
     RqLock lock;
-    SimTime last_update_ns = 0;  // time up to which this PU's accounting is done
-    double rate = 0.0;           // work-ns per ns of the current task, since last update
-    double sys_debt_ns = 0.0;    // kernel work charged but not yet spent
-    double mem_frac = 0.0;       // share of the current task's accesses that miss every cache
-    double local_share = 1.0;    // share of those that go to this PU's node
-    double refill_frac = 0.0;    // share of the current task's user time owed to its last move's cold caches
-    double remote_frac = 0.0;    // ... and to its memory being further than before the move
+    SimTime last_update_ns = 0;    // time up to which this PU's accounting is done
+    double rate = 0.0;             // work-ns per ns of the current task, since last update
+    double sys_debt_ns = 0.0;      // kernel work charged but not yet spent
+    double mem_frac = 0.0;         // share of the current task's accesses that miss every cache
+    double local_share = 1.0;      // share of those that go to this PU's node
+    double refill_frac = 0.0;      // share of the current task's user time owed to its last move's cold caches
+    double remote_frac = 0.0;      // ... and to its memory being further than before the move
     std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
     bool need_resched = false;     // a wakeup preempts the running task when it returns from the kernel
     // Accounting
@@ -204,7 +204,7 @@ private:
     std::vector<std::uint64_t> present; // bit per task id: it has a share in `shares`
 
 public:
-    double used_bytes = 0;          // sum of shares, kept in step with them
+    double used_bytes = 0; // sum of shares, kept in step with them
     double capacity_bytes = 0;
     ObjId obj = kNoObj;
     int level = 0;
@@ -239,8 +239,7 @@ public:
         return static_cast<int>(shares.size()) - 1;
     }
     // Erases the shares `pred` picks, keeping the others in order; how many.
-    template <class Pred>
-    std::size_t forget_if(Pred pred)
+    template <class Pred> std::size_t forget_if(Pred pred)
     {
         return std::erase_if(shares, [&](const CacheShare &s) {
             if (!pred(s))

@@ -126,10 +126,7 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
 
 Simulation::~Simulation() = default;
 
-Simulation::Simulation(const Simulation &o)
-{
-    *this = o;
-}
+Simulation::Simulation(const Simulation &o) { *this = o; }
 
 Simulation &Simulation::operator=(const Simulation &o)
 {
@@ -355,8 +352,7 @@ void Simulation::start()
         }
     }
     if (live_finite_tasks_ == 0 && cfg_.duration_ns <= 0)
-        throw InputError("scenario", 0, "duration",
-                         "the workload runs forever (throughput workload): give a duration");
+        throw InputError("scenario", 0, "duration", "the workload runs forever (throughput workload): give a duration");
     policy_->attach(*this);
     for (auto &t : tasks_)
         events_.push(t.start_ns, EventType::Arrive, t.id);
@@ -435,17 +431,13 @@ void Simulation::run_to_end()
 void Simulation::handle(const Event &e)
 {
     switch (e.type) {
-    case EventType::Tick:
-        on_tick();
-        break;
+    case EventType::Tick: on_tick(); break;
     case EventType::Sample:
         advance_all();
         on_sample();
         events_.push(now_ + sample_every_ns_, EventType::Sample);
         break;
-    case EventType::Arrive:
-        arrive(e.a);
-        break;
+    case EventType::Arrive: arrive(e.a); break;
     case EventType::BurstEnd: {
         const int cpu = e.a;
         if (e.b != burst_seq_[cpu])
@@ -469,9 +461,7 @@ void Simulation::handle(const Event &e)
         }
         break;
     }
-    case EventType::WakeIpi:
-        deliver_wake_list(e.a);
-        break;
+    case EventType::WakeIpi: deliver_wake_list(e.a); break;
     }
 }
 
@@ -549,8 +539,8 @@ void Simulation::on_sample()
         const auto &counts = procs_[p].chunks_on_node;
         for (size_t n = 0; n < counts.size(); ++n)
             if (counts[n] > 0)
-                s.proc_node_bytes[p].push_back(
-                    NodeBytes{static_cast<int>(n), static_cast<double>(counts[n]) * static_cast<double>(cfg_.model.chunk_bytes)});
+                s.proc_node_bytes[p].push_back(NodeBytes{
+                    static_cast<int>(n), static_cast<double>(counts[n]) * static_cast<double>(cfg_.model.chunk_bytes)});
         s.proc_local_pct[p] = window_acc_[p] > 0 ? static_cast<float>(100.0 * window_local_[p] / window_acc_[p]) : -1.f;
         window_acc_[p] = window_local_[p] = 0;
     }

@@ -56,8 +56,8 @@ public:
     ~Simulation();
 
     // --- building (before start) ---
-    ProcId add_process(const std::string &name, std::int64_t memory_bytes,
-                       AllocPolicy alloc = AllocPolicy::FirstTouch, CpuSet alloc_nodes = {});
+    ProcId add_process(const std::string &name, std::int64_t memory_bytes, AllocPolicy alloc = AllocPolicy::FirstTouch,
+                       CpuSet alloc_nodes = {});
     struct TaskSpec {
         std::string name;
         Program program;
@@ -65,8 +65,8 @@ public:
         std::vector<AccessSegment> segments; // empty = no memory traffic beyond its cache
         double mem_intensity = 0.0;          // accesses past L1 per ns of compute
         double working_set_bytes = 0.0;
-        CpuSet cpus_allowed;                 // empty = every PU
-        int nice = 0;                        // kNiceMin..kNiceMax (engine/nice.h)
+        CpuSet cpus_allowed; // empty = every PU
+        int nice = 0;        // kNiceMin..kNiceMax (engine/nice.h)
     };
     TaskId add_task(ProcId proc, TaskSpec spec);
     // Memory written before the measured part starts (e.g. numa01's first
@@ -235,8 +235,7 @@ private:
     // Keeps a move in the recording (up to its limit) and tells the sink;
     // returns its index there, or -1 if it was only counted.
     std::int64_t record_migration(const MigrationRecord &m, DecisionKind kind, const std::string &reason);
-    void price_migration(Task &t, Runqueue &rq, int cpu, double cache_lat, double miss, double mem_factor,
-                         double lat);
+    void price_migration(Task &t, Runqueue &rq, int cpu, double cache_lat, double miss, double mem_factor, double lat);
     void sample_accesses(Task &t, int cpu);
     // scheduling
     void enqueue(TaskId t, int cpu);
@@ -286,7 +285,7 @@ private:
     std::map<std::vector<Op>, std::size_t, OpsLess> op_lookup_;
     const Op *shared_ops(const std::vector<Op> &ops);
     std::vector<Runqueue> rqs_;
-    std::vector<int> nr_running_; // per PU: rqs_[cpu].nr_running(), updated with it
+    std::vector<int> nr_running_;     // per PU: rqs_[cpu].nr_running(), updated with it
     std::int64_t queued_total_ = 0;   // tasks waiting on a runqueue (not running), all PUs
     std::vector<int> queued_on_node_; // the same per NUMA node (one entry without NUMA)
     // A task joins (+1) or leaves (-1) the queue of `cpu`.
@@ -325,8 +324,7 @@ private:
     bool smt_ = false; // some core has more than one PU
     // Calls f on the PU and its SMT siblings, in core order: on a machine
     // without SMT, on the PU alone, without the walk through core_pus_.
-    template <class F>
-    void for_core_of(int cpu, F &&f)
+    template <class F> void for_core_of(int cpu, F &&f)
     {
         if (!smt_) {
             f(cpu);
@@ -354,9 +352,9 @@ private:
     std::vector<double> zero_row_;   // N zeros: the row of link_queue_ while it is empty
     std::vector<int> link_active_;
     std::vector<double> link_demand_;
-    std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty
-    double max_link_hops_ = 1.0;   // of the longest route
-    std::vector<double> burst_due_ns_;    // per PU: the pending burst-end event time, or -1
+    std::vector<double> unit_row_;     // N ones: the row of link_congestion_ while it is empty
+    double max_link_hops_ = 1.0;       // of the longest route
+    std::vector<double> burst_due_ns_; // per PU: the pending burst-end event time, or -1
     std::vector<std::uint64_t> burst_seq_;
     std::int64_t live_finite_tasks_ = 0;
     double total_finite_work_ns_ = 0;

@@ -16,8 +16,7 @@ std::string json_quote(std::string_view text)
 std::string ns_as_us(std::int64_t ns)
 {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000),
-                  static_cast<long long>(ns % 1000));
+    std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
     return buf;
 }
 
@@ -48,13 +47,12 @@ ChromeTraceSink::ChromeTraceSink(const Simulation &sim, std::string name, int in
     nodes_seen_.resize(sim.processes().size());
 }
 
-void ChromeTraceSink::metadata(const char *what, long long tid, const std::string &arg_name,
-                               const std::string &value)
+void ChromeTraceSink::metadata(const char *what, long long tid, const std::string &arg_name, const std::string &value)
 {
     line_ = "{\"ph\":\"M\",\"name\":\"";
     line_ += what;
-    line_ += "\",\"pid\":" + std::to_string(pid()) + ",\"tid\":" + std::to_string(tid) + ",\"args\":{\"" +
-             arg_name + "\":" + value + "}}";
+    line_ += "\",\"pid\":" + std::to_string(pid()) + ",\"tid\":" + std::to_string(tid) + ",\"args\":{\"" + arg_name +
+             "\":" + value + "}}";
     doc_.event(line_);
 }
 
@@ -135,10 +133,7 @@ void ChromeTraceSink::on_migration(const MigrationRecord &m, DecisionKind kind, 
     doc_.event(line_);
 }
 
-void ChromeTraceSink::on_switch_in(SimTime now, int cpu, TaskId task)
-{
-    runs_[task] = Run{cpu, now};
-}
+void ChromeTraceSink::on_switch_in(SimTime now, int cpu, TaskId task) { runs_[task] = Run{cpu, now}; }
 
 void ChromeTraceSink::on_switch_out(SimTime now, int /*cpu*/, TaskId task, TaskState leaving_as)
 {
@@ -164,14 +159,15 @@ void ChromeTraceSink::close_slice(TaskId task, SimTime end_ns)
     const std::string reason = json_quote(reason_[task]);
     line_ = "{\"ph\":\"X\",\"cat\":\"sched\",\"name\":\"CPU " + std::to_string(cpu) + "\",\"ts\":" + ts +
             ",\"dur\":" + dur + ",\"pid\":" + std::to_string(pid()) + ",\"tid\":" + std::to_string(tid(task)) +
-            ",\"args\":{\"cpu\":" + std::to_string(cpu) + ",\"node\":" +
-            std::to_string(sim_.topology().node_of_pu(cpu)) + ",\"reason\":" + reason + "}}";
+            ",\"args\":{\"cpu\":" + std::to_string(cpu) +
+            ",\"node\":" + std::to_string(sim_.topology().node_of_pu(cpu)) + ",\"reason\":" + reason + "}}";
     doc_.event(line_);
     if (cpu_tracks_) {
         line_ = "{\"ph\":\"X\",\"cat\":\"cpu\",\"name\":" + task_name_json_[task] + ",\"ts\":" + ts +
                 ",\"dur\":" + dur + ",\"pid\":" + std::to_string(pid()) +
                 ",\"tid\":" + std::to_string((index_ + 1) * kTidStride + kCpuTrackTid + cpu) +
-                ",\"args\":{\"cpu\":" + std::to_string(cpu) + ",\"task\":" + std::to_string(task) + ",\"reason\":" + reason + "}}";
+                ",\"args\":{\"cpu\":" + std::to_string(cpu) + ",\"task\":" + std::to_string(task) +
+                ",\"reason\":" + reason + "}}";
         doc_.event(line_);
     }
 }
@@ -202,7 +198,8 @@ void ChromeTraceSink::emit_new_samples()
                     for (const NodeBytes &nb : s.proc_node_bytes[p])
                         if (nb.node == seen[i])
                             bytes = nb.bytes;
-                    line_ += (i ? ",\"node" : "\"node") + std::to_string(seen[i]) + "\":" + number(bytes / kBytesPerMiB);
+                    line_ += (i ? ",\"node" : "\"node") + std::to_string(seen[i]) +
+                             "\":" + number(bytes / kBytesPerMiB);
                 }
                 line_ += "}}";
                 doc_.event(line_);

@@ -33,14 +33,14 @@ bool has_unit(const std::string &key)
 std::string unit_for(const std::string &key)
 {
     static const std::map<std::string, std::string> kUnitOf = {
-        {"progress", "_ratio"},              // fraction of fixed work done, 0..1
-        {"ops", "_count"},                   // cumulative CountOps
-        {"page_migrations", "_chunks"},      // memory moved, in model chunks (chunk_bytes)
+        {"progress", "_ratio"},         // fraction of fixed work done, 0..1
+        {"ops", "_count"},              // cumulative CountOps
+        {"page_migrations", "_chunks"}, // memory moved, in model chunks (chunk_bytes)
         {"hinting_faults", "_count"},
         {"migrations", "_count"},
         {"throughput", "_ops_per_s"},
         {"events", "_count"},
-        {"hot", "_count"},          // migrations_detail.totals: moves of cache-hot tasks
+        {"hot", "_count"}, // migrations_detail.totals: moves of cache-hot tasks
         {"ping_pongs", "_count"},
         {"still_paying", "_count"},
         {"seed", ""},
@@ -240,8 +240,7 @@ void write_summary_csv(const std::vector<std::vector<RunResult>> &by_policy, con
     out.commit();
 }
 
-std::vector<std::string> write_results_csv(const std::vector<std::vector<RunResult>> &by_policy,
-                                           const std::string &dir)
+std::vector<std::string> write_results_csv(const std::vector<std::vector<RunResult>> &by_policy, const std::string &dir)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

@@ -49,7 +49,8 @@ void FtraceSink::begin(const std::string &title)
 {
     std::string t = title;
     std::replace(t.begin(), t.end(), '\n', ' ');
-    out_.write("# tracer: nop\n#\n# " + t + "\n#\n"
+    out_.write("# tracer: nop\n#\n# " + t +
+               "\n#\n"
                "#           TASK-PID     TGID     CPU#  TIMESTAMP  FUNCTION\n"
                "#              | |         |        |       |         |\n");
 }
@@ -85,9 +86,9 @@ void FtraceSink::switch_line(SimTime now, int cpu, TaskId prev, TaskState prev_s
     prefix(now, cpu);
     cur_[cpu] = saved;
     line_ += "sched_switch: prev_comm=" + comm(prev, cpu) + " prev_pid=" + std::to_string(pid(prev)) +
-             " prev_prio=" + std::to_string(kNice0Prio) + " prev_state=" + (prev >= 0 ? state_letter(prev_state) : "R") +
-             " ==> next_comm=" + comm(next, cpu) + " next_pid=" + std::to_string(pid(next)) +
-             " next_prio=" + std::to_string(kNice0Prio) + "\n";
+             " prev_prio=" + std::to_string(kNice0Prio) +
+             " prev_state=" + (prev >= 0 ? state_letter(prev_state) : "R") + " ==> next_comm=" + comm(next, cpu) +
+             " next_pid=" + std::to_string(pid(next)) + " next_prio=" + std::to_string(kNice0Prio) + "\n";
     out_.write(line_);
 }
 
@@ -100,8 +101,7 @@ void FtraceSink::flush_pending()
     for (int c = 0; c < static_cast<int>(pending_.size()); ++c)
         if (pending_[c].task >= 0)
             cpus.push_back(c);
-    std::stable_sort(cpus.begin(), cpus.end(),
-                     [&](int a, int b) { return pending_[a].time_ns < pending_[b].time_ns; });
+    std::stable_sort(cpus.begin(), cpus.end(), [&](int a, int b) { return pending_[a].time_ns < pending_[b].time_ns; });
     for (int c : cpus) {
         PendingOut &p = pending_[c];
         switch_line(p.time_ns, c, p.task, p.state, -1);

@@ -63,8 +63,8 @@ private:
     OutputFile &out_;
     TraceWindow window_;
     std::vector<std::string> comm_, idle_comm_;
-    std::vector<int> tgid_;     // per task
-    std::vector<TaskId> cur_;   // per CPU, as the engine last reported it
+    std::vector<int> tgid_;           // per task
+    std::vector<TaskId> cur_;         // per CPU, as the engine last reported it
     std::vector<PendingOut> pending_; // per CPU
     int pending_count_ = 0;
     std::string line_;

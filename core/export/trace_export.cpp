@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #ifndef SCHEDSCOPE_VERSION
@@ -99,15 +99,11 @@ std::string trace_metadata(const std::vector<const Simulation *> &sims, const st
     return m.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string ftrace_title(const std::string &name)
-{
-    return "schedscope " SCHEDSCOPE_VERSION ": " + name;
-}
+std::string ftrace_title(const std::string &name) { return "schedscope " SCHEDSCOPE_VERSION ": " + name; }
 
 // One simulation's run with a sink attached. `after_slice` returns false to
 // cancel.
-template <class AfterSlice>
-bool run_traced(Simulation &sim, SimTime limit, AfterSlice &&after_slice)
+template <class AfterSlice> bool run_traced(Simulation &sim, SimTime limit, AfterSlice &&after_slice)
 {
     while (!sim.finished() && sim.now() < limit) {
         sim.run_until(std::min(limit, sim.now() + kSliceNs));
@@ -352,7 +348,8 @@ TraceExportResult export_trace(const std::vector<const Simulation *> &sims, cons
         std::unique_ptr<ChromeTraceSink> chrome;
         std::unique_ptr<FtraceSink> ftrace;
         if (doc) {
-            chrome = std::make_unique<ChromeTraceSink>(sim, names[i], static_cast<int>(i), *doc, o.window, o.cpu_tracks);
+            chrome = std::make_unique<ChromeTraceSink>(sim, names[i], static_cast<int>(i), *doc, o.window,
+                                                       o.cpu_tracks);
             chrome->begin();
             sim.set_event_sink(chrome.get());
         } else {

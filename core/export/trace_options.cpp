@@ -5,10 +5,7 @@
 
 namespace schedscope {
 
-const char *trace_format_name(TraceFormat f)
-{
-    return f == TraceFormat::Chrome ? "chrome" : "ftrace";
-}
+const char *trace_format_name(TraceFormat f) { return f == TraceFormat::Chrome ? "chrome" : "ftrace"; }
 
 TraceFormat parse_trace_format(const std::string &text, const std::string &source)
 {

@@ -54,8 +54,8 @@ double param_double(const ParamMap &p, const std::string &key, double def, doubl
     return v;
 }
 
-std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t def, std::int64_t lo,
-                       std::int64_t hi, const std::string &source)
+std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                       const std::string &source)
 {
     auto it = p.find(key);
     if (it == p.end())

@@ -26,8 +26,8 @@ std::pair<std::string, ParamMap> parse_name_params(const std::string &text, cons
 // default, checking its range; throw InputError naming source and key.
 double param_double(const ParamMap &p, const std::string &key, double def, double lo, double hi,
                     const std::string &source);
-std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t def, std::int64_t lo,
-                       std::int64_t hi, const std::string &source);
+std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                       const std::string &source);
 std::string param_choice(const ParamMap &p, const std::string &key, const std::string &def,
                          const std::vector<std::string> &choices, const std::string &source);
 // Rejects keys not in `known`, listing them.

@@ -39,17 +39,19 @@ struct AutoNumaParams {
 
 double fault_share(const Task &t, int node)
 {
-    const double total = static_cast<double>(std::accumulate(t.faults_by_node.begin(), t.faults_by_node.end(), std::int64_t{0}));
+    const double total = static_cast<double>(
+        std::accumulate(t.faults_by_node.begin(), t.faults_by_node.end(), std::int64_t{0}));
     return total > 0 && node >= 0 ? static_cast<double>(t.faults_by_node[node]) / total : 0.0;
 }
 
 std::string pct_text(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + "%"; }
 
-template <class Base>
-class AutoNumaPolicy final : public Base {
+template <class Base> class AutoNumaPolicy final : public Base {
 public:
     template <class BaseParams>
-    AutoNumaPolicy(BaseParams bp, AutoNumaParams p) : Base(std::move(bp)), p_(p), scanner_(p.scan) {}
+    AutoNumaPolicy(BaseParams bp, AutoNumaParams p) : Base(std::move(bp)), p_(p), scanner_(p.scan)
+    {
+    }
     std::unique_ptr<Policy> clone() const override { return std::make_unique<AutoNumaPolicy>(*this); }
     std::string name() const override { return "autonuma"; }
     ParamMap params() const override
@@ -111,8 +113,8 @@ protected:
     std::string numa_reason(const Simulation &sim, TaskId t) const override
     {
         const Task &task = sim.task(t);
-        return "it prefers " + node_text(task.preferred_node) + " (" + pct_text(fault_share(task, task.preferred_node)) +
-               " of its hinting faults hit memory there)";
+        return "it prefers " + node_text(task.preferred_node) + " (" +
+               pct_text(fault_share(task, task.preferred_node)) + " of its hinting faults hit memory there)";
     }
 
 private:
@@ -184,9 +186,10 @@ private:
             if (!sim.cpu_idle(c))
                 continue;
             if (this->move_task(sim, a, c, cpu, DecisionKind::PreferNode,
-                          task_text(a) + " moved to idle " + cpu_text(c) + " on its preferred " + node_text(want) + " (" +
-                              pct_text(fault_share(ta, want)) + " of its faults there, " +
-                              pct_text(fault_share(ta, here)) + " on " + node_text(here) + ")"))
+                                task_text(a) + " moved to idle " + cpu_text(c) + " on its preferred " +
+                                    node_text(want) + " (" + pct_text(fault_share(ta, want)) +
+                                    " of its faults there, " + pct_text(fault_share(ta, here)) + " on " +
+                                    node_text(here) + ")"))
                 last_numa_move_ns_[a] = sim.now();
             return;
         }
@@ -198,7 +201,8 @@ private:
         double best_gain = 0;
         for (int c = there.first(); c >= 0; c = there.next(c)) {
             const TaskId b = sim.rq(c).current;
-            if (b < 0 || !sim.task(b).cpus_allowed.test(cpu) || sim.now() - last_numa_move_ns_.at(b) < kNumaMoveCooldownNs)
+            if (b < 0 || !sim.task(b).cpus_allowed.test(cpu) ||
+                sim.now() - last_numa_move_ns_.at(b) < kNumaMoveCooldownNs)
                 continue;
             const double gain_b = fault_share(sim.task(b), here) - fault_share(sim.task(b), want);
             if (gain_a > 0 && gain_b > 0 && gain_a + gain_b > best_gain) {
@@ -209,8 +213,8 @@ private:
         if (best_cpu < 0)
             return;
         const TaskId b = sim.rq(best_cpu).current;
-        const std::string why = "exchange: " + task_text(a) + " (" + pct_text(fault_share(ta, want)) + " of its faults on " +
-                                node_text(want) + ") and " + task_text(b) + " (" +
+        const std::string why = "exchange: " + task_text(a) + " (" + pct_text(fault_share(ta, want)) +
+                                " of its faults on " + node_text(want) + ") and " + task_text(b) + " (" +
                                 pct_text(fault_share(sim.task(b), here)) + " on " + node_text(here) +
                                 ") swap, every CPU of " + node_text(want) + " is busy";
         if (this->move_task(sim, a, best_cpu, cpu, DecisionKind::Exchange, why)) {
@@ -247,7 +251,8 @@ PolicyInfo autonuma_policy_info()
                            "hinting faults in a row from one node before a chunk moves there"});
     info.params.push_back({"mem_follow", "on", "memory follows CPU (on/off)"});
     info.params.push_back({"cpu_follow", "on", "CPU follows memory: preferred node per task (on/off)"});
-    info.params.push_back({"exchange", "on", "swap two tasks on two nodes when both end closer to their memory (on/off)"});
+    info.params.push_back(
+        {"exchange", "on", "swap two tasks on two nodes when both end closer to their memory (on/off)"});
     info.make = [](const ParamMap &p, const std::string &source) {
         AutoNumaParams ap;
         ap.scan = NumaScanParams::parse(p, source);

@@ -63,7 +63,8 @@ BalancerParams BalancerParams::parse(const ParamMap &p, const std::string &sourc
         b.profile_path = it->second;
     if (b.autotune == "profile") {
         if (b.profile_path.empty())
-            throw InputError(source, 0, "profile", "autotune=profile needs profile=FILE (schedscope-cli profile --save FILE)");
+            throw InputError(source, 0, "profile",
+                             "autotune=profile needs profile=FILE (schedscope-cli profile --save FILE)");
         const MigrationProfile prof = load_profile(b.profile_path);
         for (const auto &level : domain_level_names())
             if (auto v = prof.cache_hot_time_ms_for_level(level))

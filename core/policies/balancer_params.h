@@ -20,11 +20,11 @@ struct BalancerParams {
     double cache_hot_time_ms = kDefaultCacheHotTimeMs; // every level unless overridden
     std::map<std::string, double> level_hot_ms;        // explicit per-level overrides
     int cache_nice_tries = kDefaultCacheNiceTries;
-    std::string autotune = "off";                      // "off" | "profile"
+    std::string autotune = "off"; // "off" | "profile"
     std::string profile_path;
-    std::map<std::string, double> profile_hot_ms;      // loaded from the profile, by level
+    std::map<std::string, double> profile_hot_ms; // loaded from the profile, by level
     std::optional<double> profile_overall_ms;
-    std::string source;                                // where the parameters came from, for errors
+    std::string source; // where the parameters came from, for errors
 
     // The parameter list every domain-balanced policy accepts.
     static std::vector<ParamInfo> infos();

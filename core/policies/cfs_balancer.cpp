@@ -164,7 +164,9 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
     const int ngroups = static_cast<int>(groups.sizes.size());
     const int idle_kind = static_cast<int>(idle);
     // Linux 3.6 kernel/sched/fair.c: get_sd_load_idx().
-    const int load_idx = idle == IdleType::NotIdle ? sd.busy_idx : idle == IdleType::NewIdle ? sd.newidle_idx : sd.idle_idx;
+    const int load_idx = idle == IdleType::NotIdle   ? sd.busy_idx
+                         : idle == IdleType::NewIdle ? sd.newidle_idx
+                                                     : sd.idle_idx;
     CpuSet excluded; // env->cpus: CPUs whose tasks were all pinned
     bool all_pinned = false;
     for (int attempt = 0; attempt < 64; ++attempt) {
@@ -267,15 +269,15 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
         if (sds.busiest < 0 || sds.busiest_nr_running == 0)
             return balanced();
         sds.avg_load = kSchedPowerScale * sds.total_load / sds.total_pwr;
-        bool force = sds.group_imb ||
-                     (idle == IdleType::NewIdle && sds.this_has_capacity && !sds.busiest_has_capacity);
+        bool force = sds.group_imb || (idle == IdleType::NewIdle && sds.this_has_capacity && !sds.busiest_has_capacity);
         if (!force) {
             if (sds.this_load >= sds.max_load || sds.this_load >= sds.avg_load)
                 return balanced();
             if (idle == IdleType::Idle) {
                 // An idle CPU: balanced unless the busiest group has more
                 // tasks than CPUs or more idle CPUs fewer than ours.
-                if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 && sds.busiest_nr_running <= sds.busiest_group_weight)
+                if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 &&
+                    sds.busiest_nr_running <= sds.busiest_group_weight)
                     return balanced();
             } else if (100 * sds.max_load <= static_cast<u64>(sd.imbalance_pct) * sds.this_load) {
                 return balanced(); // within imbalance_pct: leave it
@@ -341,7 +343,8 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
         int busiest = -1;
         u64 max_wl = 0;
         const auto &bg = groups;
-        for (int m = bg.begin[static_cast<size_t>(sds.busiest)]; m < bg.begin[static_cast<size_t>(sds.busiest) + 1]; ++m) {
+        for (int m = bg.begin[static_cast<size_t>(sds.busiest)]; m < bg.begin[static_cast<size_t>(sds.busiest) + 1];
+             ++m) {
             const int c = bg.members[static_cast<size_t>(m)];
             if (excluded.test(c))
                 continue;
@@ -368,8 +371,9 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                 append_int(why_text, this_cpu);
                 why_text += idle_name(idle_kind);
                 why_text += " (" + sd.level + " level): group load " + std::to_string(sds.max_load) + " vs ours " +
-                            std::to_string(sds.this_load) + " (avg " + std::to_string(sds.avg_load) + ", imbalance_pct " +
-                            std::to_string(sd.imbalance_pct) + "), imbalance " + std::to_string(imbalance);
+                            std::to_string(sds.this_load) + " (avg " + std::to_string(sds.avg_load) +
+                            ", imbalance_pct " + std::to_string(sd.imbalance_pct) + "), imbalance " +
+                            std::to_string(imbalance);
             }
             return why_text;
         };
@@ -411,8 +415,8 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                             task_text(t) + " skipped: cache hot, ran " +
                                 ms_text(static_cast<double>(sim.now() - sim.task(t).last_ran_ns) / 1e6) + " ago < " +
                                 ms_text(static_cast<double>(cp_.sched_migration_cost_ns) / 1e6) + " (" + sd.level +
-                                " level, " + std::to_string(sd.nr_balance_failed) + " failed attempts, cache_nice_tries " +
-                                std::to_string(sd.cache_nice_tries) + ")");
+                                " level, " + std::to_string(sd.nr_balance_failed) +
+                                " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")");
                     continue;
                 }
                 std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
@@ -465,7 +469,8 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                         continue;
                     move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
                               why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) +
-                                  " (active balance after " + std::to_string(sd.nr_balance_failed) + " failed attempts)");
+                                  " (active balance after " + std::to_string(sd.nr_balance_failed) +
+                                  " failed attempts)");
                     break;
                 }
             }

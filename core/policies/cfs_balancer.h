@@ -46,7 +46,10 @@ public:
     SimTime min_granularity_ns() const { return min_gran_ns_; }
     SimTime wakeup_granularity_ns() const { return wakeup_gran_ns_; }
     SimTime min_vruntime(int cpu) const { return min_vruntime_.at(static_cast<size_t>(cpu)); }
-    std::uint64_t cpu_load(int cpu, int i) const { return cpu_load_.at(static_cast<size_t>(cpu))[static_cast<size_t>(i)]; }
+    std::uint64_t cpu_load(int cpu, int i) const
+    {
+        return cpu_load_.at(static_cast<size_t>(cpu))[static_cast<size_t>(i)];
+    }
     SimTime avg_idle_ns(int cpu) const { return avg_idle_.at(static_cast<size_t>(cpu)); }
     void set_avg_idle_ns(int cpu, SimTime v) { avg_idle_.at(static_cast<size_t>(cpu)) = v; }
     // rq->load.weight: the weights of the runnable tasks, running one included.
@@ -99,15 +102,15 @@ private:
 
     CfsParams cp_;
     SimTime latency_ns_ = 0, min_gran_ns_ = 0, wakeup_gran_ns_ = 0;
-    int nr_latency_ = 8; // sched_nr_latency: latency / min_granularity
-    SimTime max_lb_interval_ms_ = 100; // max_load_balance_interval
-    std::vector<std::vector<CfsDomain>> domains_; // [cpu][level], lowest first
-    std::vector<int> llc_level_;                  // [cpu]: sd_llc, the highest level sharing a cache, or -1
-    std::vector<int> cpu_power_;                  // [cpu]
-    std::vector<SimTime> min_vruntime_;           // [cpu] cfs_rq->min_vruntime
+    int nr_latency_ = 8;                                 // sched_nr_latency: latency / min_granularity
+    SimTime max_lb_interval_ms_ = 100;                   // max_load_balance_interval
+    std::vector<std::vector<CfsDomain>> domains_;        // [cpu][level], lowest first
+    std::vector<int> llc_level_;                         // [cpu]: sd_llc, the highest level sharing a cache, or -1
+    std::vector<int> cpu_power_;                         // [cpu]
+    std::vector<SimTime> min_vruntime_;                  // [cpu] cfs_rq->min_vruntime
     std::vector<std::array<std::uint64_t, 5>> cpu_load_; // [cpu] rq->cpu_load[CPU_LOAD_IDX_MAX]
-    std::vector<SimTime> avg_idle_;               // [cpu] rq->avg_idle
-    std::vector<SimTime> idle_stamp_;             // [cpu] rq->idle_stamp (-1 = none)
+    std::vector<SimTime> avg_idle_;                      // [cpu] rq->avg_idle
+    std::vector<SimTime> idle_stamp_;                    // [cpu] rq->idle_stamp (-1 = none)
     bool all_nice0_ = true;
     bool acting_ = false;
 };

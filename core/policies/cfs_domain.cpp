@@ -20,17 +20,47 @@ struct LevelInit {
 
 // Linux 3.6 include/linux/topology.h: SD_SIBLING_INIT (fields it leaves
 // out are zero: cache_nice_tries and every load index).
-constexpr LevelInit kSiblingInit{"SMT", 1, 2, 64, 110, 0, 0, 0, 0, 0, 0,
+constexpr LevelInit kSiblingInit{"SMT",
+                                 1,
+                                 2,
+                                 64,
+                                 110,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
                                  kCfsLoadBalance | kCfsBalanceNewIdle | kCfsBalanceExec | kCfsBalanceFork |
                                      kCfsWakeAffine | kCfsShareCpuPower | kCfsSharePkgResources};
 // Linux 3.6 include/linux/topology.h: SD_MC_INIT (idle_idx, newidle_idx 0).
-constexpr LevelInit kMcInit{"MC", 1, 4, 64, 125, 1, 2, 0, 0, 0, 0,
-                            kCfsLoadBalance | kCfsBalanceNewIdle | kCfsBalanceExec | kCfsBalanceFork |
-                                kCfsWakeAffine | kCfsSharePkgResources};
+constexpr LevelInit kMcInit{"MC",
+                            1,
+                            4,
+                            64,
+                            125,
+                            1,
+                            2,
+                            0,
+                            0,
+                            0,
+                            0,
+                            kCfsLoadBalance | kCfsBalanceNewIdle | kCfsBalanceExec | kCfsBalanceFork | kCfsWakeAffine |
+                                kCfsSharePkgResources};
 // Linux 3.6 include/linux/topology.h: SD_CPU_INIT (x86 keeps the generic one).
-constexpr LevelInit kCpuInit{"CPU", 1, 4, 64, 125, 1, 2, 1, 0, 0, 0,
-                             kCfsLoadBalance | kCfsBalanceNewIdle | kCfsBalanceExec | kCfsBalanceFork |
-                                 kCfsWakeAffine | kCfsPreferSibling};
+constexpr LevelInit kCpuInit{
+    "CPU",
+    1,
+    4,
+    64,
+    125,
+    1,
+    2,
+    1,
+    0,
+    0,
+    0,
+    kCfsLoadBalance | kCfsBalanceNewIdle | kCfsBalanceExec | kCfsBalanceFork | kCfsWakeAffine | kCfsPreferSibling};
 
 // Linux 3.6 kernel/sched/core.c: sd_numa_init(): intervals from the span's
 // CPU count (ms), busy_factor 32, cache_nice_tries 2, busy_idx 3, idle_idx 2,
@@ -38,8 +68,10 @@ constexpr LevelInit kCpuInit{"CPU", 1, 4, 64, 125, 1, 2, 1, 0, 0, 0,
 // to RECLAIM_DISTANCE.
 LevelInit numa_init(int span_weight, int distance)
 {
-    LevelInit l{"NUMA", span_weight, 2 * span_weight, 32, 125, 2, 3, 2, 0, 0, 0,
-                kCfsLoadBalance | kCfsBalanceNewIdle | kCfsSerialize};
+    LevelInit l{"NUMA", span_weight, 2 * span_weight,
+                32,     125,         2,
+                3,      2,           0,
+                0,      0,           kCfsLoadBalance | kCfsBalanceNewIdle | kCfsSerialize};
     if (distance <= kReclaimDistance)
         l.flags |= kCfsBalanceExec | kCfsBalanceFork | kCfsWakeAffine;
     return l;
@@ -148,8 +180,9 @@ std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
                      },
                      0, false, &kMcInit});
     // cpu_cpu_mask(): the CPU's node (every PU without NUMA).
-    cands.push_back({[&topo, all](int pu) { return topo.numa_count() > 1 ? topo.pus_of_node(topo.node_of_pu(pu)) : all; },
-                     0, false, &kCpuInit});
+    cands.push_back(
+        {[&topo, all](int pu) { return topo.numa_count() > 1 ? topo.pus_of_node(topo.node_of_pu(pu)) : all; }, 0, false,
+         &kCpuInit});
     if (topo.numa_count() > 1) {
         std::set<int> dists;
         for (int a = 0; a < topo.numa_count(); ++a)

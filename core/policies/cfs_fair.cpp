@@ -124,8 +124,9 @@ SimTime CfsBalancer::sched_slice(const Simulation &sim, int cpu, TaskId t, bool 
     const int nr = sim.nr_running(cpu) + (on_rq ? 0 : 1);
     const SimTime period = nr > nr_latency_ ? min_gran_ns_ * nr : latency_ns_;
     const std::uint64_t load = weighted_cpuload(sim, cpu) + (on_rq ? 0 : static_cast<std::uint64_t>(weight(sim, t)));
-    return load == 0 ? period : static_cast<SimTime>(static_cast<std::uint64_t>(period) *
-                                                     static_cast<std::uint64_t>(weight(sim, t)) / load);
+    return load == 0 ? period
+                     : static_cast<SimTime>(static_cast<std::uint64_t>(period) *
+                                            static_cast<std::uint64_t>(weight(sim, t)) / load);
 }
 
 void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
@@ -166,8 +167,7 @@ void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, E
         }
         break;
     }
-    case EnqueueKind::Migrate:
-        break;
+    case EnqueueKind::Migrate: break;
     }
 }
 

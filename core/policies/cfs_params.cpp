@@ -15,8 +15,10 @@ std::vector<ParamInfo> CfsParams::infos()
         {"sched_wakeup_granularity_ns", std::to_string(kCfsWakeupGranularityNs),
          "a woken task preempts only if its vruntime is this much behind the running one's (before scaling)"},
         {"sched_migration_cost_ns", std::to_string(kCfsMigrationCostNs),
-         "a task that ran less than this ago is cache hot; a CPU idle on average less than this skips new-idle balancing"},
-        {"sched_tunable_scaling", "log", "scaling of the three times above by CPU count (max 8): none, log (1+log2), linear"},
+         "a task that ran less than this ago is cache hot; a CPU idle on average less than this skips new-idle "
+         "balancing"},
+        {"sched_tunable_scaling", "log",
+         "scaling of the three times above by CPU count (max 8): none, log (1+log2), linear"},
         {"sched_nr_migrate", std::to_string(kCfsNrMigrate), "tasks a balancing pass looks at, at most"},
     };
 }
@@ -27,8 +29,10 @@ CfsParams CfsParams::parse(const ParamMap &p, const std::string &source)
     c.source = source;
     constexpr std::int64_t kMaxNs = 10'000'000'000; // 10 s: any sane setting
     c.sched_latency_ns = param_int(p, "sched_latency_ns", kCfsLatencyNs, 100'000, kMaxNs, source);
-    c.sched_min_granularity_ns = param_int(p, "sched_min_granularity_ns", kCfsMinGranularityNs, 100'000, kMaxNs, source);
-    c.sched_wakeup_granularity_ns = param_int(p, "sched_wakeup_granularity_ns", kCfsWakeupGranularityNs, 0, kMaxNs, source);
+    c.sched_min_granularity_ns = param_int(p, "sched_min_granularity_ns", kCfsMinGranularityNs, 100'000, kMaxNs,
+                                           source);
+    c.sched_wakeup_granularity_ns = param_int(p, "sched_wakeup_granularity_ns", kCfsWakeupGranularityNs, 0, kMaxNs,
+                                              source);
     c.sched_migration_cost_ns = param_int(p, "sched_migration_cost_ns", kCfsMigrationCostNs, 0, kMaxNs, source);
     c.sched_tunable_scaling = param_choice(p, "sched_tunable_scaling", "log", {"none", "log", "linear"}, source);
     c.sched_nr_migrate = static_cast<int>(param_int(p, "sched_nr_migrate", kCfsNrMigrate, 1, 1'000'000, source));

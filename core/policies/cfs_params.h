@@ -5,8 +5,8 @@
 // as sched_tunable_scaling says (Linux 3.6 kernel/sched/fair.c:
 // get_update_sysctl_factor()).
 
-#include "params/params.h"
 #include "engine/sim_types.h"
+#include "params/params.h"
 
 #include <string>
 #include <vector>
@@ -14,11 +14,11 @@
 namespace schedscope {
 
 // Linux 3.6 kernel/sched/fair.c defaults.
-inline constexpr SimTime kCfsLatencyNs = 6'000'000;          // sysctl_sched_latency
-inline constexpr SimTime kCfsMinGranularityNs = 750'000;     // sysctl_sched_min_granularity
+inline constexpr SimTime kCfsLatencyNs = 6'000'000;           // sysctl_sched_latency
+inline constexpr SimTime kCfsMinGranularityNs = 750'000;      // sysctl_sched_min_granularity
 inline constexpr SimTime kCfsWakeupGranularityNs = 1'000'000; // sysctl_sched_wakeup_granularity
-inline constexpr SimTime kCfsMigrationCostNs = 500'000;      // sysctl_sched_migration_cost (task_hot, idle_balance)
-inline constexpr int kCfsNrMigrate = 32;                     // sysctl_sched_nr_migrate (kernel/sched/core.c)
+inline constexpr SimTime kCfsMigrationCostNs = 500'000;       // sysctl_sched_migration_cost (task_hot, idle_balance)
+inline constexpr int kCfsNrMigrate = 32;                      // sysctl_sched_nr_migrate (kernel/sched/core.c)
 
 struct CfsParams {
     SimTime sched_latency_ns = kCfsLatencyNs;

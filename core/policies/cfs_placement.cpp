@@ -111,7 +111,8 @@ int CfsBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
         target = cpu;
     const int chosen = select_idle_sibling(sim, t, target, cpu, prev, &why);
     if (chosen != prev)
-        sim.log(DecisionKind::Wakeup, t, prev, chosen, why.empty() ? task_text(t) + " woken on " + cpu_text(chosen) : why);
+        sim.log(DecisionKind::Wakeup, t, prev, chosen,
+                why.empty() ? task_text(t) + " woken on " + cpu_text(chosen) : why);
     return chosen;
 }
 

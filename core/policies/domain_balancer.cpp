@@ -27,7 +27,7 @@ double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(s
 
 template <int N>
 inline DomainBalancer::GroupLoads DomainBalancer::uniform_group_loads(const int *members, int ngroups, int mine,
-                                                               const int *nr)
+                                                                      const int *nr)
 {
     DomainBalancer::GroupLoads l;
     l.this_n = l.max_n = N;
@@ -45,7 +45,8 @@ inline DomainBalancer::GroupLoads DomainBalancer::uniform_group_loads(const int 
     return l;
 }
 
-inline DomainBalancer::GroupLoads DomainBalancer::group_loads(const SchedDomain::Groups &groups, int mine, const int *nr)
+inline DomainBalancer::GroupLoads DomainBalancer::group_loads(const SchedDomain::Groups &groups, int mine,
+                                                              const int *nr)
 {
     const int ngroups = static_cast<int>(groups.sizes.size());
     const int *members = groups.members.data();
@@ -95,7 +96,6 @@ int DomainBalancer::GroupLoads::busiest_cpu(const SchedDomain::Groups &groups, c
             busiest = members[k];
     return busiest;
 }
-
 
 void DomainBalancer::attach(Simulation &sim)
 {
@@ -237,7 +237,8 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
                 target = waker_cpu;
                 why = task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (wake-affine, " + sd.level +
                       " level): " + cpu_text(prev) + " has " + std::to_string(sim.nr_running(prev)) +
-                      " runnable and the task is cold, ran " + ms_text(ago) + " ago >= " + ms_text(sd.cache_hot_time_ms);
+                      " runnable and the task is cold, ran " + ms_text(ago) +
+                      " ago >= " + ms_text(sd.cache_hot_time_ms);
             }
             break;
         }
@@ -268,7 +269,8 @@ void DomainBalancer::on_tick(Simulation &sim, int cpu)
     IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;
     for (auto &sd : domains_.at(cpu)) {
         const double interval_ms = sd.balance_interval_ms * (idle == IdleType::NotIdle ? sd.busy_factor : 1);
-        const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns, static_cast<SimTime>(interval_ms * kNsPerMs));
+        const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns,
+                                                      static_cast<SimTime>(interval_ms * kNsPerMs));
         if (sim.now() - sd.last_balance_ns < interval_ns)
             continue;
         // Once work was pulled, the levels above balance as a busy CPU.
@@ -391,8 +393,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         ranked.emplace_back(pref, t);
     }
     if (any_preference)
-        std::stable_sort(ranked.begin(), ranked.end(),
-                         [](const auto &a, const auto &b) { return a.first > b.first; });
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
     // A newly idle CPU never takes a cache-hot task (2.6.9 can_migrate_task).
     const bool aggressive = idle != IdleType::NewIdle && sd.nr_balance_failed > sd.cache_nice_tries;
     std::string tries;
@@ -410,8 +411,8 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         if (!task.cpus_allowed.test(cpu))
             continue;
         if (!aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
-            sim.log(DecisionKind::Other, t, busiest, cpu, task_text(t) + " kept on " + cpu_text(busiest) + ": " +
-                                                              numa_reason(sim, t) + tries_text());
+            sim.log(DecisionKind::Other, t, busiest, cpu,
+                    task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + tries_text());
             continue;
         }
         const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;

@@ -89,9 +89,10 @@ private:
     // group_loads for groups of `N` PUs each: the sums unrolled, and with
     // every group the same size the average comparison is the totals'.
     template <int N>
-    [[gnu::always_inline]] static inline GroupLoads uniform_group_loads(const int *members, int ngroups, int mine, const int *nr);
+    [[gnu::always_inline]] static inline GroupLoads uniform_group_loads(const int *members, int ngroups, int mine,
+                                                                        const int *nr);
     [[gnu::always_inline]] static inline GroupLoads group_loads(const SchedDomain::Groups &groups, int mine,
-                                                                 const int *nr);
+                                                                const int *nr);
     // A pass that finds nothing to do: fewer attempts failed, wait longer.
     static bool settle_balanced(SchedDomain &sd)
     {
@@ -111,9 +112,9 @@ private:
     void check_level_overrides(const Simulation &sim) const;
 
     BalancerParams bp_;
-    std::vector<std::vector<SchedDomain>> domains_; // [cpu][level], lowest first
-    std::vector<int> wake_idle_level_;              // [cpu]: first level with SD_WAKE_IDLE, or -1
-    std::vector<int> levels_in_node_;               // [cpu]: how many of its lowest levels lie in its node
+    std::vector<std::vector<SchedDomain>> domains_;      // [cpu][level], lowest first
+    std::vector<int> wake_idle_level_;                   // [cpu]: first level with SD_WAKE_IDLE, or -1
+    std::vector<int> levels_in_node_;                    // [cpu]: how many of its lowest levels lie in its node
     std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
     bool acting_ = false;
 };

@@ -70,12 +70,12 @@ public:
         // timeslice when not the default), so that its reports and saved
         // scenarios stay byte-identical.
         ParamMap m{{"idle_rebalance_tick_ms", std::to_string(p_.idle_tick_ms)},
-                {"busy_rebalance_tick_ms", std::to_string(p_.busy_tick_ms)},
-                {"node_rebalance_tick_ms", std::to_string(p_.node_tick_ms)},
-                {"idle_node_rebalance_tick_ms", std::to_string(p_.idle_node_tick_ms)},
-                {"imbalance_pct", std::to_string(p_.imbalance_pct)},
-                {"idle_balance_mask", p_.mask_is_cpu ? "cpu" : "node"},
-                {"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
+                   {"busy_rebalance_tick_ms", std::to_string(p_.busy_tick_ms)},
+                   {"node_rebalance_tick_ms", std::to_string(p_.node_tick_ms)},
+                   {"idle_node_rebalance_tick_ms", std::to_string(p_.idle_node_tick_ms)},
+                   {"imbalance_pct", std::to_string(p_.imbalance_pct)},
+                   {"idle_balance_mask", p_.mask_is_cpu ? "cpu" : "node"},
+                   {"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
         if (p_.o1_slices)
             m["timeslice"] = "o1";
         return m;
@@ -247,15 +247,16 @@ private:
             const double ago = task.last_ran_ns >= 0 ? static_cast<double>(sim.now() - task.last_ran_ns) / 1e6 : -1;
             if (!idle && ago >= 0 && ago < kLinux25CacheDecayMs) {
                 sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                        task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " + ms_text(kLinux25CacheDecayMs));
+                        task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
+                            ms_text(kLinux25CacheDecayMs));
                 continue;
             }
             acting_ = true;
-            const bool ok = sim.migrate_task(
-                t, cpu, cpu, DecisionKind::Pull,
-                cpu_text(cpu) + " " + how + ": pulled " + task_text(t) + " from " + cpu_text(busiest) + ", imbalance " +
-                    std::to_string(max_nr) + " vs " + std::to_string(this_nr) + " runnable > " +
-                    std::to_string(p_.imbalance_pct) + "%");
+            const bool ok = sim.migrate_task(t, cpu, cpu, DecisionKind::Pull,
+                                             cpu_text(cpu) + " " + how + ": pulled " + task_text(t) + " from " +
+                                                 cpu_text(busiest) + ", imbalance " + std::to_string(max_nr) + " vs " +
+                                                 std::to_string(this_nr) + " runnable > " +
+                                                 std::to_string(p_.imbalance_pct) + "%");
             acting_ = false;
             if (ok)
                 --imbalance;
@@ -263,7 +264,7 @@ private:
     }
 
     Linux25Params p_;
-    Linux25Orig orig_; // variant=orig's balancing
+    Linux25Orig orig_;    // variant=orig's balancing
     bool acting_ = false; // our own migration must not re-enter new-idle balancing
 };
 
@@ -278,15 +279,17 @@ PolicyInfo linux25_numa_policy_info()
                        "NODE_BALANCE_RATE-th balance. Exec on the least loaded node.";
     info.params = {
         {"variant", "rework", "rework (the tick-driven rework of 2003), or orig (2.5.59 as released)"},
-        {"idle_rebalance_tick_ms", std::to_string(kIdleRebalanceTickMs), "an idle CPU balances within its node this often"},
+        {"idle_rebalance_tick_ms", std::to_string(kIdleRebalanceTickMs),
+         "an idle CPU balances within its node this often"},
         {"busy_rebalance_tick_ms", std::to_string(kBusyRebalanceTickMs),
          "a busy CPU balances this often (variant=orig: default 250, 2.5.59's HZ/4)"},
         {"node_rebalance_tick_ms", std::to_string(kNodeRebalanceTickMs), "a busy CPU balances across nodes this often"},
         {"idle_node_rebalance_tick_ms", "0", "an idle CPU balances across nodes this often (0 = off)"},
         {"imbalance_pct", std::to_string(kImbalancePct), "pull only when the busiest exceeds this % of our load"},
         {"idle_balance_mask", "node", "node, or cpu: the 2.5 bug where idle CPUs pass their own mask and never pull"},
-        {"timeslice", "cfs", "cfs (the engine's 6 ms fair rotation) or o1 (2.5's 102 ms nice-0 timeslice); "
-                             "variant=orig defaults to o1"},
+        {"timeslice", "cfs",
+         "cfs (the engine's 6 ms fair rotation) or o1 (2.5's 102 ms nice-0 timeslice); "
+         "variant=orig defaults to o1"},
         {"node_balance_rate", std::to_string(kLinux25NodeBalanceRate),
          "variant=orig: every this many-th balance crosses nodes (NODE_BALANCE_RATE)"},
         {"node_threshold_pct", std::to_string(kLinux25NodeThresholdPct),

@@ -64,7 +64,8 @@ Linux25Orig::RqState &Linux25Orig::state(const Simulation &sim, int cpu)
 // nodes' runnable counts (node_nr_running), each decayed as
 // load = prev_load / 2 + now, remembered per balancing CPU. The busiest
 // other node must beat ours and carry more than NODE_THRESHOLD % of it.
-int Linux25Orig::find_busiest_node(const Simulation &sim, RqState &st, int this_node, int &this_load, int &max_load) const
+int Linux25Orig::find_busiest_node(const Simulation &sim, RqState &st, int this_node, int &this_load,
+                                   int &max_load) const
 {
     const Topology &topo = sim.topology();
     auto node_nr_running = [&](int n) {
@@ -109,10 +110,9 @@ CpuSet Linux25Orig::cpus_to_balance(const Simulation &sim, int cpu, std::string 
         if (node >= 0) {
             CpuSet mask = topo.pus_of_node(node);
             mask.set(cpu);
-            why = "balance " + std::to_string(p_.node_balance_rate) + " of " +
-                  std::to_string(p_.node_balance_rate) + " crosses to busiest " + node_text(node) + ", load " +
-                  std::to_string(max_load) + " > " + std::to_string(p_.node_threshold_pct) + "% of " +
-                  std::to_string(this_load);
+            why = "balance " + std::to_string(p_.node_balance_rate) + " of " + std::to_string(p_.node_balance_rate) +
+                  " crosses to busiest " + node_text(node) + ", load " + std::to_string(max_load) + " > " +
+                  std::to_string(p_.node_threshold_pct) + "% of " + std::to_string(this_load);
             return mask;
         }
     }
@@ -131,8 +131,8 @@ void Linux25Orig::load_balance(Simulation &sim, int cpu, bool idle, const std::s
     // last look (unless idle), each candidate's the smaller, so that only
     // a lasting imbalance triggers a busy pull; then remember the lengths.
     const int now_here = sim.nr_running(cpu);
-    const int nr_running =
-        (idle || now_here > prev[static_cast<size_t>(cpu)]) ? now_here : prev[static_cast<size_t>(cpu)];
+    const int nr_running = (idle || now_here > prev[static_cast<size_t>(cpu)]) ? now_here
+                                                                               : prev[static_cast<size_t>(cpu)];
     int busiest = -1;
     int max_load = 1; // find_busiest_queue(): a runqueue needs at least 2 to be the busiest
     for (int c = mask.first(); c >= 0; c = mask.next(c)) {
@@ -169,14 +169,15 @@ void Linux25Orig::load_balance(Simulation &sim, int cpu, bool idle, const std::s
         const double ago = task.last_ran_ns >= 0 ? static_cast<double>(sim.now() - task.last_ran_ns) / 1e6 : -1;
         if (ago >= 0 && ago <= kLinux25CacheDecayMs) {
             sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                    task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago <= " + ms_text(kLinux25CacheDecayMs));
+                    task_text(t) + " skipped: cache hot, ran " + ms_text(ago) +
+                        " ago <= " + ms_text(kLinux25CacheDecayMs));
             continue;
         }
         acting_ = true;
         const bool ok = sim.migrate_task(t, cpu, cpu, DecisionKind::Pull,
                                          cpu_text(cpu) + " " + how + ", " + why + ": pulled " + task_text(t) +
-                                             " from " + cpu_text(busiest) + ", " + std::to_string(max_load) +
-                                             " vs " + std::to_string(nr_running) + " runnable");
+                                             " from " + cpu_text(busiest) + ", " + std::to_string(max_load) + " vs " +
+                                             std::to_string(nr_running) + " runnable");
         acting_ = false;
         // load_balance(): "if (!idle && --imbalance)" - an idle CPU takes
         // one task, a busy one up to the imbalance.

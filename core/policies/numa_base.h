@@ -26,15 +26,13 @@ std::vector<ParamInfo> numa_base_infos();
 // Reads `base` and refuses the other base's knobs.
 NumaBase parse_numa_base(const ParamMap &p, const std::string &source);
 
-template <class Base>
-constexpr const char *numa_base_name()
+template <class Base> constexpr const char *numa_base_name()
 {
     return std::is_same_v<Base, CfsBalancer> ? "cfs" : "sched-domains";
 }
 
 // The base's own parameters, parsed (CfsParams or BalancerParams).
-template <class Base>
-auto parse_base_params(const ParamMap &p, const std::string &source)
+template <class Base> auto parse_base_params(const ParamMap &p, const std::string &source)
 {
     if constexpr (std::is_same_v<Base, CfsBalancer>)
         return CfsParams::parse(p, source);

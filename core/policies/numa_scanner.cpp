@@ -23,14 +23,16 @@ std::vector<ParamInfo> NumaScanParams::infos()
     return {
         {"scan_sleep_pass_ms", num_text(kDefaultScanSleepPassMs), "the scanner wakes this often to arm hinting faults"},
         {"pages_to_scan", std::to_string(kDefaultPagesToScan), "pages of each process armed per scanner wakeup"},
-        {"pmd", kDefaultPmdScan ? "on" : "off", "on: scan 2 MiB pmd entries (cheap, one fault per range); off: every pte"},
+        {"pmd", kDefaultPmdScan ? "on" : "off",
+         "on: scan 2 MiB pmd entries (cheap, one fault per range); off: every pte"},
     };
 }
 
 NumaScanParams NumaScanParams::parse(const ParamMap &p, const std::string &source)
 {
     NumaScanParams s;
-    s.scan_sleep_pass_ms = param_double(p, "scan_sleep_pass_ms", kDefaultScanSleepPassMs, 1, kMaxScanSleepPassMs, source);
+    s.scan_sleep_pass_ms = param_double(p, "scan_sleep_pass_ms", kDefaultScanSleepPassMs, 1, kMaxScanSleepPassMs,
+                                        source);
     s.pages_to_scan = param_int(p, "pages_to_scan", kDefaultPagesToScan, 1, kMaxPagesToScan, source);
     s.pmd = param_choice(p, "pmd", kDefaultPmdScan ? "on" : "off", {"on", "off"}, source) == "on";
     return s;
@@ -49,8 +51,8 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
         return;
     next_pass_ns_ = sim.now() + static_cast<SimTime>(p_.scan_sleep_pass_ms * 1e6);
     const auto &model = sim.model();
-    const double chunks_per_pass =
-        static_cast<double>(p_.pages_to_scan) * static_cast<double>(model.page_bytes) / static_cast<double>(model.chunk_bytes);
+    const double chunks_per_pass = static_cast<double>(p_.pages_to_scan) * static_cast<double>(model.page_bytes) /
+                                   static_cast<double>(model.chunk_bytes);
     const int nproc = static_cast<int>(sim.processes().size());
     carry_chunks_.resize(nproc, 0.0);
     faults_.resize(nproc);

@@ -7,8 +7,8 @@
 // of several, so the statistics it feeds are coarser. The scanning cost
 // lands in system time on a CPU that runs the process.
 
-#include "params/params.h"
 #include "engine/sim_types.h"
+#include "params/params.h"
 
 #include <cstdint>
 #include <functional>
@@ -50,7 +50,7 @@ public:
 private:
     NumaScanParams p_;
     SimTime next_pass_ns_ = 0;
-    std::vector<double> carry_chunks_;             // per process: fractional chunks owed
+    std::vector<double> carry_chunks_;              // per process: fractional chunks owed
     std::vector<std::vector<std::uint8_t>> faults_; // per process and chunk: faults taken this pass
 };
 

@@ -112,9 +112,9 @@ std::string SchedDomain::describe() const
     add(kSdWakeIdle, "wake-idle");
     return level + " {" + span.to_list_string() + "} " + std::to_string(groups().size()) + " groups, interval " +
            num_text(min_interval_ms) + "-" + num_text(max_interval_ms) + " ms, busy_factor " +
-           std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) +
-           ", cache_nice_tries " + std::to_string(cache_nice_tries) + ", cache_hot_time " +
-           num_text(cache_hot_time_ms) + " ms, flags " + (f.empty() ? "none" : f);
+           std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) + ", cache_nice_tries " +
+           std::to_string(cache_nice_tries) + ", cache_hot_time " + num_text(cache_hot_time_ms) + " ms, flags " +
+           (f.empty() ? "none" : f);
 }
 
 std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, const BalancerParams &params)

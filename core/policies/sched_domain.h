@@ -23,7 +23,7 @@ enum SchedDomainFlag : unsigned {
 };
 
 struct SchedDomain {
-    std::string level;          // "SMT", "MC", "package", "node", "NUMA" (profiler level names)
+    std::string level; // "SMT", "MC", "package", "node", "NUMA" (profiler level names)
     CpuSet span;
     // The child level's spans (single PUs at the lowest level) with their
     // sizes. Shared by every CPU of the span: on a 1024-CPU machine a copy
@@ -58,7 +58,7 @@ struct SchedDomain {
     int nr_balance_failed = 0;
 
     bool has(SchedDomainFlag f) const { return (flags & f) != 0; }
-    int group_of(int cpu) const; // index into groups(), or -1
+    int group_of(int cpu) const;  // index into groups(), or -1
     std::string describe() const; // one line for the explain view
 };
 

@@ -15,11 +15,9 @@ namespace schedscope {
 
 namespace {
 
-template <class Base>
-class SchedNumaPolicy final : public Base {
+template <class Base> class SchedNumaPolicy final : public Base {
 public:
-    template <class BaseParams>
-    SchedNumaPolicy(BaseParams bp, NumaScanParams sp) : Base(std::move(bp)), scanner_(sp) {}
+    template <class BaseParams> SchedNumaPolicy(BaseParams bp, NumaScanParams sp) : Base(std::move(bp)), scanner_(sp) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SchedNumaPolicy>(*this); }
     std::string name() const override { return "sched-numa"; }
     ParamMap params() const override

@@ -13,10 +13,7 @@ class SimplePolicy final : public Policy {
 public:
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SimplePolicy>(*this); }
     std::string name() const override { return "simple"; }
-    ParamMap params() const override
-    {
-        return {{"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
-    }
+    ParamMap params() const override { return {{"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}}; }
 
     int select_cpu_fork(Simulation &sim, TaskId t) override { return least_loaded(sim, t, -1); }
 

@@ -29,8 +29,7 @@ using Buffer = std::unique_ptr<std::byte[], AlignedFree>;
 // as a task's memory would be.
 Buffer allocate(std::size_t bytes)
 {
-    auto *p = static_cast<std::byte *>(
-        ::operator new[](bytes, std::align_val_t{kBufferAlignmentBytes}, std::nothrow));
+    auto *p = static_cast<std::byte *>(::operator new[](bytes, std::align_val_t{kBufferAlignmentBytes}, std::nothrow));
     if (!p)
         throw std::runtime_error("out of memory: cannot allocate a " + std::to_string(bytes >> 20) +
                                  " MiB profiling buffer; lower --factor or profile a smaller cache --level");

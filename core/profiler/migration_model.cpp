@@ -14,8 +14,7 @@ constexpr double kNsPerMs = 1e6;
 
 MigrationModel::MigrationModel(const Topology &topology, const ModelParams &params, std::uint64_t buffer_bytes,
                                double line_bytes, std::uint64_t fallback_cache_bytes, int fallback_level)
-    : topology_(topology), params_(params), buffer_bytes_(static_cast<double>(buffer_bytes)),
-      line_bytes_(line_bytes)
+    : topology_(topology), params_(params), buffer_bytes_(static_cast<double>(buffer_bytes)), line_bytes_(line_bytes)
 {
     bool ignored_unknown = false, used_fallback = false;
     caches_.resize(topology.pu_count());
@@ -64,9 +63,9 @@ double MigrationModel::cost_ms(int source, int target, const std::atomic<bool> *
 {
     const double b = buffer_bytes_;
     const double lines = b / line_bytes_;
-    const int slit = source == target ? static_cast<int>(kLocalSlitDistance)
-                                      : topology_.node_distance(topology_.node_of_pu(source),
-                                                                topology_.node_of_pu(target));
+    const int slit = source == target
+                         ? static_cast<int>(kLocalSlitDistance)
+                         : topology_.node_distance(topology_.node_of_pu(source), topology_.node_of_pu(target));
     double covered = 0; // fraction of the buffer's lines already served
     double ns_per_line = 0;
     auto serve = [&](double retained, double line_ns) {

@@ -35,8 +35,8 @@ public:
     // `fallback_cache_bytes` stands in, as a private cache at
     // `fallback_level`, for a PU that has no cache of known size (numactl
     // input): without one, no PU would keep anything warm.
-    MigrationModel(const Topology &topology, const ModelParams &params, std::uint64_t buffer_bytes,
-                   double line_bytes, std::uint64_t fallback_cache_bytes, int fallback_level);
+    MigrationModel(const Topology &topology, const ModelParams &params, std::uint64_t buffer_bytes, double line_bytes,
+                   std::uint64_t fallback_cache_bytes, int fallback_level);
 
     std::vector<bool> usable_pus() override;
     double cost_ms(int source, int target, const std::atomic<bool> *cancel) override;

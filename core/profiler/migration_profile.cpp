@@ -36,8 +36,7 @@ std::optional<double> MigrationProfile::cache_hot_time_ms_for_level(std::string_
     return it->second;
 }
 
-void derive_cache_hot_times(MigrationProfile &profile,
-                            const std::function<DistanceClass(int, int)> &class_of)
+void derive_cache_hot_times(MigrationProfile &profile, const std::function<DistanceClass(int, int)> &class_of)
 {
     constexpr double kNone = std::numeric_limits<double>::infinity();
     double overall = kNone;
@@ -123,7 +122,8 @@ std::string format_boot_log(const MigrationProfile &p)
     std::string out;
     out += "---------------------\n";
     out += "| migration cost matrix (max_cache_size: " + std::to_string(p.cache_bytes) +
-           ", buffer: " + std::to_string(p.buffer_bytes) + ", level: L" + std::to_string(p.cache_level) + ", mode: " + p.mode + ", pairs: " + p.pairs + "):\n";
+           ", buffer: " + std::to_string(p.buffer_bytes) + ", level: L" + std::to_string(p.cache_level) +
+           ", mode: " + p.mode + ", pairs: " + p.pairs + "):\n";
     out += "---------------------\n";
     out += std::string(6, ' ');
     for (int t : order)

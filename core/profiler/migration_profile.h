@@ -41,10 +41,10 @@ inline constexpr const char *kOverallLevel = "overall";
 struct ClassCost {
     DistanceClass cls = DistanceClass::Self;
     int numa_distance = 10;
-    int pair_count = 0;           // pairs of the topology in this class
-    int rep_source = -1;          // representative pair (logical PU indices)
+    int pair_count = 0;  // pairs of the topology in this class
+    int rep_source = -1; // representative pair (logical PU indices)
     int rep_target = -1;
-    double min_ms = 0;            // over the class's evaluated pairs; NaN if none
+    double min_ms = 0; // over the class's evaluated pairs; NaN if none
     double max_ms = 0;
 };
 
@@ -54,22 +54,22 @@ struct MigrationProfile {
     // What was profiled and how
     std::string topology_name;
     std::string topology_source;
-    std::string mode;            // "measure" | "model"
-    std::string pairs;           // "all" | "classes"
-    int cache_level = 0;         // the cache whose size set the buffer (0: none known)
+    std::string mode;              // "measure" | "model"
+    std::string pairs;             // "all" | "classes"
+    int cache_level = 0;           // the cache whose size set the buffer (0: none known)
     std::uint64_t cache_bytes = 0; // its size (the largest instance)
     std::uint64_t buffer_bytes = 0;
     double factor = 0;
-    int reps = 0;                // measure mode only
+    int reps = 0;                 // measure mode only
     std::vector<int> pu_os_index; // by logical PU index, for labels
     std::vector<int> skipped_pus; // logical PUs the process may not run on
     std::vector<std::string> notes;
-    bool complete = true;        // false when cancelled part-way
+    bool complete = true; // false when cancelled part-way
 
     // Results
     CostMatrix matrix_ms;
     std::vector<ClassCost> classes;
-    double min_offdiag_ms = 0;   // NaN when no off-diagonal entry is known
+    double min_offdiag_ms = 0;                       // NaN when no off-diagonal entry is known
     std::map<std::string, double> cache_hot_time_ms; // level (or "overall") -> ms
 
     // The cache-decay time the sched-domains policy should use for a domain
@@ -82,8 +82,7 @@ struct MigrationProfile {
 // smallest known off-diagonal cost x kCacheHotSafetyFactor; per level = the
 // smallest known cost among pairs of that level x kCacheHotSafetyFactor.
 // `class_of(source, target)` gives a pair's distance class.
-void derive_cache_hot_times(MigrationProfile &profile,
-                            const std::function<DistanceClass(int, int)> &class_of);
+void derive_cache_hot_times(MigrationProfile &profile, const std::function<DistanceClass(int, int)> &class_of);
 
 // The matrix as the 2.6 kernels printed it at boot: a `[00] [01] ...` header
 // and one row per source PU, milliseconds with one decimal, followed by the

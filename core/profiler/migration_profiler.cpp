@@ -25,10 +25,7 @@ constexpr int kFallbackCacheLevel = 2;
 // Where the running machine's topology comes from (import_detect()).
 constexpr const char *kDetectSource = "detect";
 
-ObjType cache_type(int level)
-{
-    return level == 1 ? ObjType::L1 : level == 2 ? ObjType::L2 : ObjType::L3;
-}
+ObjType cache_type(int level) { return level == 1 ? ObjType::L1 : level == 2 ? ObjType::L2 : ObjType::L3; }
 
 } // namespace
 
@@ -121,8 +118,8 @@ MigrationProfile MigrationProfiler::run(const std::atomic<bool> *cancel, const P
         source = std::make_unique<MigrationMeasurer>(topology_, buffer_bytes_, static_cast<std::size_t>(line_bytes_),
                                                      options_.reps, options_.seed);
     else
-        source = std::make_unique<MigrationModel>(topology_, options_.params, buffer_bytes_, line_bytes_,
-                                                  cache_bytes_, cache_level_ > 0 ? cache_level_ : kFallbackCacheLevel);
+        source = std::make_unique<MigrationModel>(topology_, options_.params, buffer_bytes_, line_bytes_, cache_bytes_,
+                                                  cache_level_ > 0 ? cache_level_ : kFallbackCacheLevel);
 
     const std::vector<bool> usable = source->usable_pus();
     PairPlan plan(topology_, options_.pairs, usable);

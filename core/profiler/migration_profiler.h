@@ -47,7 +47,7 @@ public:
     // measure mode on a topology that is not the running machine.
     MigrationProfiler(const Topology &topology, ProfilerOptions options);
 
-    int cache_level() const { return cache_level_; }       // 0 when the topology knows no cache
+    int cache_level() const { return cache_level_; } // 0 when the topology knows no cache
     std::uint64_t cache_bytes() const { return cache_bytes_; }
     std::uint64_t buffer_bytes() const { return buffer_bytes_; }
     const std::vector<std::string> &notes() const { return notes_; }

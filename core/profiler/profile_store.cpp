@@ -11,17 +11,13 @@
 #include <limits>
 #include <sstream>
 
-
 namespace schedscope {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-nlohmann::json number_or_null(double v)
-{
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 double number_or_nan(const nlohmann::json &v, const std::string &source, const std::string &field)
 {

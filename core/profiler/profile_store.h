@@ -26,5 +26,4 @@ void save_profile(const MigrationProfile &profile, const std::string &path);
 // Throws InputError when the file is missing, not JSON or not a profile.
 MigrationProfile load_profile(const std::string &path);
 
-
 } // namespace schedscope

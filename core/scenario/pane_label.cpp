@@ -21,8 +21,8 @@ struct UnitSuffix {
     const char *suffix;
     const char *unit;
 };
-constexpr UnitSuffix kUnitSuffixes[] = {{"_ns", "ns"}, {"_us", "us"}, {"_ms", "ms"}, {"_s", "s"},
-                                        {"_mb", "MB"}, {"_pct", "%"}};
+constexpr UnitSuffix kUnitSuffixes[] = {{"_ns", "ns"}, {"_us", "us"}, {"_ms", "ms"},
+                                        {"_s", "s"},   {"_mb", "MB"}, {"_pct", "%"}};
 
 bool ends_with(const std::string &s, const std::string &tail)
 {

@@ -207,7 +207,8 @@ void read_row_profile(const Reader &r, const json &row, const std::string &f, Pu
         known = known || out.pairs == distance_class_name(static_cast<DistanceClass>(c));
     if (!known)
         r.fail(f + "pairs", "expected diagonal, off-diagonal or a distance class (smt, shared-l2, shared-l3, "
-                            "same-package, same-node, remote-node), got '" + out.pairs + "'");
+                            "same-package, same-node, remote-node), got '" +
+                                out.pairs + "'");
     out.stat = row.contains("stat") ? r.string(row["stat"], f + "stat") : "mean";
     if (out.stat != "mean" && out.stat != "min" && out.stat != "max")
         r.fail(f + "stat", "expected mean, min or max");
@@ -251,8 +252,9 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
     const Reader r(path);
     if (!doc.is_object())
         r.fail("", "a published experiment is a JSON object");
-    r.only_keys(doc, {"schedscope_published", "title", "source", "kind", "scenario", "topology", "model", "profile",
-                      "seeds", "duration_s", "quick", "metric", "relative_to", "rows", "direction", "notes"},
+    r.only_keys(doc,
+                {"schedscope_published", "title", "source", "kind", "scenario", "topology", "model", "profile", "seeds",
+                 "duration_s", "quick", "metric", "relative_to", "rows", "direction", "notes"},
                 "");
     PublishedExperiment e;
     e.path = path;
@@ -356,10 +358,10 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
     for (size_t i = 0; i < rows.size(); ++i) {
         const std::string f = "rows[" + std::to_string(i) + "].";
         const json &row = rows[i];
-        r.only_keys(row, sim ? std::set<std::string>{"label", "published", "metric", "relative_to", "note", "policy",
-                                                     "scenario", "workload", "workload_params"}
-                             : std::set<std::string>{"label", "published", "metric", "relative_to", "note", "pairs",
-                                                     "stat"},
+        r.only_keys(row,
+                    sim ? std::set<std::string>{"label", "published", "metric", "relative_to", "note", "policy",
+                                                "scenario", "workload", "workload_params"}
+                        : std::set<std::string>{"label", "published", "metric", "relative_to", "note", "pairs", "stat"},
                     f);
         PublishedRow out;
         out.label = r.string(r.need(row, "label", f), f + "label");

@@ -70,10 +70,10 @@ struct PublishedExperiment {
     std::string title;
     PublishedSource source;
     PublishedKind kind = PublishedKind::Simulation;
-    std::string metric;      // the experiment's; "mixed" when rows name different ones
+    std::string metric; // the experiment's; "mixed" when rows name different ones
     int seeds = 1, quick_seeds = 1;
     double duration_s = 0, quick_duration_s = 0; // 0 = the scenario's own
-    ParamMap quick_workload_params;                // merged into every row's workload with --quick
+    ParamMap quick_workload_params;              // merged into every row's workload with --quick
     std::string notes;
     // Profile experiments
     std::string topology;
@@ -111,9 +111,9 @@ struct PublishedRowResult {
     std::string label, metric, relative_to;
     double published = 0;
     double ours = 0, ours_min = 0, ours_max = 0; // scaled when relative
-    std::vector<double> per_seed;                 // unscaled raw values (profile: per pair)
-    std::optional<double> ratio;                  // ours / published; none when published is 0
-    bool reference = false;                       // the row others are relative to
+    std::vector<double> per_seed;                // unscaled raw values (profile: per pair)
+    std::optional<double> ratio;                 // ours / published; none when published is 0
+    bool reference = false;                      // the row others are relative to
 };
 
 struct PublishedResult {

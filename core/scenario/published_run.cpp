@@ -7,9 +7,9 @@
 
 #include "profiler/migration_profiler.h"
 #include "scenario/run.h"
-#include "util/parallel.h"
 #include "topology/import.h"
 #include "util/input_error.h"
+#include "util/parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,18 +28,30 @@ constexpr double kWithinFraction = 0.30; // "within ±30 %" of the published fig
 
 double metric_value(const RunResult &r, const std::string &name)
 {
-    if (name == "elapsed_s") return r.elapsed_s;
-    if (name == "throughput") return r.throughput;
-    if (name == "user_s") return r.user_s;
-    if (name == "sys_s") return r.sys_s;
-    if (name == "idle_pct") return r.idle_pct;
-    if (name == "migrations_total") return static_cast<double>(r.migrations_total);
-    if (name == "page_migrations") return static_cast<double>(r.page_migrations);
-    if (name == "hinting_faults") return static_cast<double>(r.hinting_faults);
-    if (name == "lock_wait_s") return r.lock_wait_s;
-    if (name == "local_access_pct") return r.local_access_pct;
-    if (name == "hot_migration_pct") return r.hot_migration_pct;
-    if (name == "refill_cost_ms") return r.refill_cost_ms;
+    if (name == "elapsed_s")
+        return r.elapsed_s;
+    if (name == "throughput")
+        return r.throughput;
+    if (name == "user_s")
+        return r.user_s;
+    if (name == "sys_s")
+        return r.sys_s;
+    if (name == "idle_pct")
+        return r.idle_pct;
+    if (name == "migrations_total")
+        return static_cast<double>(r.migrations_total);
+    if (name == "page_migrations")
+        return static_cast<double>(r.page_migrations);
+    if (name == "hinting_faults")
+        return static_cast<double>(r.hinting_faults);
+    if (name == "lock_wait_s")
+        return r.lock_wait_s;
+    if (name == "local_access_pct")
+        return r.local_access_pct;
+    if (name == "hot_migration_pct")
+        return r.hot_migration_pct;
+    if (name == "refill_cost_ms")
+        return r.refill_cost_ms;
     for (int c = 1; c < kDistanceClassCount; ++c)
         if (name == std::string("migrations.") + distance_class_name(static_cast<DistanceClass>(c)))
             return static_cast<double>(r.migrations[static_cast<size_t>(c)]);
@@ -208,8 +220,8 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
                 const std::string key = job_key(s, e.rows[ri].policy, seed);
                 auto [it, fresh] = job_of_key.emplace(key, jobs.size());
                 if (fresh)
-                    jobs.push_back(Job{s, e.rows[ri].policy, seed, topo_of[tkey],
-                                       e.name + ": row '" + e.rows[ri].label + "'", {}});
+                    jobs.push_back(Job{
+                        s, e.rows[ri].policy, seed, topo_of[tkey], e.name + ": row '" + e.rows[ri].label + "'", {}});
                 slot[ei][ri].push_back(it->second);
             }
         }
@@ -358,9 +370,8 @@ std::string format_published(const PublishedResult &r)
             tag = "  rel. to '" + row.relative_to + "'";
         if (r.metric == "mixed")
             tag += "  [" + row.metric + "]";
-        std::snprintf(line, sizeof line, "  %-*s  %10s  %10s  %-23s  %6s%s\n", static_cast<int>(w),
-                      row.label.c_str(), fmt(row.published).c_str(), fmt(row.ours).c_str(), range.c_str(),
-                      ratio.c_str(), tag.c_str());
+        std::snprintf(line, sizeof line, "  %-*s  %10s  %10s  %-23s  %6s%s\n", static_cast<int>(w), row.label.c_str(),
+                      fmt(row.published).c_str(), fmt(row.ours).c_str(), range.c_str(), ratio.c_str(), tag.c_str());
         os << line;
     }
     os << "  direction: " << (r.direction_ok ? "holds" : "DOES NOT HOLD") << "\n";

@@ -212,7 +212,8 @@ std::string format_report(const Scenario &s, const std::vector<std::vector<RunRe
     figures.push_back({"Migrations", [](const RunResult &r) { return static_cast<double>(r.migrations_total); }, true});
     figures.push_back({"Hot migrations (%)", [](const RunResult &r) { return r.hot_migration_pct; }, true});
     figures.push_back({"Refill cost (ms)", [](const RunResult &r) { return r.refill_cost_ms; }, true});
-    figures.push_back({"Page migrations", [](const RunResult &r) { return static_cast<double>(r.page_migrations); }, true});
+    figures.push_back(
+        {"Page migrations", [](const RunResult &r) { return static_cast<double>(r.page_migrations); }, true});
     figures.push_back({"Local access (%)", [](const RunResult &r) { return r.local_access_pct; }, false});
 
     std::ostringstream os;

@@ -96,8 +96,8 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
     if (!doc.is_object())
         r.fail("", "a scenario is a JSON object");
     r.only_keys(doc,
-                {"schedscope_scenario", "name", "description", "topology", "workload", "policies", "seed",
-                 "duration_s", "repeat", "sample_interval_ms", "model"},
+                {"schedscope_scenario", "name", "description", "topology", "workload", "policies", "seed", "duration_s",
+                 "repeat", "sample_interval_ms", "model"},
                 "");
     Scenario s;
     s.source = source;
@@ -140,7 +140,8 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
         r.only_keys(p, {"name", "params", "label"}, f);
         if (!p.contains("name"))
             r.fail(f + ".name", "missing");
-        s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"), r.params(p.value("params", json()), f + ".params"),
+        s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"),
+                                        r.params(p.value("params", json()), f + ".params"),
                                         p.contains("label") ? r.string(p["label"], f + ".label") : std::string()});
     }
     if (doc.contains("seed")) {

@@ -50,7 +50,7 @@ struct Scenario {
     WorkloadSpec workload;
     std::vector<PolicySpec> policies;
     std::uint64_t seed = 1;
-    double duration_s = 0;            // 0 = until the fixed work is done
+    double duration_s = 0; // 0 = until the fixed work is done
     double sample_interval_ms = 100;
     int repeat = 1;
     std::map<std::string, double> model; // ModelParams overrides by name
@@ -60,8 +60,8 @@ struct Scenario {
     {
         return a.name == b.name && a.description == b.description && a.topology == b.topology &&
                a.workload == b.workload && a.policies == b.policies && a.seed == b.seed &&
-               a.duration_s == b.duration_s && a.sample_interval_ms == b.sample_interval_ms &&
-               a.repeat == b.repeat && a.model == b.model;
+               a.duration_s == b.duration_s && a.sample_interval_ms == b.sample_interval_ms && a.repeat == b.repeat &&
+               a.model == b.model;
     }
 };
 

@@ -118,8 +118,8 @@ std::string sweep_table(const SweepResult &r)
     out += line;
     for (const auto &pt : r.points) {
         std::snprintf(line, sizeof line, "%-16s %10.1f %8.1f %14.*f %10.2f %10.2f\n", pt.value.c_str(), pt.relative,
-                      pt.mean.idle_pct, fixed ? 3 : 1, fixed ? pt.mean.elapsed_s : pt.mean.throughput,
-                      pt.mean.user_s, pt.mean.sys_s);
+                      pt.mean.idle_pct, fixed ? 3 : 1, fixed ? pt.mean.elapsed_s : pt.mean.throughput, pt.mean.user_s,
+                      pt.mean.sys_s);
         out += line;
     }
     const int repeat = std::max(1, r.spec.repeat);

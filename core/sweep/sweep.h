@@ -33,21 +33,21 @@ struct SweepRun {
 using SweepRunner = std::function<SweepRun(const ParamMap &policy_params, std::uint64_t seed)>;
 
 struct SweepSpec {
-    std::string policy;             // for reports
-    ParamMap base_params;           // the policy's other parameters
-    std::string param;              // the one swept
+    std::string policy;   // for reports
+    ParamMap base_params; // the policy's other parameters
+    std::string param;    // the one swept
     std::vector<std::string> values;
     int repeat = 1;
     std::uint64_t base_seed = 1;
-    bool fixed_work = true;         // true: performance = 1 / elapsed; false: throughput
+    bool fixed_work = true; // true: performance = 1 / elapsed; false: throughput
 };
 
 struct SweepPoint {
     std::string value;
-    std::vector<SweepRun> runs;     // one per repeat, in seed order
+    std::vector<SweepRun> runs; // one per repeat, in seed order
     SweepRun mean;
-    double relative = 0;            // performance relative to the first value = 100
-    double relative_stddev = 0;     // spread over repeats, same unit
+    double relative = 0;        // performance relative to the first value = 100
+    double relative_stddev = 0; // spread over repeats, same unit
 };
 
 struct SweepResult {

@@ -172,8 +172,8 @@ public:
             check_symlink(name, parts, archive_entry_symlink(e));
             symlinks_.insert(path);
         } else {
-            refuse(name, std::string("is a ") + type_name(type) +
-                             ", not a regular file, folder or symbolic link (refused)");
+            refuse(name,
+                   std::string("is a ") + type_name(type) + ", not a regular file, folder or symbolic link (refused)");
         }
         for (std::size_t n = 1; n < parts.size(); ++n)
             dirs_.insert(join(parts, n)); // libarchive makes the missing parents
@@ -239,8 +239,8 @@ private:
                 continue;
             }
             if (named)
-                refuse(name, "symbolic link to " + quoted(target) +
-                                 ": '..' after a name could lead outside the folder");
+                refuse(name,
+                       "symbolic link to " + quoted(target) + ": '..' after a name could lead outside the folder");
             ++ups;
         }
         if (ups > parts.size() - 1)
@@ -260,8 +260,9 @@ void check_status(int status, archive *a, const std::string &source, const char 
     if (status >= ARCHIVE_WARN)
         return;
     const char *why = archive_error_string(a);
-    throw InputError(source, std::string("damaged or truncated archive") + (after ? " after entry " + quoted(after) : "") +
-                                 ": " + (why ? why : "libarchive could not read it"));
+    throw InputError(source, std::string("damaged or truncated archive") +
+                                 (after ? " after entry " + quoted(after) : "") + ": " +
+                                 (why ? why : "libarchive could not read it"));
 }
 
 // Pass 1: headers only, nothing written. Every refusal happens here for an
@@ -356,8 +357,8 @@ TempDir::TempDir(const std::string &source)
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
     if (!mkdtemp(buf.data()))
-        throw InputError(source, std::string("cannot make a temporary folder to unpack into under ") +
-                                     base.string() + ": " + std::strerror(errno));
+        throw InputError(source, std::string("cannot make a temporary folder to unpack into under ") + base.string() +
+                                     ": " + std::strerror(errno));
     const fs::path made(buf.data());
     const fs::path canonical = fs::canonical(made, ec);
     path_ = ec ? made.string() : canonical.string();
@@ -398,11 +399,15 @@ std::string read_archive_file(const std::string &path)
 
 bool looks_like_archive(const std::string &head)
 {
-    auto starts = [&](const char *magic, std::size_t n) { return head.size() >= n && head.compare(0, n, magic, n) == 0; };
+    auto starts = [&](const char *magic, std::size_t n) {
+        return head.size() >= n && head.compare(0, n, magic, n) == 0;
+    };
     constexpr std::size_t kTarMagicOffset = 257; // "ustar" in a POSIX or GNU tar header
-    return starts("\x1f\x8b", 2) ||                  // gzip
+    return starts("\x1f\x8b", 2) ||              // gzip
            (starts("BZh", 3) && head.size() > 3 && head[3] >= '1' && head[3] <= '9') || // bzip2
-           starts("\xfd" "7zXZ\0", 6) ||             // xz
+           starts("\xfd"
+                  "7zXZ\0",
+                  6) || // xz
            (head.size() >= kTarMagicOffset + 5 && head.compare(kTarMagicOffset, 5, "ustar") == 0);
 }
 

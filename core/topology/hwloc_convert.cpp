@@ -157,8 +157,8 @@ private:
             nr == 0)
             return; // callers say so if it matters to them
         std::vector<hwloc_distances_s *> all(nr, nullptr);
-        if (hwloc_distances_get_by_type(topo_, HWLOC_OBJ_NUMANODE, &nr, all.data(),
-                                        HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0)
+        if (hwloc_distances_get_by_type(topo_, HWLOC_OBJ_NUMANODE, &nr, all.data(), HWLOC_DISTANCES_KIND_MEANS_LATENCY,
+                                        0) != 0)
             return;
         all.resize(std::min<size_t>(nr, all.size()));
         hwloc_distances_s *best = nullptr;
@@ -216,9 +216,6 @@ private:
 
 } // namespace
 
-Topology convert_hwloc(hwloc_topology_t topo, const std::string &source)
-{
-    return Converter(topo, source).run();
-}
+Topology convert_hwloc(hwloc_topology_t topo, const std::string &source) { return Converter(topo, source).run(); }
 
 } // namespace schedscope

@@ -209,9 +209,6 @@ private:
 
 } // namespace
 
-std::string topology_to_hwloc_xml(const Topology &t)
-{
-    return XmlWriter(t).run();
-}
+std::string topology_to_hwloc_xml(const Topology &t) { return XmlWriter(t).run(); }
 
 } // namespace schedscope

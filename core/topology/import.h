@@ -44,9 +44,9 @@ Topology import_scenario_topology(const nlohmann::json &value, const std::string
 Topology load_topology(const std::string &spec);
 
 struct SampleInfo {
-    std::string name;     // "p3-xeon-8way"
-    std::string path;     // absolute path of the file
-    std::string summary;  // first descriptive line of its header
+    std::string name;    // "p3-xeon-8way"
+    std::string path;    // absolute path of the file
+    std::string summary; // first descriptive line of its header
 };
 // Directory holding samples/ (env SCHEDSCOPE_SAMPLES_DIR, next to the binary
 // under ../share/schedscope/samples, or the source tree).

@@ -163,8 +163,7 @@ std::string bound_any_spelling(const std::string &description)
         const double n = v >= 1 ? v : 1; // 0, NaN: as count_value
         i += end > start ? static_cast<std::size_t>(end - start) : 1;
         if (n > kMaxSyntheticFanout)
-            return "describes " + count_text(n) + " children per object, more than " +
-                   count_text(kMaxSyntheticFanout);
+            return "describes " + count_text(n) + " children per object, more than " + count_text(kMaxSyntheticFanout);
         product *= n;
         if (product > kMaxSyntheticPus)
             return "describes more than " + count_text(kMaxSyntheticPus) + " PUs";
@@ -210,9 +209,9 @@ Topology import_hwloc_xml(const std::string &xml_text, const std::string &source
     XmlCheck check = precheck_hwloc_xml(xml_text);
     if (check.version_major >= 3)
         throw InputError(source, check.version_line, {},
-                         "hwloc XML version " + check.version + " needs hwloc >= " +
-                             std::to_string(check.version_major) + ".0 to read; this build uses hwloc " +
-                             hwloc_version_string());
+                         "hwloc XML version " + check.version +
+                             " needs hwloc >= " + std::to_string(check.version_major) +
+                             ".0 to read; this build uses hwloc " + hwloc_version_string());
     if (!check.error.empty())
         throw InputError(source, check.error_line, {}, "not valid hwloc XML: " + check.error);
     HwlocHandle h;

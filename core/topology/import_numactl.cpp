@@ -79,8 +79,8 @@ private:
             fail(l.number, "no NUMA node available");
         // Before the table: its parse grows with the square of this.
         if (static_cast<int>(ids->size()) > kMaxNumaNodes)
-            fail(l.number, tok[1] + " NUMA nodes, more than the " + std::to_string(kMaxNumaNodes) +
-                               " schedscope models");
+            fail(l.number,
+                 tok[1] + " NUMA nodes, more than the " + std::to_string(kMaxNumaNodes) + " schedscope models");
         for (int id : *ids)
             if (!nodes_.emplace(id, NodeInfo{}).second)
                 fail(l.number, "node " + std::to_string(id) + " listed twice");

@@ -68,10 +68,7 @@ ObjId Topology::add(TopoObject obj, ObjId parent, bool as_memory_child)
     return id;
 }
 
-void Topology::set_distances(std::vector<std::vector<int>> node_distances)
-{
-    distances_ = std::move(node_distances);
-}
+void Topology::set_distances(std::vector<std::vector<int>> node_distances) { distances_ = std::move(node_distances); }
 
 void Topology::finalize()
 {
@@ -159,12 +156,12 @@ void Topology::finalize()
     if (!distances_.empty()) {
         const auto n = static_cast<size_t>(numa_count());
         if (distances_.size() != n)
-            throw InputError(source_, "distance matrix has " + std::to_string(distances_.size()) +
-                                          " rows for " + std::to_string(n) + " NUMA nodes");
+            throw InputError(source_, "distance matrix has " + std::to_string(distances_.size()) + " rows for " +
+                                          std::to_string(n) + " NUMA nodes");
         for (const auto &row : distances_)
             if (row.size() != n)
-                throw InputError(source_, "distance matrix row has " + std::to_string(row.size()) +
-                                              " columns for " + std::to_string(n) + " NUMA nodes");
+                throw InputError(source_, "distance matrix row has " + std::to_string(row.size()) + " columns for " +
+                                              std::to_string(n) + " NUMA nodes");
     }
 }
 
@@ -174,16 +171,15 @@ std::vector<ObjId> Topology::objects_of(ObjType t) const
     for (const auto &o : objects_)
         if (o.type == t)
             out.push_back(o.id);
-    std::sort(out.begin(), out.end(), [this](ObjId a, ObjId b) {
-        return objects_[a].logical_index < objects_[b].logical_index;
-    });
+    std::sort(out.begin(), out.end(),
+              [this](ObjId a, ObjId b) { return objects_[a].logical_index < objects_[b].logical_index; });
     return out;
 }
 
 int Topology::count(ObjType t) const
 {
-    return static_cast<int>(std::count_if(objects_.begin(), objects_.end(),
-                                          [t](const TopoObject &o) { return o.type == t; }));
+    return static_cast<int>(
+        std::count_if(objects_.begin(), objects_.end(), [t](const TopoObject &o) { return o.type == t; }));
 }
 
 std::uint64_t Topology::total_memory_bytes() const
@@ -196,10 +192,7 @@ std::uint64_t Topology::total_memory_bytes() const
 
 int Topology::node_of_pu(int pu_logical) const { return pu_node_.at(pu_logical); }
 
-const CpuSet &Topology::pus_of_node(int numa_logical) const
-{
-    return node_pus_.at(numa_logical);
-}
+const CpuSet &Topology::pus_of_node(int numa_logical) const { return node_pus_.at(numa_logical); }
 
 ObjId Topology::ancestor_of_pu(int pu_logical, ObjType type) const
 {

@@ -43,10 +43,10 @@ inline constexpr int kSlitDefaultRemoteDistance = 20;
 
 struct TopoObject {
     ObjType type = ObjType::Machine;
-    ObjId id = kNoObj;          // position in Topology::objects()
-    int logical_index = 0;      // among objects of the same type, in tree order
-    int os_index = -1;          // PU: OS CPU number; NUMANode: OS node number; -1 if none
-    CpuSet cpuset;              // PUs (logical indices) below or served by this object
+    ObjId id = kNoObj;     // position in Topology::objects()
+    int logical_index = 0; // among objects of the same type, in tree order
+    int os_index = -1;     // PU: OS CPU number; NUMANode: OS node number; -1 if none
+    CpuSet cpuset;         // PUs (logical indices) below or served by this object
     ObjId parent = kNoObj;
     std::vector<ObjId> children;        // CPU-side children, in order
     std::vector<ObjId> memory_children; // NUMA nodes attached here
@@ -82,7 +82,7 @@ public:
 
     // Whole-tree facts
     const std::string &name() const { return name_; }
-    const std::string &source() const { return source_; } // where it came from, for messages
+    const std::string &source() const { return source_; }            // where it came from, for messages
     const std::vector<std::string> &notes() const { return notes_; } // assumptions, omissions
     bool caches_known() const { return caches_known_; }
     bool has_distances() const { return !distances_.empty(); }
@@ -125,10 +125,9 @@ public:
         const int node_a = pu_node_.at(pu_a), node_b = pu_node_.at(pu_b); // checks both PUs exist
         const auto &anc_a = pu_ancestor_[static_cast<size_t>(pu_a)], &anc_b = pu_ancestor_[static_cast<size_t>(pu_b)];
         // Node indices come from finalize(), which checked the matrix size.
-        d.numa_distance = numa_count() == 0 ? kSlitLocalDistance
-                          : distances_.empty()
-                              ? (node_a == node_b ? kSlitLocalDistance : kSlitDefaultRemoteDistance)
-                              : distances_[static_cast<size_t>(node_a)][static_cast<size_t>(node_b)];
+        d.numa_distance = numa_count() == 0    ? kSlitLocalDistance
+                          : distances_.empty() ? (node_a == node_b ? kSlitLocalDistance : kSlitDefaultRemoteDistance)
+                                               : distances_[static_cast<size_t>(node_a)][static_cast<size_t>(node_b)];
         auto shared = [&](ObjType t) {
             const ObjId x = anc_a[static_cast<size_t>(t)];
             return x != kNoObj && x == anc_b[static_cast<size_t>(t)];
@@ -163,7 +162,7 @@ private:
     std::vector<ObjId> pus_;
     std::vector<ObjId> numa_;
     std::vector<int> pu_node_;
-    std::vector<CpuSet> node_pus_; // per NUMA node
+    std::vector<CpuSet> node_pus_;                                                     // per NUMA node
     std::vector<std::array<ObjId, static_cast<size_t>(ObjType::PU) + 1>> pu_ancestor_; // per PU, by type
     std::vector<std::vector<int>> distances_;
 };

@@ -117,8 +117,7 @@ Topology topology_from_scenario_json(const nlohmann::json &value, const std::str
             ok = d[r].is_array();
             m.emplace_back();
             for (size_t c = 0; ok && c < d[r].size(); ++c) {
-                ok = d[r][c].is_number_integer() && d[r][c].get<long long>() > 0 &&
-                     d[r][c].get<long long>() < 1000000;
+                ok = d[r][c].is_number_integer() && d[r][c].get<long long>() > 0 && d[r][c].get<long long>() < 1000000;
                 if (ok)
                     m.back().push_back(d[r][c].get<int>());
             }
@@ -224,7 +223,8 @@ Topology import_text(const std::string &text, const std::string &source)
 Topology load_topology(const std::string &spec)
 {
     if (spec.empty())
-        throw InputError("--topology", "empty topology spec (expected detect, synthetic:STRING, sample:NAME or a file)");
+        throw InputError("--topology",
+                         "empty topology spec (expected detect, synthetic:STRING, sample:NAME or a file)");
     if (spec == "detect")
         return import_detect();
     if (starts_with(spec, "synthetic:"))
@@ -240,7 +240,8 @@ Topology load_topology(const std::string &spec)
             }
             known += (known.empty() ? "" : ", ") + s.name;
         }
-        throw InputError(spec, "no such sample (available: " + (known.empty() ? "none found in " + samples_dir() : known) + ")");
+        throw InputError(
+            spec, "no such sample (available: " + (known.empty() ? "none found in " + samples_dir() : known) + ")");
     }
     std::error_code ec;
     if (fs::is_directory(spec, ec))

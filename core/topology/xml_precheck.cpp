@@ -76,8 +76,8 @@ public:
             if (!seen_root_)
                 fail("no XML element found");
             else if (!open_.empty())
-                fail("document ends before <" + open_.back().name + "> (line " +
-                     std::to_string(open_.back().line) + ") is closed: truncated file?");
+                fail("document ends before <" + open_.back().name + "> (line " + std::to_string(open_.back().line) +
+                     ") is closed: truncated file?");
         }
         if (r_.version_major == 0)
             r_.version_major = 1;
@@ -260,7 +260,8 @@ private:
         if (open == std::string::npos)
             return;
         const auto close = declaration.find(declaration[open], open + 1);
-        std::string name = declaration.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+        std::string name = declaration.substr(open + 1,
+                                              close == std::string::npos ? std::string::npos : close - open - 1);
         for (char &c : name)
             c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         for (const char *known : {"UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "LATIN1"})

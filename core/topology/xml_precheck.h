@@ -12,7 +12,7 @@ struct XmlCheck {
     std::string version;   // the <topology version="..."> attribute, empty for v1 files
     int version_major = 0; // 1 when the attribute is absent (v1 files carry none)
     int version_line = 0;
-    std::string error;     // empty when the document is well formed
+    std::string error; // empty when the document is well formed
     int error_line = 0;
 };
 

@@ -79,9 +79,8 @@ std::int64_t parse_duration_ns(const std::string &text, const std::string &sourc
             u = &c;
     if (!u) {
         // Letters alone read as a unit ("5d"); anything else ("1e3s", "2.5.1s") is no number.
-        const bool letters = std::all_of(unit.begin(), unit.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-        });
+        const bool letters = std::all_of(unit.begin(), unit.end(),
+                                         [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
         if (!letters)
             throw not_a_duration();
         throw InputError(source, "unknown unit '" + unit + "' in '" + text + "' (ns, us, ms, s, m, h)");
@@ -95,9 +94,6 @@ std::int64_t parse_duration_ns(const std::string &text, const std::string &sourc
     return static_cast<std::int64_t>(ns);
 }
 
-std::int64_t seconds_as_ns(double seconds)
-{
-    return static_cast<std::int64_t>(std::llround(seconds * 1e9));
-}
+std::int64_t seconds_as_ns(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
 
 } // namespace schedscope

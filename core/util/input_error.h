@@ -14,8 +14,8 @@ public:
     // line: 1-based line number, 0 when not applicable
     // field: a JSON path or parameter name, empty when not applicable
     InputError(std::string source, int line, std::string field, const std::string &message)
-        : std::runtime_error(format(source, line, field, message)), source_(std::move(source)),
-          line_(line), field_(std::move(field)), message_(message)
+        : std::runtime_error(format(source, line, field, message)), source_(std::move(source)), line_(line),
+          field_(std::move(field)), message_(message)
     {
     }
     InputError(std::string source, const std::string &message) : InputError(std::move(source), 0, {}, message) {}
@@ -26,8 +26,7 @@ public:
     const std::string &message() const { return message_; }
 
 private:
-    static std::string format(const std::string &source, int line, const std::string &field,
-                              const std::string &message)
+    static std::string format(const std::string &source, int line, const std::string &field, const std::string &message)
     {
         std::string s = source;
         if (line > 0)

@@ -42,8 +42,7 @@ nlohmann::json parse_json_input(const std::string &text, const std::string &sour
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error &e) {
         // e.byte is 1-based and points just past the problem.
-        throw InputError(source, line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), {},
-                         "not valid JSON: " + detail(e));
+        throw InputError(source, line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0), {}, "not valid JSON: " + detail(e));
     } catch (const nlohmann::json::out_of_range &e) {
         throw InputError(source, line_of_quoted_token(text, detail(e)), {},
                          "not valid JSON: " + detail(e) + " (too large for a double)");

@@ -16,10 +16,10 @@ namespace schedscope {
 
 namespace {
 
-constexpr std::int64_t kHackbenchGroups = 10;    // hackbench's default group count
-constexpr std::int64_t kHackbenchLoops = 100;    // hackbench's default messages per sender per receiver
-constexpr std::int64_t kHackbenchSendNs = 2'000; // a 100-byte write() on a socket pair, ~2 us
-constexpr std::int64_t kHackbenchRecvNs = 2'000; // the matching read(), ~2 us
+constexpr std::int64_t kHackbenchGroups = 10;        // hackbench's default group count
+constexpr std::int64_t kHackbenchLoops = 100;        // hackbench's default messages per sender per receiver
+constexpr std::int64_t kHackbenchSendNs = 2'000;     // a 100-byte write() on a socket pair, ~2 us
+constexpr std::int64_t kHackbenchRecvNs = 2'000;     // the matching read(), ~2 us
 constexpr std::int64_t kHackbenchWorkingSetKiB = 64; // stack, socket buffers, task struct
 
 const std::vector<ParamInfo> &hackbench_params()
@@ -40,9 +40,10 @@ void build_hackbench(Simulation &sim, const ParamMap &p, const std::string &sour
     HackbenchShape shape;
     shape.groups = param_int(p, "groups", kHackbenchGroups, 1, 100'000, source);
     shape.loops = param_int(p, "loops", kHackbenchLoops, 1, 1'000'000, source);
-    shape.send_ns = static_cast<std::int64_t>(param_double(p, "send_us", kHackbenchSendNs / 1e3, 0.001, 1e6, source) * 1e3);
-    shape.receive_ns =
-        static_cast<std::int64_t>(param_double(p, "receive_us", kHackbenchRecvNs / 1e3, 0.001, 1e6, source) * 1e3);
+    shape.send_ns = static_cast<std::int64_t>(param_double(p, "send_us", kHackbenchSendNs / 1e3, 0.001, 1e6, source) *
+                                              1e3);
+    shape.receive_ns = static_cast<std::int64_t>(
+        param_double(p, "receive_us", kHackbenchRecvNs / 1e3, 0.001, 1e6, source) * 1e3);
     shape.working_set_bytes = kHackbenchWorkingSetKiB * 1024;
     shape.buffer_messages = hackbench_buffer_messages(
         param_int(p, "socket_buffer_bytes", kHackbenchSocketBufferBytes, 0, std::int64_t(1) << 40, source));

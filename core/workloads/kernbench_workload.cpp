@@ -17,11 +17,11 @@ namespace schedscope {
 
 namespace {
 
-constexpr std::int64_t kKernbenchJobs = 400;         // compilation units; a trimmed-down kernel config
-constexpr std::int64_t kKernbenchJobMinMs = 20;      // one gcc -O2 run of a small .c file
-constexpr std::int64_t kKernbenchJobMaxMs = 200;     // ... and of a large one
+constexpr std::int64_t kKernbenchJobs = 400;           // compilation units; a trimmed-down kernel config
+constexpr std::int64_t kKernbenchJobMinMs = 20;        // one gcc -O2 run of a small .c file
+constexpr std::int64_t kKernbenchJobMaxMs = 200;       // ... and of a large one
 constexpr std::int64_t kKernbenchWorkingSetKiB = 2048; // cc1's hot data: ~2 MB
-constexpr double kKernbenchAccessesPerUs = 10.0;     // compilers are mostly cache-resident
+constexpr double kKernbenchAccessesPerUs = 10.0;       // compilers are mostly cache-resident
 
 const std::vector<ParamInfo> &kernbench_params()
 {

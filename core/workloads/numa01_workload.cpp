@@ -32,9 +32,9 @@ namespace {
 // The benchmark's 3 GiB per process, divided by the scale factor.
 constexpr std::int64_t kNuma01ScaleFactor = 8;
 constexpr std::int64_t kNuma01MemoryMiB = 3072 / kNuma01ScaleFactor; // numa01.c SIZE = 3 GiB
-constexpr std::int64_t kNuma01Loops = 50;                             // numa01.c nr = 50
-constexpr std::int64_t kNuma01ThreadAllocLoops = 1000;                // numa01.c nr = 1000 with THREAD_ALLOC
-constexpr std::int64_t kNuma01Processes = 2;                          // numa01.c forks once
+constexpr std::int64_t kNuma01Loops = 50;                            // numa01.c nr = 50
+constexpr std::int64_t kNuma01ThreadAllocLoops = 1000;               // numa01.c nr = 1000 with THREAD_ALLOC
+constexpr std::int64_t kNuma01Processes = 2;                         // numa01.c forks once
 
 std::vector<ParamInfo> numa01_params(bool thread_alloc)
 {
@@ -78,8 +78,8 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     if (threads == 0)
         threads = std::max(1, npu / 2);
     const std::int64_t mem_mb = param_int(p, "memory_mb", kNuma01MemoryMiB, 1, 1 << 24, source);
-    const std::int64_t loops =
-        param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1, 1'000'000, source);
+    const std::int64_t loops = param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1,
+                                         1'000'000, source);
     const int first_node = static_cast<int>(param_int(p, "first_node", 0, 0, nodes - 1, source));
     const std::string first_write = param_choice(p, "first_write", "node", {"node", "half", "threads"}, source);
     const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);

@@ -24,7 +24,7 @@ namespace schedscope {
 namespace {
 
 constexpr std::int64_t kNuma02MemoryMiB = 1024; // numa02.c SIZE = 1 GiB
-constexpr std::int64_t kNuma02Loops = 800;                           // numa02.c TOTALSIZE / SIZE = 800
+constexpr std::int64_t kNuma02Loops = 800;      // numa02.c TOTALSIZE / SIZE = 800
 
 std::vector<ParamInfo> numa02_params(bool smt)
 {
@@ -70,8 +70,8 @@ void build_numa02(Simulation &sim, const ParamMap &p, const std::string &source,
         const auto [b, e] = slice_chunks(chunks, static_cast<int>(t), static_cast<int>(threads));
         Simulation::TaskSpec s = bench_writer_task(sim, what + "/" + std::to_string(t), b, e, loops, intensity_us);
         if (bind != BenchBind::None)
-            s.cpus_allowed =
-                topo.pus_of_node(bench_bind_node(bind, static_cast<int>(t), static_cast<int>(threads), nodes));
+            s.cpus_allowed = topo.pus_of_node(
+                bench_bind_node(bind, static_cast<int>(t), static_cast<int>(threads), nodes));
         sim.add_task(proc, std::move(s));
     }
 }

@@ -21,8 +21,8 @@ namespace schedscope {
 
 namespace {
 
-constexpr std::int64_t kRandupdtElements = 1'000'000; // numa_test's PROBLEMSIZE
-constexpr std::int64_t kRandupdtPasses = 100;         // randupdt's outer loop
+constexpr std::int64_t kRandupdtElements = 1'000'000;        // numa_test's PROBLEMSIZE
+constexpr std::int64_t kRandupdtPasses = 100;                // randupdt's outer loop
 constexpr std::int64_t kRandupdtBytesPerElement = 8 + 8 + 4; // a[], b[] doubles, ix[] int
 // Instruction work of one update when no access stalls: a load of ix[i] and
 // b[i], a load and store of a[j], an add - a handful of instructions, taken
@@ -30,10 +30,10 @@ constexpr std::int64_t kRandupdtBytesPerElement = 8 + 8 + 4; // a[], b[] doubles
 // dominate: the report's ~21 s per task are ~200 ns per update).
 constexpr double kRandupdtUpdateWorkNs = 2.0;
 constexpr double kRandupdtLinesPerUpdate = 1.0 + 12.0 / 64.0; // a[j] at random, ix[i] and b[i] streamed
-constexpr std::int64_t kNumaTestMemoryMiB =
-    (kRandupdtElements * kRandupdtBytesPerElement + (1 << 20) - 1) >> 20; // 20 MiB
+constexpr std::int64_t kNumaTestMemoryMiB = (kRandupdtElements * kRandupdtBytesPerElement + (1 << 20) - 1) >>
+                                            20; // 20 MiB
 constexpr std::int64_t kNumaTestWorkMs = static_cast<std::int64_t>(
-    static_cast<double>(kRandupdtElements * kRandupdtPasses) * kRandupdtUpdateWorkNs / 1e6); // 200 ms
+    static_cast<double>(kRandupdtElements * kRandupdtPasses) * kRandupdtUpdateWorkNs / 1e6);        // 200 ms
 constexpr double kNumaTestAccessesPerUs = kRandupdtLinesPerUpdate / kRandupdtUpdateWorkNs * 1000.0; // 593.75
 constexpr std::int64_t kNumaTestDisturbGroups = 10; // the report's "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbLoops = 100; // hackbench's default: the report ran a plain "hackbench 10"
@@ -75,7 +75,7 @@ void build_numa_test(Simulation &sim, const ParamMap &p, const std::string &sour
     shape.groups = param_int(p, "disturb_groups", kNumaTestDisturbGroups, 0, 100'000, source);
     shape.loops = param_int(p, "disturb_loops", kNumaTestDisturbLoops, 1, 1'000'000, source);
     shape.start_ns = param_int(p, "disturb_at_ms", kNumaTestDisturbAtMs, 0, 100'000'000, source) * 1'000'000;
-    shape.send_ns = 2'000;    // as hackbench_workload.cpp
+    shape.send_ns = 2'000; // as hackbench_workload.cpp
     shape.receive_ns = 2'000;
     shape.working_set_bytes = 64 * 1024;
     shape.buffer_messages = hackbench_buffer_messages(kHackbenchSocketBufferBytes); // as hackbench's default

@@ -18,9 +18,9 @@
 // times are heavy-tailed (lognormal) rather than exponential.
 
 #include "engine/simulation.h"
+#include "util/prng.h"
 #include "workloads/factories.h"
 #include "workloads/workload_support.h"
-#include "util/prng.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,15 +35,15 @@ namespace {
 // typical OLTP server process: ~1 ms of CPU between I/Os, a few I/Os per
 // transaction, a hot set such that the processes sharing one CPU fit its
 // cache together (otherwise they evict each other and affinity buys little).
-constexpr std::int64_t kOltpProcessesPerPu = 5;       // each is busy ~1/6 of the time: CPUs just saturated
-constexpr std::int64_t kOltpBufferMiB = 1024;         // shared buffer (SGA); only its size matters to the model
-constexpr std::int64_t kOltpHotSetKiB = 1536;         // per process, ~1/6 of a 9 MB L3
-constexpr std::int64_t kOltpBurstMinUs = 300;         // CPU burst between I/Os, uniform in [min, max]
+constexpr std::int64_t kOltpProcessesPerPu = 5; // each is busy ~1/6 of the time: CPUs just saturated
+constexpr std::int64_t kOltpBufferMiB = 1024;   // shared buffer (SGA); only its size matters to the model
+constexpr std::int64_t kOltpHotSetKiB = 1536;   // per process, ~1/6 of a 9 MB L3
+constexpr std::int64_t kOltpBurstMinUs = 300;   // CPU burst between I/Os, uniform in [min, max]
 constexpr std::int64_t kOltpBurstMaxUs = 1700;
-constexpr std::int64_t kOltpIoMeanUs = 5000;          // disk I/O wait, exponential, ~5 ms (10k rpm disk)
-constexpr std::int64_t kOltpStepsPerTxn = 4;          // burst + I/O pairs per transaction
-constexpr double kOltpAccessesPerUs = 30.0;           // database code misses L1 often (pointer chasing)
-constexpr double kOltpHotShare = 0.9;                 // share of accesses that land in the hot set
+constexpr std::int64_t kOltpIoMeanUs = 5000; // disk I/O wait, exponential, ~5 ms (10k rpm disk)
+constexpr std::int64_t kOltpStepsPerTxn = 4; // burst + I/O pairs per transaction
+constexpr double kOltpAccessesPerUs = 30.0;  // database code misses L1 often (pointer chasing)
+constexpr double kOltpHotShare = 0.9;        // share of accesses that land in the hot set
 // Disk service times: lognormal with the mean above and this sigma of the
 // log, so that a few I/Os take several times the median (an assumption
 // describing the long tail of seek + queueing times; not from the report).
@@ -68,7 +68,8 @@ const std::vector<ParamInfo> &oltp_params()
         {"steps_per_txn", std::to_string(kOltpStepsPerTxn), "burst + I/O pairs per transaction"},
         {"mem_accesses_per_us", "30", "accesses past L1 per us of compute"},
         {"io_sigma", "1", "sigma of log(I/O time) (lognormal; 0 = exponential, the earlier model)"},
-        {"irq_cpu", std::to_string(kOltpIrqCpu), "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU)"},
+        {"irq_cpu", std::to_string(kOltpIrqCpu),
+         "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU)"},
     };
     return params;
 }
@@ -108,7 +109,8 @@ void build_oltp(Simulation &sim, const ParamMap &p, const std::string &source)
                 if (sigma > 0) {
                     // Box-Muller: one standard normal from two uniforms.
                     const double u1 = std::max(draws.uniform(), 1e-300);
-                    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * draws.uniform());
+                    const double z = std::sqrt(-2.0 * std::log(u1)) *
+                                     std::cos(2.0 * std::numbers::pi * draws.uniform());
                     const auto ns = static_cast<std::int64_t>(std::exp(mu + sigma * z));
                     s.program.ops.push_back(Op{Op::Kind::Sleep, std::max<std::int64_t>(1, ns), 0, io_channel});
                 } else {

@@ -37,9 +37,11 @@ const std::vector<ParamInfo> &sembench_params()
         {"wake", std::to_string(kSembenchWakeNum), "workers woken per round (at most threads)"},
         {"burn_us", std::to_string(kSembenchBurnUs), "work of one burn, us (0: none, sembench.c's worker)"},
         {"affinity", "free", "free, or pinned: worker i bound to PU i mod PUs, as sembench.c binds them"},
-        {"waker", "rounds", "rounds: wake W, wait for their W reports; loop: sembench.c's main loop, waking up to W "
-                            "waiting workers per pass, never waiting"},
-        {"pass_ns", std::to_string(kSembenchLoopPassNs), "waker=loop: one pass of the waker's loop besides its wakeups, ns"},
+        {"waker", "rounds",
+         "rounds: wake W, wait for their W reports; loop: sembench.c's main loop, waking up to W "
+         "waiting workers per pass, never waiting"},
+        {"pass_ns", std::to_string(kSembenchLoopPassNs),
+         "waker=loop: one pass of the waker's loop besides its wakeups, ns"},
     };
     return params;
 }

@@ -19,14 +19,14 @@ namespace schedscope {
 
 namespace {
 
-constexpr std::int64_t kSpecjbbHeapMiB = 2048;       // scaled-down heap; a 2012 run used ~ tens of GB
-constexpr std::int64_t kSpecjbbTxnMinUs = 50;        // one business transaction, uniform in [min, max]
+constexpr std::int64_t kSpecjbbHeapMiB = 2048; // scaled-down heap; a 2012 run used ~ tens of GB
+constexpr std::int64_t kSpecjbbTxnMinUs = 50;  // one business transaction, uniform in [min, max]
 constexpr std::int64_t kSpecjbbTxnMaxUs = 150;
-constexpr double kSpecjbbAccessesPerUs = 40.0;       // object-graph walks miss L1 a lot
-constexpr double kSpecjbbOwnShare = 0.8;             // share of accesses to the thread's own warehouse
-constexpr std::int64_t kSpecjbbHotSetKiB = 4096;     // per thread: the warehouse's hot objects
-constexpr std::int64_t kSpecjbbNoiseMiB = 512;       // memory per noise VM
-constexpr double kSpecjbbNoiseAccessesPerUs = 40.0;  // noise VMs are busy, memory-touching guests
+constexpr double kSpecjbbAccessesPerUs = 40.0;      // object-graph walks miss L1 a lot
+constexpr double kSpecjbbOwnShare = 0.8;            // share of accesses to the thread's own warehouse
+constexpr std::int64_t kSpecjbbHotSetKiB = 4096;    // per thread: the warehouse's hot objects
+constexpr std::int64_t kSpecjbbNoiseMiB = 512;      // memory per noise VM
+constexpr double kSpecjbbNoiseAccessesPerUs = 40.0; // noise VMs are busy, memory-touching guests
 
 const std::vector<ParamInfo> &specjbb_params()
 {

@@ -56,7 +56,6 @@ int bench_bind_node(BenchBind b, int i, int count, int nodes)
     return std::clamp(idx / per_node, 0, std::max(1, nodes) - 1);
 }
 
-
 void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix)
 {
     for (std::int64_t g = 0; g < shape.groups; ++g) {

@@ -40,7 +40,6 @@ enum class BenchBind { None, Hard, Inverse };
 BenchBind parse_bench_bind(const ParamMap &p, const std::string &source);
 int bench_bind_node(BenchBind b, int i, int count, int nodes);
 
-
 // hackbench's groups: 20 senders and 20 receivers per group; each sender
 // sends `loops` messages to every receiver of its group, each message one
 // Post on the receiver's channel (a wakeup when the receiver waits). With a

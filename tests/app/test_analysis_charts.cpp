@@ -151,7 +151,8 @@ TEST_CASE("value_at holds a window's value until the next sample", "[analysis][c
 
 TEST_CASE("the CSV has a time column and one column per line, units in the header", "[analysis][charts]")
 {
-    ChartData idle{ChartKind::IdlePct, {{"a", 0, -1, {0.1, 0.2}, {10, 20}}, {"b, quoted", 1, -1, {0.2}, {30}}}, 0.2, 30};
+    ChartData idle{
+        ChartKind::IdlePct, {{"a", 0, -1, {0.1, 0.2}, {10, 20}}, {"b, quoted", 1, -1, {0.2}, {30}}}, 0.2, 30};
     ChartData mem{ChartKind::NodeMemory, {{"a node 0", 0, 0, {0.1}, {64}}}, 0.1, 64};
     const std::string csv = charts_to_csv({idle, mem});
     CHECK(csv == "time_s,Idle time: a [%],\"Idle time: b, quoted [%]\",Memory per node: a node 0 [MiB]\n"
@@ -184,7 +185,7 @@ TEST_CASE("the charts panel shows the runs, shares its cursor and exports", "[an
         QSignalSpy moved(&panel, &ChartsPanel::cursorMoved);
         CursorChartView *view = panel.views()[3];
         const QRectF area = view->chart()->plotArea();
-        const QPoint p = view->mapFromScene(view->chart()->mapToScene(area.center())) ;
+        const QPoint p = view->mapFromScene(view->chart()->mapToScene(area.center()));
         QTest::mousePress(view->viewport(), Qt::LeftButton, {}, p);
         QTest::mouseMove(view->viewport(), p + QPoint(40, 0));
         QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, p + QPoint(40, 0));

@@ -65,7 +65,8 @@ TEST_CASE("the explain panel filters a real log and explains a task", "[analysis
         DecisionFilter f;
         f.cpu = 2;
         panel.setFilter(f);
-        const int expected = count_if([](const Decision &d) { return endpoints_are_cpus(d) && (d.from == 2 || d.to == 2); });
+        const int expected = count_if(
+            [](const Decision &d) { return endpoints_are_cpus(d) && (d.from == 2 || d.to == 2); });
         CHECK(expected > 0);
         CHECK(panel.filterModel()->rowCount() == expected);
     }

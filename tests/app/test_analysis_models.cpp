@@ -20,7 +20,8 @@ void touch_all(const QAbstractItemModel &m)
 {
     for (int r = 0; r < m.rowCount(); ++r)
         for (int c = 0; c < m.columnCount(); ++c)
-            for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole), int(Qt::BackgroundRole), int(Qt::UserRole + 1)})
+            for (int role :
+                 {int(Qt::DisplayRole), int(Qt::ToolTipRole), int(Qt::BackgroundRole), int(Qt::UserRole + 1)})
                 (void)m.data(m.index(r, c), role);
 }
 } // namespace

@@ -1,8 +1,8 @@
 // The migration matrix against the recording it counts, the cell listing
 // with reasons, and the profiler view: a full run, the "Use" action, and a
 // clean cancel mid-run.
-#include "panels/heatmap_model.h"
 #include "analysis/migration_analysis.h"
+#include "panels/heatmap_model.h"
 #include "panels/migration_matrix.h"
 #include "panels/profiler_panel.h"
 #include "profiler/profile_store.h"
@@ -15,9 +15,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QPushButton>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -58,8 +58,9 @@ TEST_CASE("the migration matrix of a real run equals the recording's counts", "[
         const MigrationMatrix m = MigrationMatrix::from_recording(sim.recording(), n);
         for (int a = 0; a < n; ++a)
             for (int b = 0; b < n; ++b) {
-                const auto expected = std::count_if(sim.recording().migrations.begin(), sim.recording().migrations.end(),
-                                                    [&](const MigrationRecord &r) { return r.from_cpu == a && r.to_cpu == b; });
+                const auto expected = std::count_if(
+                    sim.recording().migrations.begin(), sim.recording().migrations.end(),
+                    [&](const MigrationRecord &r) { return r.from_cpu == a && r.to_cpu == b; });
                 CHECK(m.at(a, b) == expected);
             }
         const RunResult summary = summarize(sim, true);
@@ -92,7 +93,8 @@ TEST_CASE("the profiler view profiles, lists a cell and hands the profile on", "
     if (!migs.empty()) {
         panel.showCell(migs.front().from_cpu, migs.front().to_cpu);
         CHECK(panel.cellList()->topLevelItemCount() ==
-              static_cast<int>(migrations_in_cell(runs.sims[1].recording(), migs.front().from_cpu, migs.front().to_cpu).size()));
+              static_cast<int>(
+                  migrations_in_cell(runs.sims[1].recording(), migs.front().from_cpu, migs.front().to_cpu).size()));
         CHECK(panel.migrationModel()->value(migs.front().from_cpu, migs.front().to_cpu) >= 1);
     }
 

@@ -75,9 +75,6 @@ QStringList QtWarningCounter::messages() const
     return g_messages;
 }
 
-int distinct_colours(const QString &png_path)
-{
-    return distinct_colours(QImage(png_path));
-}
+int distinct_colours(const QString &png_path) { return distinct_colours(QImage(png_path)); }
 
 } // namespace schedscope::test

@@ -3,15 +3,15 @@
 // labels that repeat, chart titles that lag, the profiler's idle read-out,
 // clipped parameter errors, export folders, the status bar, the frame rate
 // while paused, the menu order and the first-launch hint.
+#include "export_location.h"
+#include "main_window.h"
+#include "object_text.h"
 #include "panels/chart_data.h"
 #include "panels/charts_panel.h"
 #include "panels/cursor_chart_view.h"
 #include "panels/decision_log_model.h"
 #include "panels/explain_panel.h"
 #include "panels/profiler_panel.h"
-#include "export_location.h"
-#include "main_window.h"
-#include "object_text.h"
 #include "sim/comparison_page.h"
 #include "sim/playback_bar.h"
 #include "sim/policy_dialog.h"
@@ -24,8 +24,6 @@
 
 #include <QAction>
 #include <QChart>
-#include <QStatusBar>
-#include <QXYSeries>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -33,7 +31,9 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
+#include <QXYSeries>
 
 #include <set>
 
@@ -225,7 +225,8 @@ TEST_CASE("details: export dialogs start in the last export folder, else Picture
     CHECK(QFileInfo(first).isAbsolute());
     CHECK(QFileInfo(first).absolutePath() != QDir::currentPath());
     remember_export_path(settings, dir.filePath(QStringLiteral("out.svg")));
-    CHECK(export_start_path(settings, QStringLiteral("x.csv"), ExportKind::Data) == dir.filePath(QStringLiteral("x.csv")));
+    CHECK(export_start_path(settings, QStringLiteral("x.csv"), ExportKind::Data) ==
+          dir.filePath(QStringLiteral("x.csv")));
     // A folder that has gone away is not offered.
     CHECK(export_start_dir(dir.filePath(QStringLiteral("gone")), ExportKind::Data) !=
           dir.filePath(QStringLiteral("gone")));

@@ -3,6 +3,7 @@
 // detail comes from the simulation thread and matches the engine, a lesson
 // opens its scenario (after the unsaved-changes prompt), and the profiler's
 // "Use for sched-domains" re-runs the sched-domains panes.
+#include "main_window.h"
 #include "panels/chart_data.h"
 #include "panels/charts_panel.h"
 #include "panels/decision_log_model.h"
@@ -10,7 +11,6 @@
 #include "panels/lesson_panel.h"
 #include "panels/profiler_panel.h"
 #include "panels/task_snapshot.h"
-#include "main_window.h"
 #include "sim/analysis_hookup.h"
 #include "sim/comparison_page.h"
 #include "sim/scenario_document.h"
@@ -61,10 +61,7 @@ QAction *find_action(const QList<QAction *> &actions, const QString &text)
     return nullptr;
 }
 
-QAction *find_action(QMenuBar *bar, const QString &text)
-{
-    return find_action(bar->actions(), text);
-}
+QAction *find_action(QMenuBar *bar, const QString &text) { return find_action(bar->actions(), text); }
 
 } // namespace
 

@@ -45,10 +45,7 @@ Scenario short_scenario()
     return s;
 }
 
-RunSetupPtr short_setup()
-{
-    return make_run_setup(short_scenario());
-}
+RunSetupPtr short_setup() { return make_run_setup(short_scenario()); }
 
 } // namespace
 
@@ -128,8 +125,7 @@ TEST_CASE("integration: an ftrace export of two panes writes one file each, a ba
     CHECK_FALSE(dialog.job());
 }
 
-TEST_CASE("integration: the window's threaded export reports through status and the error sink",
-          "[integration][trace]")
+TEST_CASE("integration: the window's threaded export reports through status and the error sink", "[integration][trace]")
 {
     QTemporaryDir dir;
     QWidget parent;
@@ -138,7 +134,8 @@ TEST_CASE("integration: the window's threaded export reports through status and 
     job.options.window.end_ns = 200'000'000;
     QStringList status, errors;
     const ErrorSink sink = [&](const QString &, const QString &m) { errors << m; };
-    start_trace_export(&parent, job, [&](const QString &m) { status << m; }, sink);
+    start_trace_export(
+        &parent, job, [&](const QString &m) { status << m; }, sink);
     QSignalSpy never(&parent, &QObject::destroyed); // only for its wait()
     for (int i = 0; i < 200 && status.isEmpty(); ++i)
         never.wait(100);
@@ -148,7 +145,8 @@ TEST_CASE("integration: the window's threaded export reports through status and 
     CHECK(QFileInfo(dir.filePath(QStringLiteral("bg.json"))).size() > 0);
 
     job.path = dir.filePath(QStringLiteral("no/such/dir/x.json")).toStdString();
-    start_trace_export(&parent, job, [&](const QString &m) { status << m; }, sink);
+    start_trace_export(
+        &parent, job, [&](const QString &m) { status << m; }, sink);
     for (int i = 0; i < 200 && status.size() < 2; ++i)
         never.wait(100);
     REQUIRE(status.size() == 2);

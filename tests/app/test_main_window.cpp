@@ -1,27 +1,27 @@
 // The window's loading paths, with errors captured instead of shown in a
 // modal box, and the view's interaction.
 #include "main_window.h"
-#include "window_test_support.h"
 #include "synthetic_dialog.h"
-#include "topology/import.h"
 #include "test_machines.h"
+#include "topology/import.h"
 #include "topology_layout.h"
 #include "topology_opener.h"
 #include "topology_tree_model.h"
 #include "topology_view.h"
+#include "window_test_support.h"
 
 #include <catch2/catch.hpp>
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QFile>
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMenuBar>
-#include <QToolTip>
-#include <QWheelEvent>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
+#include <QWheelEvent>
 
 using namespace schedscope;
 using namespace schedscope::gui;
@@ -148,7 +148,8 @@ TEST_CASE("tooltips describe the object under the mouse", "[view]")
     view.setTopology(topo);
     const LayoutRect r = view.topologyLayout().boxes()[view.topologyLayout().box_of(topo->pu(3))].rect;
     const QPointF origin = view.toLayout(QPointF(0, 0));
-    const QPoint pos(qRound((r.x + r.w / 2 - origin.x()) * view.zoom()), qRound((r.y + r.h / 2 - origin.y()) * view.zoom()));
+    const QPoint pos(qRound((r.x + r.w / 2 - origin.x()) * view.zoom()),
+                     qRound((r.y + r.h / 2 - origin.y()) * view.zoom()));
     QHelpEvent help(QEvent::ToolTip, pos, view.viewport()->mapToGlobal(pos));
     QApplication::sendEvent(view.viewport(), &help);
     CHECK(QToolTip::text().contains("PU P#3"));

@@ -110,13 +110,15 @@ TEST_CASE("the NUMA distance model passes QAbstractItemModelTester", "[model]")
     CHECK(model.data(model.index(0, 2)).toInt() == 31);
     CHECK(model.headerData(1, Qt::Horizontal).toString() == "N1");
     // Farther is more tinted.
-    const auto tint = [&](int r, int c) { return qvariant_cast<QColor>(model.data(model.index(r, c), Qt::BackgroundRole)); };
+    const auto tint = [&](int r, int c) {
+        return qvariant_cast<QColor>(model.data(model.index(r, c), Qt::BackgroundRole));
+    };
     CHECK(tint(0, 0).green() > tint(0, 1).green());
     CHECK(tint(0, 1).green() > tint(0, 2).green());
 
     model.setTopology(std::make_shared<const Topology>(test::make_machine({})));
     CHECK_FALSE(model.isMeasured());
     CHECK(model.data(model.index(0, 1)).toInt() == 20); // assumed remote distance
-    CHECK(walk(model, {}) == 2); // rows; walk() reads every cell of them
+    CHECK(walk(model, {}) == 2);                        // rows; walk() reads every cell of them
     CHECK(warnings.count() == 0);
 }

@@ -1,11 +1,11 @@
 // One label per pane, used everywhere (scenario/pane_label.h): two panes running the same policy
 // with different parameters must read differently in every chart legend and
 // hover text, the Explain pane picker, the charts' CSV and the trace export.
+#include "main_window.h"
 #include "panels/charts_panel.h"
 #include "panels/cursor_chart_view.h"
 #include "panels/explain_panel.h"
 #include "panels/node_multiples_view.h"
-#include "main_window.h"
 #include "sim/comparison_page.h"
 #include "sim/policy_dialog.h"
 #include "sim/scenario_document.h"
@@ -209,6 +209,7 @@ TEST_CASE("labels: a policy's label round-trips through the scenario file", "[la
     CHECK_FALSE(j["policies"][1].contains("label"));
     CHECK(parse_scenario(j.dump(), "t.json") == s);
     CHECK_THROWS_WITH(parse_scenario(R"({"schedscope_scenario": 1, "topology": "sample:itanium-4way",
-        "workload": {"name": "oltp"}, "policies": [{"name": "simple", "label": 3}]})", "t.json"),
+        "workload": {"name": "oltp"}, "policies": [{"name": "simple", "label": 3}]})",
+                                     "t.json"),
                       Catch::Contains("policies[0].label"));
 }

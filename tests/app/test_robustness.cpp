@@ -5,8 +5,8 @@
 // in its dock; and the window, every dock and every pane are resized down to
 // 1x1 and painted while the simulation plays and while it is paused, with
 // Qt's warnings about geometry or painting failing the test.
-#include "panels/profiler_panel.h"
 #include "main_window.h"
+#include "panels/profiler_panel.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "sim/scenario_document.h"
@@ -145,8 +145,8 @@ QStringList geometry_warnings(const QStringList &warnings)
 void shrink_and_paint(QWidget *widget, const QSize &normal)
 {
     for (const QSize size : {QSize(1, 1), QSize(10, 10), QSize(50, 30), normal}) {
-        INFO(widget->metaObject()->className() << " " << widget->objectName().toStdString() << " at "
-                                               << size.width() << "x" << size.height());
+        INFO(widget->metaObject()->className()
+             << " " << widget->objectName().toStdString() << " at " << size.width() << "x" << size.height());
         widget->resize(size);
         QCoreApplication::processEvents(QEventLoop::AllEvents, 30);
         const QImage image = widget->grab().toImage();
@@ -201,9 +201,8 @@ TEST_CASE("robustness: bad files through File > Open keep the machine and the co
     REQUIRE(c->runTo(100'000'000));
 
     // hwloc's shape, well-formed XML, but a cpuset hwloc cannot read.
-    const QString bad_hwloc = write_file(
-        dir, "malformed-hwloc.xml",
-        R"(<?xml version="1.0" encoding="UTF-8"?>
+    const QString bad_hwloc = write_file(dir, "malformed-hwloc.xml",
+                                         R"(<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE topology SYSTEM "hwloc2.dtd">
 <topology version="2.0">
   <object type="Machine" os_index="0" cpuset="0x0000000f" complete_cpuset="0x0000000f" gp_index="1">
@@ -211,7 +210,8 @@ TEST_CASE("robustness: bad files through File > Open keep the machine and the co
   </object>
 </topology>)");
     // A real scenario cut in the middle.
-    const QByteArray scenario = read_bytes(QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios/autonuma-2node-numa01.json"));
+    const QByteArray scenario = read_bytes(
+        QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios/autonuma-2node-numa01.json"));
     const QString truncated = write_file(dir, "truncated-scenario.json", scenario.left(scenario.size() / 2));
     QByteArray noise(4096, '\0');
     QRandomGenerator random(9);
@@ -225,8 +225,10 @@ TEST_CASE("robustness: bad files through File > Open keep the machine and the co
     {
         for (const QString &path : bad) {
             // File > Open topology and File > Open scenario.
-            check_refused(w, [&] { return w.window.openTopology(path.toStdString()); }, path);
-            check_refused(w, [&] { return w.window.openScenarioFile(path); }, path);
+            check_refused(
+                w, [&] { return w.window.openTopology(path.toStdString()); }, path);
+            check_refused(
+                w, [&] { return w.window.openScenarioFile(path); }, path);
         }
         CHECK(c->time() == 100'000'000);
         CHECK_FALSE(c->isPlaying());
@@ -235,8 +237,10 @@ TEST_CASE("robustness: bad files through File > Open keep the machine and the co
     {
         c->play();
         for (const QString &path : bad) {
-            check_refused(w, [&] { return w.window.openTopology(path.toStdString()); }, path);
-            check_refused(w, [&] { return w.window.openScenarioFile(path); }, path);
+            check_refused(
+                w, [&] { return w.window.openTopology(path.toStdString()); }, path);
+            check_refused(
+                w, [&] { return w.window.openScenarioFile(path); }, path);
         }
         CHECK(c->isPlaying());
         const SimTime t = c->time();
@@ -264,7 +268,8 @@ TEST_CASE("robustness: every input kept from fuzzing opens in the window or give
         CHECK(Shown(w.window) == before);
     };
     int inputs = 0;
-    for (const QString &target : {QStringLiteral("hwloc_xml"), QStringLiteral("numactl"), QStringLiteral("sample_text")})
+    for (const QString &target :
+         {QStringLiteral("hwloc_xml"), QStringLiteral("numactl"), QStringLiteral("sample_text")})
         for (const QString &path : kept_fuzz_inputs(target)) {
             ++inputs;
             judge(path, [&] { return w.window.openTopology(path.toStdString()); });
@@ -363,8 +368,9 @@ TEST_CASE("robustness: the window, every dock and every pane paint at 1x1, 10x10
     REQUIRE(w.window.openTopology("sample:numa-8node-64"));
     w.window.resize(1200, 800);
     w.window.show();
-    CHECK(w.window.showDocks({QStringLiteral("charts"), QStringLiteral("explain"), QStringLiteral("profiler"),
-                              QStringLiteral("lessons"), QStringLiteral("tree"), QStringLiteral("distances")})
+    CHECK(w.window
+              .showDocks({QStringLiteral("charts"), QStringLiteral("explain"), QStringLiteral("profiler"),
+                          QStringLiteral("lessons"), QStringLiteral("tree"), QStringLiteral("distances")})
               .isEmpty());
     SimulationController *c = w.window.comparisonPage()->controller();
     REQUIRE(c->waitLoaded());

@@ -57,7 +57,8 @@ TEST_CASE("command line options", "[options]")
     CHECK(parsed.options->topology == "detect");
     CHECK_FALSE(parsed.options->headless());
 
-    parsed = parse_app_options({"schedscope", "--topology", "sample:nec-tx7", "--screenshot", "a.png", "--size", "800x600"});
+    parsed = parse_app_options(
+        {"schedscope", "--topology", "sample:nec-tx7", "--screenshot", "a.png", "--size", "800x600"});
     REQUIRE(parsed.options);
     CHECK(parsed.options->topology == "sample:nec-tx7");
     CHECK(parsed.options->headless());

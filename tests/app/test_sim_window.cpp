@@ -4,13 +4,13 @@
 #include "app_options.h"
 #include "image_checks.h"
 #include "main_window.h"
-#include "window_test_support.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "sim/policy_dialog.h"
 #include "sim/scenario_document.h"
 #include "sim/simulation_controller.h"
 #include "sim/simulation_pane.h"
+#include "window_test_support.h"
 
 #include "scenario/scenario.h"
 
@@ -20,8 +20,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -39,11 +39,12 @@ using schedscope::test::run_gui;
 
 namespace {
 
-
-QByteArray scenario_json(const char *topology, const char *policies = R"([{"name":"sched-domains"},{"name":"autonuma"}])")
+QByteArray scenario_json(const char *topology,
+                         const char *policies = R"([{"name":"sched-domains"},{"name":"autonuma"}])")
 {
     return QByteArray(R"({"schedscope_scenario": 1, "name": "t", "description": "test scenario", "topology": ")") +
-           topology + R"(", "workload": {"name": "numa01", "params": {"memory_mb": "64", "loops": "4"}}, "policies": )" +
+           topology +
+           R"(", "workload": {"name": "numa01", "params": {"memory_mb": "64", "loops": "4"}}, "policies": )" +
            policies + "}";
 }
 
@@ -55,8 +56,6 @@ struct Captured {
     }
 };
 
-
-
 } // namespace
 
 TEST_CASE("a bad scenario file gives a message naming it, not a crash", "[window][scenario]")
@@ -67,7 +66,8 @@ TEST_CASE("a bad scenario file gives a message naming it, not a crash", "[window
     window.setErrorSink(messages.sink());
     CHECK_FALSE(window.openScenarioFile(write_file(dir, "broken.json", "{ not json")));
     CHECK_FALSE(window.openScenarioFile(dir.filePath("missing.json")));
-    CHECK_FALSE(window.openScenarioFile(write_file(dir, "badpolicy.json", scenario_json("synthetic:pu:2", R"([{"name":"nope"}])"))));
+    CHECK_FALSE(window.openScenarioFile(
+        write_file(dir, "badpolicy.json", scenario_json("synthetic:pu:2", R"([{"name":"nope"}])"))));
     CHECK_FALSE(window.openScenarioFile(write_file(dir, "badmachine.json", scenario_json("sample:no-such-machine"))));
     REQUIRE(messages.texts.size() == 4);
     CHECK(messages.texts[0].contains("broken.json"));
@@ -179,7 +179,7 @@ TEST_CASE("screenshot mode with --scenario and --run-to writes the panes at that
     REQUIRE(!image.isNull());
     CHECK(image.size() == QSize(1400, 900));
     CHECK(distinct_colours(image) > 40);
-    CHECK(has_colour(image, qRgb(78, 121, 167))); // the first process's colour: tokens and memory bars
+    CHECK(has_colour(image, qRgb(78, 121, 167)));  // the first process's colour: tokens and memory bars
     CHECK(has_colour(image, qRgb(210, 231, 164))); // lstopo's package green under the overlays
 }
 
@@ -198,7 +198,8 @@ TEST_CASE("screenshot mode with a bad --scenario file exits 2 with the reason", 
 
 TEST_CASE("new command line options", "[options]")
 {
-    auto parsed = parse_app_options({"schedscope", "--scenario", "a.json", "--run-to", "250ms", "--screenshot", "x.png"});
+    auto parsed = parse_app_options(
+        {"schedscope", "--scenario", "a.json", "--run-to", "250ms", "--screenshot", "x.png"});
     REQUIRE(parsed.options);
     CHECK(parsed.options->scenario == "a.json");
     CHECK(parsed.options->run_to_ns == 250'000'000);

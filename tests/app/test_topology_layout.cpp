@@ -146,7 +146,8 @@ TEST_CASE("a 1024-PU machine folds identical children into 'xN more' boxes", "[l
         CHECK(layout.count(BoxKind::Fold) == 16);
         for (const LayoutBox &b : layout.boxes())
             if (b.kind == BoxKind::Fold)
-                CHECK(b.label.front() == "\xC3\x97" "30 more");
+                CHECK(b.label.front() == "\xC3\x97"
+                                         "30 more");
     }
 
     LayoutOptions strict;
@@ -159,8 +160,10 @@ TEST_CASE("a 1024-PU machine folds identical children into 'xN more' boxes", "[l
     for (const LayoutBox &b : folded.boxes())
         if (b.kind == BoxKind::Fold)
             fold_labels.insert(b.label.front());
-    CHECK(fold_labels.count("\xC3\x97" "14 more") == 1); // packages
-    CHECK(fold_labels.count("\xC3\x97" "30 more") == 2); // cores in each shown package
+    CHECK(fold_labels.count("\xC3\x97"
+                            "14 more") == 1); // packages
+    CHECK(fold_labels.count("\xC3\x97"
+                            "30 more") == 2); // cores in each shown package
 
     const LayoutBox &pkg_fold = *std::find_if(folded.boxes().begin(), folded.boxes().end(), [](const LayoutBox &b) {
         return b.kind == BoxKind::Fold && b.type == ObjType::Package;

@@ -40,8 +40,8 @@ TEST_CASE("The headless --screenshot FILE.svg is vector: paths and text, no embe
     QTemporaryDir dir;
     const QString scenario = write_file(dir, QStringLiteral("s.json"), kTwoSchedDomains);
     const QString out = dir.filePath(QStringLiteral("shot.svg"));
-    const GuiRun run = run_gui({"--scenario", scenario, "--run-to", "200ms", "--docks", "charts", "--screenshot", out,
-                                "--size", "1280x720"});
+    const GuiRun run = run_gui(
+        {"--scenario", scenario, "--run-to", "200ms", "--docks", "charts", "--screenshot", out, "--size", "1280x720"});
     INFO(run.err.toStdString());
     REQUIRE(run.exit_code == 0);
     const QString svg = read_all(out);
@@ -56,7 +56,8 @@ TEST_CASE("The headless --screenshot FILE.svg is vector: paths and text, no embe
     CHECK(svg.contains(QStringLiteral("Idle time")));
 }
 
-TEST_CASE("The headless --export-charts writes every chart as PNG, SVG and CSV named by the pane labels", "[export][charts]")
+TEST_CASE("The headless --export-charts writes every chart as PNG, SVG and CSV named by the pane labels",
+          "[export][charts]")
 {
     QTemporaryDir dir;
     const QString scenario = write_file(dir, QStringLiteral("s.json"), kTwoSchedDomains);
@@ -95,8 +96,8 @@ TEST_CASE("The option --export-charts is headless and fails cleanly on an unwrit
 
     QTemporaryDir dir;
     const QString file = write_file(dir, QStringLiteral("plain"), "x");
-    const GuiRun run = run_gui({"--topology", "synthetic:pack:2 [numa] core:2 pu:1", "--export-charts",
-                                file + QStringLiteral("/sub")});
+    const GuiRun run = run_gui(
+        {"--topology", "synthetic:pack:2 [numa] core:2 pu:1", "--export-charts", file + QStringLiteral("/sub")});
     CHECK(run.exit_code == 1);
     CHECK(run.err.contains(QStringLiteral("plain")));
 }

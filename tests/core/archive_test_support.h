@@ -19,8 +19,8 @@ struct TarEntry {
     enum class Kind { File, Dir, Symlink, Hardlink, CharDevice, BlockDevice, Fifo };
     Kind kind = Kind::File;
     std::string name;
-    std::string data;              // File: the content written
-    std::string target;            // Symlink, Hardlink
+    std::string data;                // File: the content written
+    std::string target;              // Symlink, Hardlink
     std::int64_t declared_size = -1; // File: header size when > data (libarchive pads with zeros)
 };
 
@@ -60,7 +60,10 @@ inline std::string make_tar(const std::vector<TarEntry> &entries, Compression c 
             archive_entry_set_filetype(e, AE_IFREG);
             archive_entry_set_size(e, t.declared_size >= 0 ? t.declared_size : static_cast<la_int64_t>(t.data.size()));
             break;
-        case TarEntry::Kind::Dir: archive_entry_set_filetype(e, AE_IFDIR); archive_entry_set_perm(e, 0755); break;
+        case TarEntry::Kind::Dir:
+            archive_entry_set_filetype(e, AE_IFDIR);
+            archive_entry_set_perm(e, 0755);
+            break;
         case TarEntry::Kind::Symlink:
             archive_entry_set_filetype(e, AE_IFLNK);
             archive_entry_set_symlink(e, t.target.c_str());

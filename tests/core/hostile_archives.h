@@ -17,8 +17,8 @@ namespace schedscope::testing {
 struct HostileArchive {
     std::string file; // name under tests/data/linux-sysfs/hostile/
     std::string bytes;
-    std::string says; // part of the one-line message
-    bool kept = true; // also a file in tests/data (false: too big or too slow to make)
+    std::string says;     // part of the one-line message
+    bool kept = true;     // also a file in tests/data (false: too big or too slow to make)
     bool unpacks = false; // a sound archive, refused only as not being a snapshot
 };
 
@@ -52,8 +52,7 @@ inline std::vector<HostileArchive> hostile_catalogue(const ArchiveLimits &limits
     };
     std::vector<HostileArchive> out = {
         {"absolute-path.tar.gz", with({{K::File, "/tmp/schedscope-escaped.txt", "x", {}}}), "is an absolute path"},
-        {"dotdot-path.tar.gz", with({{K::File, "snap/../../schedscope-escaped.txt", "x", {}}}),
-         "has a '..' component"},
+        {"dotdot-path.tar.gz", with({{K::File, "snap/../../schedscope-escaped.txt", "x", {}}}), "has a '..' component"},
         {"symlink-out.tar.gz", with({{K::Symlink, "snap/out", {}, "../../.."}}), "points outside the folder"},
         {"symlink-absolute.tar.gz", with({{K::Symlink, "snap/etc", {}, "/etc"}}), "to the absolute path '/etc'"},
         {"symlink-up-after-name.tar.gz", with({{K::Symlink, "snap/sys/up", {}, "devices/../../../.."}}),
@@ -94,7 +93,10 @@ inline std::vector<HostileArchive> hostile_catalogue(const ArchiveLimits &limits
     // Many files that only together pass the byte limit.
     std::vector<TarEntry> many = tiny_snapshot();
     for (int i = 0; i < 3; ++i)
-        many.push_back({K::File, "snap/zeros" + std::to_string(i), {}, {},
+        many.push_back({K::File,
+                        "snap/zeros" + std::to_string(i),
+                        {},
+                        {},
                         static_cast<std::int64_t>(limits.max_unpacked_bytes / 2)});
     if (!real_limits)
         out.push_back({"many-files-bomb.tar.gz", make_tar(many), "unpacks to more than", false});
@@ -112,7 +114,8 @@ inline std::vector<HostileArchive> hostile_catalogue(const ArchiveLimits &limits
 inline HostileArchive real_size_bomb()
 {
     std::vector<TarEntry> bomb = tiny_snapshot();
-    bomb.push_back({TarEntry::Kind::File, "snap/zeros", {}, {}, static_cast<std::int64_t>(kMaxArchiveUnpackedBytes) + 1});
+    bomb.push_back(
+        {TarEntry::Kind::File, "snap/zeros", {}, {}, static_cast<std::int64_t>(kMaxArchiveUnpackedBytes) + 1});
     return {"size-bomb.tar.bz2", make_tar(bomb, Compression::Bzip2), "unpacks to more than"};
 }
 

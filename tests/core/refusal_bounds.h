@@ -16,8 +16,8 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-constexpr int kRefuseTimeoutS = 10;             // wall clock, normal build (also fuzz.sh's -timeout)
-constexpr int kRefuseTimeoutSanitizedS = 60;    // ASan/UBSan run several times slower
+constexpr int kRefuseTimeoutS = 10;              // wall clock, normal build (also fuzz.sh's -timeout)
+constexpr int kRefuseTimeoutSanitizedS = 60;     // ASan/UBSan run several times slower
 constexpr long kRefuseAddressSpaceKiB = 1 << 20; // 1 GiB of virtual memory
 
 constexpr int refuse_timeout_s() { return kSanitized ? kRefuseTimeoutSanitizedS : kRefuseTimeoutS; }

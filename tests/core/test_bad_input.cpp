@@ -3,8 +3,8 @@
 // input with exit code 2 and one line naming what was wrong, within a time and
 // memory bound, and leave any existing output file as it was.
 
-#include "topology/import.h"
 #include "refusal_bounds.h"
+#include "topology/import.h"
 #include "topology_test_support.h"
 
 #include <algorithm>
@@ -105,8 +105,8 @@ TEST_CASE("importers refuse empty, truncated and binary files in one line", "[ba
         binary += static_cast<char>((i * 7919) & 0xff);
     for (const std::string &path : {d.file("empty.xml", ""), d.file("half.xml", xml.substr(0, xml.size() / 2)),
                                     d.file("half-numactl.txt", numactl.substr(0, numactl.size() * 2 / 3)),
-                                    d.file("half.topo", topo.substr(0, topo.size() / 2)),
-                                    d.file("noise.bin", binary), d.file("nul.txt", std::string(1000, '\0'))})
+                                    d.file("half.topo", topo.substr(0, topo.size() / 2)), d.file("noise.bin", binary),
+                                    d.file("nul.txt", std::string(1000, '\0'))})
         check_refused("topo --topology " + shell_quote(path), path);
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("enormous machines are refused before they are built", "[badinput]")
     // 100 000 PUs as a synthetic string, in a .topo and in a scenario.
     check_refused("topo --topology " + shell_quote("synthetic:pack:100 core:1000 pu:1"), "more than 8192 PUs");
     check_refused("topo --topology " + shell_quote(d.file("big.topo", "# schedscope-topology v1\n# name: big\n"
-                                                                          "synthetic: pack:100 core:1000 pu:1\n")),
+                                                                      "synthetic: pack:100 core:1000 pu:1\n")),
                   "more than 8192 PUs");
     // 10 000 NUMA nodes in a numactl table (its first rows; the whole one is
     // 300 MB), 5000 in a .topo with a uniform 5000 x 5000 matrix (a synthetic
@@ -124,13 +124,12 @@ TEST_CASE("enormous machines are refused before they are built", "[badinput]")
     check_refused("topo --topology " + shell_quote(d.file("n10k.txt", numactl_text(10'000, 100))),
                   "10000 NUMA nodes, more than the 1024");
     check_refused("topo --topology " + shell_quote(d.file("n5k.topo", "# schedscope-topology v1\n# name: n5k\n"
-                                                                          "synthetic: pack:5 core:1000 [numa] pu:1\n"
-                                                                          "distances: uniform 10 20\n")),
+                                                                      "synthetic: pack:5 core:1000 [numa] pu:1\n"
+                                                                      "distances: uniform 10 20\n")),
                   "5000 NUMA nodes");
     check_refused("topo --topology " + shell_quote("synthetic:pack:5 core:1000 [numa] pu:1"), "5000 NUMA nodes");
     // Wide levels are slow in hwloc whatever the PU count.
-    check_refused("topo --topology " + shell_quote("synthetic:pack:10000 [numa] pu:1"),
-                  "10000 children per object");
+    check_refused("topo --topology " + shell_quote("synthetic:pack:10000 [numa] pu:1"), "10000 children per object");
     // The same limits for hwloc XML, counted before hwloc sees the file:
     // 2000 sibling objects, and 9000 PUs in 9 packages of 1000.
     const std::string head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<topology version=\"2.0\">\n"
@@ -210,23 +209,23 @@ TEST_CASE("bad scenario fields exit 2 naming the field", "[badinput]")
     auto scenario = [&](const std::string &extra) {
         return d.file("s.json", R"({"schedscope_scenario": 1, "topology": "sample:p4-ht-2way",
             "workload": {"name": "spin", "params": {"work_ms": "1"}}, "policies": [{"name": "simple"}])" +
-                                     extra + "}");
+                                    extra + "}");
     };
     struct Case {
         const char *extra;
         const char *names;
     };
-    for (const Case &c : {Case{R"(, "duration_s": -1)", "duration_s"}, Case{R"(, "duration_s": 1e300)", "duration_s"},
-                          Case{R"(, "duration_s": "NaN")", "duration_s"}, Case{R"(, "seed": -1)", "seed"},
-                          Case{R"(, "seed": 1.5)", "seed"}, Case{R"(, "repeat": 0)", "repeat"},
-                          Case{R"(, "sample_interval_ms": 0)", "sample_interval_ms"},
-                          Case{R"(, "model": {"tick_ns": -1})", "tick_ns"},
-                          Case{R"(, "model": {"tick_ns": 1e300})", "tick_ns"},
-                          Case{R"(, "model": {"no_such_constant": 1})", "no_such_constant"},
-                          // A queue counted up to 100 % utilisation would wait forever.
-                          Case{R"(, "model": {"queueing_max_utilisation": 1})", "queueing_max_utilisation"},
-                          Case{R"(, "model": {"queueing_max_utilisation": -0.1})", "queueing_max_utilisation"},
-                          Case{R"(, "policies": [{"name": "simple", "params": {"x": "1"}}])", "'x'"}}) {
+    for (const Case &c :
+         {Case{R"(, "duration_s": -1)", "duration_s"}, Case{R"(, "duration_s": 1e300)", "duration_s"},
+          Case{R"(, "duration_s": "NaN")", "duration_s"}, Case{R"(, "seed": -1)", "seed"},
+          Case{R"(, "seed": 1.5)", "seed"}, Case{R"(, "repeat": 0)", "repeat"},
+          Case{R"(, "sample_interval_ms": 0)", "sample_interval_ms"}, Case{R"(, "model": {"tick_ns": -1})", "tick_ns"},
+          Case{R"(, "model": {"tick_ns": 1e300})", "tick_ns"},
+          Case{R"(, "model": {"no_such_constant": 1})", "no_such_constant"},
+          // A queue counted up to 100 % utilisation would wait forever.
+          Case{R"(, "model": {"queueing_max_utilisation": 1})", "queueing_max_utilisation"},
+          Case{R"(, "model": {"queueing_max_utilisation": -0.1})", "queueing_max_utilisation"},
+          Case{R"(, "policies": [{"name": "simple", "params": {"x": "1"}}])", "'x'"}}) {
         INFO(c.extra);
         check_refused("run --scenario " + shell_quote(scenario(c.extra)), c.names);
     }
@@ -235,7 +234,8 @@ TEST_CASE("bad scenario fields exit 2 naming the field", "[badinput]")
     check_refused("run --scenario " + shell_quote(d.file("deep.json", std::string(100'000, '[') + "]")), "deep.json");
     // A number beyond a double is nlohmann's out_of_range, not a parse_error
     // (fuzz_scenario): still one line naming the file and the line.
-    check_refused("run --scenario " + shell_quote(d.file("huge.json", "{\"schedscope_scenario\": 1,\n\"seed\": 1e999}")),
+    check_refused("run --scenario " +
+                      shell_quote(d.file("huge.json", "{\"schedscope_scenario\": 1,\n\"seed\": 1e999}")),
                   "huge.json:2: not valid JSON: number overflow");
 }
 
@@ -247,8 +247,8 @@ TEST_CASE("a refused run leaves existing output files as they were", "[badinput]
                       trace = d.file("trace.json", keep), prof = d.file("profile.json", keep);
     std::filesystem::create_directories(d.path / "csv");
     const std::string summary = d.file("csv/summary.csv", keep);
-    const std::string outputs = " --json " + shell_quote(json) + " --save-scenario " + shell_quote(saved) +
-                                " --csv " + shell_quote(d / "csv") + " --trace " + shell_quote(trace);
+    const std::string outputs = " --json " + shell_quote(json) + " --save-scenario " + shell_quote(saved) + " --csv " +
+                                shell_quote(d / "csv") + " --trace " + shell_quote(trace);
     // Refused at each stage: the topology, a policy, a workload parameter
     // (checked only when the run is built), a model constant, the duration.
     for (const std::string &bad :

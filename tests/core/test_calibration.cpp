@@ -30,7 +30,7 @@ struct Outcome {
     double elapsed_s = 0, sys_s = 0;
     std::int64_t page_migrations_total = 0;
     std::int64_t page_migrations_second_half = 0;
-    double final_local_pct = 0;        // mean over processes, last quarter of the run
+    double final_local_pct = 0;         // mean over processes, last quarter of the run
     std::vector<double> max_node_share; // per process: largest share of its memory on one node
 };
 
@@ -95,8 +95,7 @@ Bracket run_bracket(const Scenario &s, std::uint64_t seed)
 
 } // namespace
 
-TEST_CASE("cache_hot_time on OLTP: throughput peaks between 5 and 25 ms, falls by 1000 ms, idle grows",
-          "[calibration]")
+TEST_CASE("cache_hot_time on OLTP: throughput peaks between 5 and 25 ms, falls by 1000 ms, idle grows", "[calibration]")
 {
     // docs/background.md section 6 item 1: 2.5 ms = 100, peak ~112 near 10 ms, ~105 at 250-1000 ms,
     // idle 0 % -> ~7 %.
@@ -189,14 +188,13 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
     }
 }
 
-TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA < baseline < inverse",
-          "[calibration]")
+TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA < baseline < inverse", "[calibration]")
 {
     // The published table (2 nodes, 24-way, March 2012): numa01 305 / 207 /
     // 196 / 378 s (upstream / AutoNUMA / hard / inverse), THREAD_ALLOC 491 /
     // 328 / 321 / 623, numa02 64 / 45 / 42 / 81.
-    for (const char *file : {"autonuma-4node-numa01.json", "autonuma-4node-numa01-thread-alloc.json",
-                             "autonuma-4node-numa02.json"}) {
+    for (const char *file :
+         {"autonuma-4node-numa01.json", "autonuma-4node-numa01-thread-alloc.json", "autonuma-4node-numa02.json"}) {
         Scenario s = sample_scenario(file);
         s.topology = "sample:xeon-2node-24";
         // As published: numa01 built with NO_BIND_FORCE_SAME_NODE (all of the

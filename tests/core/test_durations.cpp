@@ -75,17 +75,17 @@ TEST_CASE("a scenario's duration reaches the engine exact", "[duration]")
         CHECK(sim.config().duration_ns == static_cast<std::int64_t>(std::llround(d * 1e9)));
     }
     s.duration_s = 2.05;
-    CHECK(build_simulation(s, PolicySpec{"simple", {}}, 1, scenario_topology(s)).config().duration_ns ==
-          2'050'000'000);
+    CHECK(build_simulation(s, PolicySpec{"simple", {}}, 1, scenario_topology(s)).config().duration_ns == 2'050'000'000);
 }
 
 TEST_CASE("run --duration 2.05s reports 2.05 s, not one nanosecond less", "[duration][cli]")
 {
-    const auto json_path =
-        std::filesystem::temp_directory_path() / ("schedscope-duration-" + std::to_string(::getpid()) + ".json");
+    const auto json_path = std::filesystem::temp_directory_path() /
+                           ("schedscope-duration-" + std::to_string(::getpid()) + ".json");
     const auto r = run_command(shell_quote(SCHEDSCOPE_CLI_PATH) +
                                " run --topology sample:p4-ht-2way --policy simple --workload spin:work_ms=100000"
-                               " --duration 2.05s --json " + shell_quote(json_path.string()) + " 2>&1");
+                               " --duration 2.05s --json " +
+                               shell_quote(json_path.string()) + " 2>&1");
     INFO(r.out);
     REQUIRE(r.exit_code == 0);
     const auto doc = nlohmann::json::parse(read_file(json_path.string()));

@@ -155,8 +155,8 @@ TEST_CASE("Chrome trace of two policies follows the Trace Event rules", "[export
     for (auto &e : doc["traceEvents"])
         if (e["ph"] == "C")
             counters.insert(e["name"].get<std::string>());
-    CHECK(std::count_if(counters.begin(), counters.end(),
-                        [](auto &n) { return n.rfind("memory MiB: ", 0) == 0; }) == 2); // numa01's 2 processes
+    CHECK(std::count_if(counters.begin(), counters.end(), [](auto &n) { return n.rfind("memory MiB: ", 0) == 0; }) ==
+          2); // numa01's 2 processes
     CHECK(std::count_if(counters.begin(), counters.end(),
                         [](auto &n) { return n.rfind("local access %: ", 0) == 0; }) >= 1);
     // Process names carry the labels given.

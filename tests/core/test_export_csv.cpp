@@ -163,7 +163,7 @@ TEST_CASE("CSV numbers are the shortest text that reads back exactly, as in the 
     write_series_csv(r, dir.file("hand.csv"));
     const auto hand = read_csv(dir.file("hand.csv"));
     REQUIRE(hand.size() == values.size() + 1);
-    const std::vector<std::string> expected = {"0.1",  "0.2",        "0.30000000000000004", "2.05",
+    const std::vector<std::string> expected = {"0.1",   "0.2",        "0.30000000000000004", "2.05",
                                                "1e-07", "123456.789", "0.3333333333333333",  "0"};
     for (size_t i = 0; i < values.size(); ++i) {
         CHECK(hand[i + 1][0] == expected[i]);
@@ -192,7 +192,9 @@ TEST_CASE("CSV writes are atomic and name the file on failure", "[export]")
     RunResult r = run_policy(s, PolicySpec{"simple", {}}, 1, scenario_topology(s));
     TempDir dir;
     CHECK_THROWS_AS(write_series_csv(r, dir.file("no/such/dir/x.csv")), InputError);
-    { std::ofstream(dir.file("x.csv")) << "old\n"; }
+    {
+        std::ofstream(dir.file("x.csv")) << "old\n";
+    }
     write_series_csv(r, dir.file("x.csv"));
     CHECK(read_file(dir.file("x.csv")).rfind("time_s,", 0) == 0);
     CHECK(dir.entries() == std::vector<std::string>{"x.csv"});

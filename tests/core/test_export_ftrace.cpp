@@ -158,7 +158,8 @@ TEST_CASE("ftrace of several policies writes one file each", "[export]")
     TraceOptions o;
     o.format = TraceFormat::Ftrace;
     const auto r = export_trace({&a, &b}, {"simple", "sched-domains:wakeup=queued"}, dir.file("t.txt"), o);
-    CHECK(r.files == std::vector<std::string>{dir.file("t.1-simple.txt"), dir.file("t.2-sched-domains_wakeup_queued.txt")});
+    CHECK(r.files ==
+          std::vector<std::string>{dir.file("t.1-simple.txt"), dir.file("t.2-sched-domains_wakeup_queued.txt")});
     CHECK(r.files == trace_output_paths(dir.file("t.txt"), {"simple", "sched-domains:wakeup=queued"}, o.format));
     for (auto &f : r.files)
         check_ftrace(read_file(f), a.topology().pu_count());

@@ -127,7 +127,9 @@ TEST_CASE("a failed or cancelled export leaves the existing file intact", "[expo
 {
     TempDir dir;
     const std::string path = dir.file("trace.json");
-    { std::ofstream(path) << "keep me\n"; }
+    {
+        std::ofstream(path) << "keep me\n";
+    }
     Simulation sim = small_sim(numa01(), "autonuma");
     TraceOptions o;
     int calls = 0;
@@ -212,11 +214,13 @@ TEST_CASE("run --trace, --csv and the size limit from the CLI", "[export][cli]")
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("--trace-force") != std::string::npos);
     CHECK(!std::filesystem::exists(dir.file("big.json")));
-    r = run_command(base + " --trace " + shell_quote(dir.file("big.json")) + " --trace-max-mb 0.000001 --trace-force 2>&1");
+    r = run_command(base + " --trace " + shell_quote(dir.file("big.json")) +
+                    " --trace-max-mb 0.000001 --trace-force 2>&1");
     CHECK(r.exit_code == 0);
     CHECK(std::filesystem::exists(dir.file("big.json")));
 
-    r = run_command(base + " --trace " + shell_quote(dir.file("w.txt")) + " --trace-format ftrace --trace-window 2s:1s 2>&1");
+    r = run_command(base + " --trace " + shell_quote(dir.file("w.txt")) +
+                    " --trace-format ftrace --trace-window 2s:1s 2>&1");
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("--trace-window") != std::string::npos);
 

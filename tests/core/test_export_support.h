@@ -31,10 +31,7 @@ inline Simulation small_sim(const Scenario &s, const std::string &policy, ParamM
 }
 
 inline Scenario hackbench() { return small_scenario("hackbench", {{"groups", "1"}, {"loops", "10"}}); }
-inline Scenario numa01()
-{
-    return small_scenario("numa01", {{"memory_mb", "32"}, {"loops", "2"}, {"threads", "4"}});
-}
+inline Scenario numa01() { return small_scenario("numa01", {{"memory_mb", "32"}, {"loops", "2"}, {"threads", "4"}}); }
 
 // A fresh directory under the system temp dir, removed with the object.
 struct TempDir {

@@ -109,10 +109,8 @@ TEST_CASE("the fuzz regression check tells a refusal from a bug", "[fuzz]")
     // The judge must fail what the fuzzers call a crash, or the test above
     // would pass whatever the loaders throw.
     CHECK(judge([](const std::string &) {}, "").outcome == Outcome::Loaded);
-    CHECK(judge([](const std::string &) { throw InputError("f.xml", 3, "a", "bad"); }, "").outcome ==
-          Outcome::Refused);
-    CHECK(judge([](const std::string &) { throw InputError("", ""); }, "").outcome ==
-          Outcome::RefusedWithoutMessage);
+    CHECK(judge([](const std::string &) { throw InputError("f.xml", 3, "a", "bad"); }, "").outcome == Outcome::Refused);
+    CHECK(judge([](const std::string &) { throw InputError("", ""); }, "").outcome == Outcome::RefusedWithoutMessage);
     CHECK(judge([](const std::string &s) { (void)s.at(1); }, "").outcome == Outcome::OtherException);
     // A loader letting nlohmann's parse error through is the typical bug.
     CHECK(judge([](const std::string &s) { nlohmann::json::parse(s).clear(); }, "{").outcome ==

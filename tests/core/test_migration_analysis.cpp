@@ -58,7 +58,8 @@ public:
     {
         for (const Move &m : moves)
             if (m.at_ns == sim.now() && sim.task(m.task).cpu == cpu)
-                sim.migrate_task(m.task, m.to_cpu, cpu, DecisionKind::Pull, "scripted move to CPU " + std::to_string(m.to_cpu));
+                sim.migrate_task(m.task, m.to_cpu, cpu, DecisionKind::Pull,
+                                 "scripted move to CPU " + std::to_string(m.to_cpu));
         for (const ChunkMove &c : chunk_moves)
             if (c.at_ns == sim.now() && cpu == 0)
                 sim.migrate_chunk(c.proc, c.chunk, c.node, 0, "scripted chunk move");
@@ -181,7 +182,7 @@ TEST_CASE("a move away from its memory pays the remote penalty until the memory 
     sim.run_until(20 * kMs);
     const ModelParams &m = sim.model();
     REQUIRE(sim.caches().front().level == 2);
-    const double l2 = sim.caches().front().capacity_bytes; // the synthetic "KB" is 1000 bytes
+    const double l2 = sim.caches().front().capacity_bytes;             // the synthetic "KB" is 1000 bytes
     const double L = m.mem_latency_local_ns, hit = l2 / ws, far = 2.0; // SLIT 20 / 10
     const double per_lat_cold = kIntensity / (1.0 + kIntensity * (far * L));
     const double lat_warm_remote = hit * m.l2_latency_ns + (1 - hit) * far * L;

@@ -133,8 +133,7 @@ TEST_CASE("sched-domains builds the levels the machine has", "[policy]")
         return names;
     };
     CHECK(levels("pack:1 core:2 pu:1") == std::vector<std::string>{"package:0-1/2"});
-    CHECK(levels("pack:2 [numa] l3:1 core:2 pu:2") ==
-          std::vector<std::string>{"SMT:0-1/2", "MC:0-3/2", "NUMA:0-7/2"});
+    CHECK(levels("pack:2 [numa] l3:1 core:2 pu:2") == std::vector<std::string>{"SMT:0-1/2", "MC:0-3/2", "NUMA:0-7/2"});
     CHECK(levels("pack:2 core:2 pu:1") == std::vector<std::string>{"package:0-1/2", "node:0-3/2"});
 }
 

@@ -277,9 +277,8 @@ TEST_CASE("cfs: a cache-hot task is refused until nr_balance_failed exceeds cach
     CHECK(sim.task(hot).cpu == 1);
     CHECK(pol.domains_of(1)[static_cast<size_t>(lvl)].nr_balance_failed == 0);
     const auto &d = sim.recording().decisions;
-    CHECK(std::count_if(d.begin(), d.end(), [&](const Decision &x) {
-              return x.kind == DecisionKind::SkipHot && x.task == hot;
-          }) == 2);
+    CHECK(std::count_if(d.begin(), d.end(),
+                        [&](const Decision &x) { return x.kind == DecisionKind::SkipHot && x.task == hot; }) == 2);
 }
 
 TEST_CASE("cfs balances a busy level only past imbalance_pct", "[policy][cfs]")

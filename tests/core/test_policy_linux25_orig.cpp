@@ -72,12 +72,13 @@ Simulation five_on_cpu0(const std::string &policy)
 
 } // namespace
 
-TEST_CASE("orig: an idle CPU pulls one task, the most recently queued, from its node on the next tick", "[policy][orig]")
+TEST_CASE("orig: an idle CPU pulls one task, the most recently queued, from its node on the next tick",
+          "[policy][orig]")
 {
     Simulation sim = five_on_cpu0("linux-2.5-numa:variant=orig");
     sim.run_until(9 * kMs);
     auto pulls = decisions_to(sim, DecisionKind::Pull, 1);
-    REQUIRE(pulls.size() == 1); // idle: one task, although (5 - 0) / 2 = 2 would balance
+    REQUIRE(pulls.size() == 1);         // idle: one task, although (5 - 0) / 2 = 2 would balance
     CHECK(pulls[0].time_ns == 1 * kMs); // the first idle tick after the release
     CHECK(pulls[0].from == 0);
     CHECK(pulls[0].task == 4); // load_balance() walks the queue from its tail
@@ -129,7 +130,7 @@ TEST_CASE("orig: find_busiest_node needs more than NODE_THRESHOLD % of our node'
         return pulls.empty() ? SimTime(-1) : pulls[0].time_ns;
     };
     CHECK(first_pull_to_3(3) == 10 * kMs); // 500 > 125 x 3: crosses at call 10 (the 10 ms tick)
-    CHECK(first_pull_to_3(4) == -1);      // 500 > 125 x 4 is false: stays home
+    CHECK(first_pull_to_3(4) == -1);       // 500 > 125 x 4 is false: stays home
 }
 
 TEST_CASE("orig: a busy CPU pulls only an imbalance seen on two busy ticks", "[policy][orig]")

@@ -92,7 +92,7 @@ TEST_CASE("autonuma moves a process's memory to the node its threads run on, the
         const std::int64_t moved = page_migrations(sim);
         CHECK(moved == kChunks); // each chunk once, no ping-pong
         sim.run_until(2'500'000'000);
-        CHECK(page_migrations(sim) == moved); // converged: no more migrations
+        CHECK(page_migrations(sim) == moved);             // converged: no more migrations
         CHECK(sim.recording().samples.back().sys_ns > 0); // scanning and faults cost system time
         CHECK(check_invariants(sim).empty());
     }
@@ -227,7 +227,7 @@ TEST_CASE("bind mode=hard never migrates across nodes, inverse binds to the othe
     CHECK(page_migrations(inverse) == 0);
     for (TaskId t : inverse.processes()[0].tasks)
         CHECK(inverse.topology().node_of_pu(inverse.task(t).cpu) == 1); // runs on node 1...
-    CHECK(inverse.processes()[0].chunks_on_node[0] == kChunks);          // ...its memory is on node 0
+    CHECK(inverse.processes()[0].chunks_on_node[0] == kChunks);         // ...its memory is on node 0
     // Hard is the best case, inverse the worst, for the same work.
     CHECK(hard.end_time() < inverse.end_time());
 }

@@ -31,7 +31,8 @@ std::string field_of_error(const std::string &policy)
 Simulation make(const std::string &topo, const std::string &policy)
 {
     auto [name, params] = parse_name_params(policy, "test");
-    Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), SimConfig{});
+    Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"),
+                   SimConfig{});
     ProcId p = sim.add_process("p", 4 << 20);
     Simulation::TaskSpec s;
     s.program.ops = {Op{Op::Kind::Compute, 1'000'000, 0, -1}};
@@ -119,12 +120,12 @@ TEST_CASE("autotune=profile takes each level's cache_hot_time from a saved profi
     prof.cache_hot_time_ms = {{"overall", 3.0}, {"NUMA", 9.0}};
     const std::string path = (std::filesystem::temp_directory_path() / "schedscope_policy_profile.json").string();
     save_profile(prof, path);
-    Simulation sim = make("pack:2 [numa] core:2 pu:2", "sched-domains:autotune=profile,profile=" + path +
-                                                           ",cache_hot_time_ms.SMT=0.2");
+    Simulation sim = make("pack:2 [numa] core:2 pu:2",
+                          "sched-domains:autotune=profile,profile=" + path + ",cache_hot_time_ms.SMT=0.2");
     sim.start();
-    CHECK(hot_ms(sim, "NUMA") == 9.0);  // measured for that level
+    CHECK(hot_ms(sim, "NUMA") == 9.0);    // measured for that level
     CHECK(hot_ms(sim, "package") == 3.0); // not measured: the profile's overall value
-    CHECK(hot_ms(sim, "SMT") == 0.2);   // an explicit override wins
+    CHECK(hot_ms(sim, "SMT") == 0.2);     // an explicit override wins
     ParamMap m = sim.policy().params();
     CHECK(m.at("autotune") == "profile");
     CHECK(m.at("profile") == path);

@@ -44,8 +44,8 @@ std::int64_t remote_locks(const std::string &policy)
 
 TEST_CASE("queued wakeups take fewer remote runqueue locks than locked ones, for every policy", "[policy]")
 {
-    for (const std::string policy : {"linux-2.5-numa", "sched-domains", "cfs", "autonuma", "autonuma:base=sched-domains",
-                                     "sched-numa", "bind:mode=hard"}) {
+    for (const std::string policy : {"linux-2.5-numa", "sched-domains", "cfs", "autonuma",
+                                     "autonuma:base=sched-domains", "sched-numa", "bind:mode=hard"}) {
         const std::string sep = policy.find(':') == std::string::npos ? ":" : ",";
         const std::int64_t locked = remote_locks(policy + sep + "wakeup=locked");
         const std::int64_t queued = remote_locks(policy + sep + "wakeup=queued");

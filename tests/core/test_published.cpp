@@ -45,21 +45,20 @@ nlohmann::json tiny(bool fail)
                     {"workload_params", {{"work_ms", fail ? "20" : "10"}}},
                     {"policy", {{"name", "simple"}}}});
     rows.push_back({{"label", "busy"}, {"metric", "idle_pct"}, {"published", 1}, {"policy", {{"name", "simple"}}}});
-    return {{"schedscope_published", 1},
-            {"title", "tiny"},
-            {"source", {{"thread", "t"}, {"author", "a"}, {"date", "2026"}, {"machine", "m"}}},
-            {"scenario", scenario},
-            {"seeds", 2},
-            {"quick", {{"seeds", 1}}},
-            {"metric", "elapsed_s"},
-            {"rows", rows},
-            {"direction", {{"text", "half the work takes less time"}, {"claims", json::array({{{"row", "fast"}, {"below", "slow"}}})}}}};
+    return {
+        {"schedscope_published", 1},
+        {"title", "tiny"},
+        {"source", {{"thread", "t"}, {"author", "a"}, {"date", "2026"}, {"machine", "m"}}},
+        {"scenario", scenario},
+        {"seeds", 2},
+        {"quick", {{"seeds", 1}}},
+        {"metric", "elapsed_s"},
+        {"rows", rows},
+        {"direction",
+         {{"text", "half the work takes less time"}, {"claims", json::array({{{"row", "fast"}, {"below", "slow"}}})}}}};
 }
 
-void write(const std::filesystem::path &p, const std::string &text)
-{
-    std::ofstream(p, std::ios::binary) << text;
-}
+void write(const std::filesystem::path &p, const std::string &text) { std::ofstream(p, std::ios::binary) << text; }
 
 std::string field_of(const nlohmann::json &doc)
 {
@@ -173,8 +172,8 @@ TEST_CASE("published files: any value of the wrong kind anywhere is an InputErro
           "[published][errors]")
 {
     // Every node of a few files replaced by each kind of JSON value in turn.
-    const std::vector<nlohmann::json> replacements = {nullptr, nlohmann::json::array(), nlohmann::json::object(),
-                                                      "x", -1, 1e300, true, 2.5};
+    const std::vector<nlohmann::json> replacements = {
+        nullptr, nlohmann::json::array(), nlohmann::json::object(), "x", -1, 1e300, true, 2.5};
     std::vector<nlohmann::json> docs = {tiny(false)};
     for (const char *f : {"migration-matrix-p3.json", "cache-hot-time-oltp.json"})
         docs.push_back(nlohmann::json::parse(schedscope::test::read_file(kPublishedDir + "/" + f)));
@@ -268,7 +267,8 @@ TEST_CASE("reproduce --json: the documented schema", "[published][cli]")
 {
     TempDir tmp("schedscope-reproduce");
     const auto json_path = (tmp.path / "out.json").string();
-    const auto r = cli("reproduce migration-matrix-itanium migration-matrix-p3 --quick --json " + shell_quote(json_path));
+    const auto r = cli("reproduce migration-matrix-itanium migration-matrix-p3 --quick --json " +
+                       shell_quote(json_path));
     REQUIRE((r.exit_code == 0 || r.exit_code == 1)); // the model's directions are not this test's subject
     CHECK(r.out.find("within ±30 %") != std::string::npos);
     const auto j = nlohmann::json::parse(schedscope::test::read_file(json_path));

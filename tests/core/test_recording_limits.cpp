@@ -60,7 +60,7 @@ TEST_CASE("merging samples keeps cumulative figures and weighs windows by length
 {
     Recording rec;
     // Windows: (0,10] busy 1.0, (10,40] busy 0.0, (40,50] busy 0.5, (50,60] busy 1.0.
-    rec.samples = {sample_at(0, 0, 1.f, -1.f), sample_at(10, 10, 1.f, 50.f), sample_at(40, 10, 0.f, -1.f),
+    rec.samples = {sample_at(0, 0, 1.f, -1.f),   sample_at(10, 10, 1.f, 50.f), sample_at(40, 10, 0.f, -1.f),
                    sample_at(50, 15, .5f, 20.f), sample_at(60, 25, 1.f, 40.f), sample_at(70, 26, .1f, 80.f)};
     rec.merge_samples();
     REQUIRE(rec.sample_merges == 1);

@@ -53,7 +53,7 @@ TEST_CASE("report: Min/Max/Avg over repeats and %Change of the Avg against the f
     CHECK(base.find("10.000") != std::string::npos);
     CHECK(base.find("12.000") != std::string::npos);
     CHECK(base.find("11.000") != std::string::npos);
-    CHECK(base.find('%') == std::string::npos); // the first policy is the reference
+    CHECK(base.find('%') == std::string::npos);                                     // the first policy is the reference
     CHECK(line_of(report, "other", "Elapsed").find("-22.7%") != std::string::npos); // 8.5 against 11
     CHECK(line_of(report, "other", "System").find("+50.0%") != std::string::npos);
 }
@@ -64,8 +64,7 @@ TEST_CASE("report: no %Change against a reference that prints as zero", "[report
     s.workload.name = "numa01";
     // A baseline system time of microseconds prints as 0.000; a change of
     // millions of per cent from it would be noise.
-    const std::vector<std::vector<RunResult>> by_policy = {{result("base", 10.0, 2e-6)},
-                                                           {result("other", 5.0, 9.0)}};
+    const std::vector<std::vector<RunResult>> by_policy = {{result("base", 10.0, 2e-6)}, {result("other", 5.0, 9.0)}};
     const std::string report = format_report(s, by_policy);
     const std::string sys = line_of(report, "other", "System");
     REQUIRE(!sys.empty());

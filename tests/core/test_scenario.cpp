@@ -131,8 +131,7 @@ TEST_CASE("runs from a scenario are reproducible and seeds matter", "[scenario]"
 TEST_CASE("bind suffixes select the bind policy", "[scenario]")
 {
     CHECK(split_bind_suffix("numa01_HARD_BIND") == std::pair<std::string, std::string>{"numa01", "hard"});
-    CHECK(split_bind_suffix("numa02_SMT_INVERSE_BIND") ==
-          std::pair<std::string, std::string>{"numa02_SMT", "inverse"});
+    CHECK(split_bind_suffix("numa02_SMT_INVERSE_BIND") == std::pair<std::string, std::string>{"numa02_SMT", "inverse"});
     CHECK(split_bind_suffix("numa02") == std::pair<std::string, std::string>{"numa02", ""});
     Scenario s = parse_scenario(kGood, "s.json");
     s.workload.name = "spin_INVERSE_BIND";

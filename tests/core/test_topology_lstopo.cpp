@@ -22,13 +22,13 @@ struct Counts {
 
 std::ostream &operator<<(std::ostream &os, const Counts &c)
 {
-    return os << "pack " << c.packages << " numa " << c.numa << " core " << c.cores << " pu " << c.pus << " L1 "
-              << c.l1 << " L2 " << c.l2 << " L3 " << c.l3;
+    return os << "pack " << c.packages << " numa " << c.numa << " core " << c.cores << " pu " << c.pus << " L1 " << c.l1
+              << " L2 " << c.l2 << " L3 " << c.l3;
 }
 
 Counts model_counts(const Topology &t)
 {
-    return {t.count(ObjType::Package), t.numa_count(),      t.count(ObjType::Core), t.pu_count(),
+    return {t.count(ObjType::Package), t.numa_count(),       t.count(ObjType::Core), t.pu_count(),
             t.count(ObjType::L1),      t.count(ObjType::L2), t.count(ObjType::L3)};
 }
 

@@ -130,10 +130,10 @@ TEST_CASE("the sparse snapshot keeps its node numbers and SLIT", "[topology][sna
 {
     const Topology t = load_topology(tarball(kSnapshots[1]));
     // lstopo -i 48amd64-4d2n6c-sparse --distances, logical order.
-    const std::vector<std::vector<int>> slit = {
-        {10, 16, 16, 22, 16, 22, 16, 22}, {16, 10, 22, 16, 16, 22, 22, 16}, {16, 22, 10, 16, 16, 16, 16, 16},
-        {22, 16, 16, 10, 16, 16, 22, 22}, {16, 16, 16, 16, 10, 16, 16, 22}, {22, 22, 16, 16, 16, 10, 22, 16},
-        {16, 22, 16, 22, 16, 22, 10, 16}, {22, 16, 16, 22, 22, 16, 16, 10}};
+    const std::vector<std::vector<int>> slit = {{10, 16, 16, 22, 16, 22, 16, 22}, {16, 10, 22, 16, 16, 22, 22, 16},
+                                                {16, 22, 10, 16, 16, 16, 16, 16}, {22, 16, 16, 10, 16, 16, 22, 22},
+                                                {16, 16, 16, 16, 10, 16, 16, 22}, {22, 22, 16, 16, 16, 10, 22, 16},
+                                                {16, 22, 16, 22, 16, 22, 10, 16}, {22, 16, 16, 22, 22, 16, 16, 10}};
     CHECK(t.distances() == slit);
     // Caches and memory come from the snapshot: an L3 per node, 6 cores each.
     CHECK(t.count(ObjType::L3) == 8);
@@ -237,8 +237,8 @@ TEST_CASE("a scenario names a snapshot, and one on detect records the machine", 
     const TempDir dir("test");
     fs::copy_file(tarball(kSnapshots[0]), dir.path() + "/machine.tar.bz2");
     const std::string body = R"(, "workload": {"name": "spin"}, "policies": [{"name": "simple"}]})";
-    const Scenario relative =
-        parse_scenario(R"({"schedscope_scenario": 1, "topology": "machine.tar.bz2")" + body, dir.path() + "/s.json");
+    const Scenario relative = parse_scenario(R"({"schedscope_scenario": 1, "topology": "machine.tar.bz2")" + body,
+                                             dir.path() + "/s.json");
     CHECK(scenario_topology(relative)->pu_count() == 16);
 
     const Scenario on_detect = parse_scenario(R"({"schedscope_scenario": 1, "topology": "detect")" + body, "d.json");
@@ -253,8 +253,8 @@ TEST_CASE("a scenario names a snapshot, and one on detect records the machine", 
     CHECK(recorded->name() == "machine recorded by detect");
 
     // A broken recording names the field.
-    const Scenario broken =
-        parse_scenario(R"({"schedscope_scenario": 1, "topology": {"hwloc_xml": "<topology"})" + body, "b.json");
+    const Scenario broken = parse_scenario(
+        R"({"schedscope_scenario": 1, "topology": {"hwloc_xml": "<topology"})" + body, "b.json");
     auto e = input_error_of([&] { scenario_topology(broken); });
     CHECK(e.field() == "topology.hwloc_xml");
 }

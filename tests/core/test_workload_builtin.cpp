@@ -23,8 +23,7 @@ std::shared_ptr<const Topology> synth(const std::string &s)
 // Four nodes of two PUs: small enough to run anything in a moment.
 const char *kFourNodes = "pack:4 [numa] l3:1(size=4MiB) core:2 pu:1";
 
-Simulation build(const std::string &topo, const std::string &workload, SimTime duration_ns = 0,
-                 std::uint64_t seed = 1)
+Simulation build(const std::string &topo, const std::string &workload, SimTime duration_ns = 0, std::uint64_t seed = 1)
 {
     SimConfig cfg;
     cfg.seed = seed;
@@ -159,7 +158,8 @@ TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one
     for (const auto &p : two.processes())
         CHECK(p.chunks_on_node[0] == static_cast<int>(p.chunk_node.size()));
     // Without it every thread writes from where it runs: spread over all nodes.
-    for (const char *spec : {"numa01:memory_mb=64,first_write=threads", "numa01_THREAD_ALLOC:memory_mb=64,first_write=threads"}) {
+    for (const char *spec :
+         {"numa01:memory_mb=64,first_write=threads", "numa01_THREAD_ALLOC:memory_mb=64,first_write=threads"}) {
         INFO(spec);
         Simulation spread = build(kFourNodes, spec);
         for (const auto &p : spread.processes())

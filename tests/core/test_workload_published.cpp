@@ -24,8 +24,7 @@ Simulation build(const std::string &topo, const std::string &policy, const std::
     cfg.seed = 1;
     cfg.duration_ns = duration_ns;
     auto [pname, pparams] = parse_name_params(policy, "test");
-    Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(pname, pparams, "test"),
-                   cfg);
+    Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(pname, pparams, "test"), cfg);
     auto [name, params] = parse_name_params(workload, "test");
     find_workload(name, "test").build(sim, params, "test");
     return sim;
@@ -54,14 +53,16 @@ TEST_CASE("specjbb jvms=N: N processes, each with its own heap and PUs/N warehou
     CHECK(one.tasks()[3].name == "jvm/warehouse3");
 }
 
-TEST_CASE("specjbb jvms=4 under manual pinning: each JVM's CPUs and memory on a node of its own", "[workload][published]")
+TEST_CASE("specjbb jvms=4 under manual pinning: each JVM's CPUs and memory on a node of its own",
+          "[workload][published]")
 {
     Simulation sim = build(kFourNodes, "bind:mode=hard", "specjbb:jvms=4,heap_mb=64", 50'000'000);
     sim.run_to_end();
     for (const Process &p : sim.processes()) {
         const int node = p.id; // JVM i owns node i
         for (TaskId t : p.tasks) {
-            CHECK(sim.task(t).cpus_allowed.to_list_string() == std::to_string(2 * node) + "-" + std::to_string(2 * node + 1));
+            CHECK(sim.task(t).cpus_allowed.to_list_string() ==
+                  std::to_string(2 * node) + "-" + std::to_string(2 * node + 1));
             CHECK(sim.topology().node_of_pu(sim.task(t).cpu) == node);
         }
         const int total = std::accumulate(p.chunks_on_node.begin(), p.chunks_on_node.end(), 0);
@@ -102,7 +103,8 @@ TEST_CASE("hackbench senders block while a receiver's socket is full", "[workloa
     CHECK(senders_done_by("768", 50'000'000) <= 10);
 }
 
-TEST_CASE("numa_test runs as its 2003 script did: randupdt's 20 MB, hackbench 10 three seconds in", "[workload][published]")
+TEST_CASE("numa_test runs as its 2003 script did: randupdt's 20 MB, hackbench 10 three seconds in",
+          "[workload][published]")
 {
     Simulation sim = build(kFourNodes, "simple", "numa_test:tasks=4");
     int bench = 0, hack = 0;
@@ -119,7 +121,8 @@ TEST_CASE("numa_test runs as its 2003 script did: randupdt's 20 MB, hackbench 10
     CHECK(hack == 10 * 40);
 }
 
-TEST_CASE("an I/O completed on an interrupt CPU wakes its task from there: wake-affine may take it", "[workload][published]")
+TEST_CASE("an I/O completed on an interrupt CPU wakes its task from there: wake-affine may take it",
+          "[workload][published]")
 {
     // CPU 1 runs two pinned spinners; a sleeper that ran on CPU 1 sleeps
     // 5 ms (cold after 2.5 ms) and wakes. From CPU 1 itself it stays
@@ -176,7 +179,7 @@ TEST_CASE("oltp: heavy-tailed I/O of the set mean, completed on irq_cpu", "[work
     CHECK(mean > 4.0);
     CHECK(mean < 6.0); // io_us 5000
     const double median = io[io.size() / 2];
-    CHECK(median < 0.8 * mean);            // lognormal: the median well below the mean
+    CHECK(median < 0.8 * mean);                   // lognormal: the median well below the mean
     CHECK(io[io.size() * 99 / 100] > 5 * median); // and a long tail
     Simulation own = build("pack:1 core:4 pu:1", "simple", "oltp:processes=8,irq_cpu=-1,io_sigma=0", 10'000'000);
     CHECK(own.tasks()[0].ops[1].channel == -1);

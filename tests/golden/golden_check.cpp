@@ -188,7 +188,8 @@ bool is_flat(const nlohmann::json &j)
     if (!j.is_array())
         return true;
     return std::all_of(j.begin(), j.end(), [](const nlohmann::json &e) {
-        return e.is_primitive() || (e.is_array() && std::all_of(e.begin(), e.end(), [](auto &x) { return x.is_primitive(); }));
+        return e.is_primitive() ||
+               (e.is_array() && std::all_of(e.begin(), e.end(), [](auto &x) { return x.is_primitive(); }));
     });
 }
 

@@ -38,8 +38,8 @@ std::string charts_to_csv(const std::vector<ChartData> &charts)
     for (const ChartData &chart : charts)
         for (const ChartLine &line : chart.lines) {
             out += ',';
-            out += csv_field(std::string(chart_title(chart.kind)) + ": " + line.label + " [" +
-                             chart_unit(chart.kind) + "]");
+            out += csv_field(std::string(chart_title(chart.kind)) + ": " + line.label + " [" + chart_unit(chart.kind) +
+                             "]");
             columns.push_back(&line);
         }
     out += '\n';

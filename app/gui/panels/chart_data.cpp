@@ -117,9 +117,7 @@ void derive_simple(ChartData &out, ChartKind kind, const RunSamples &run, int r,
             if (dt > 0)
                 push(line, t, static_cast<double>(m.ops - prev->ops) / dt);
             break;
-        case ChartKind::Progress:
-            push(line, t, m.progress * 100.0);
-            break;
+        case ChartKind::Progress: push(line, t, m.progress * 100.0); break;
         case ChartKind::IdlePct: {
             const double busy = (m.user_ns - prev->user_ns) + (m.sys_ns - prev->sys_ns);
             const double idle = m.idle_ns - prev->idle_ns;
@@ -127,11 +125,8 @@ void derive_simple(ChartData &out, ChartKind kind, const RunSamples &run, int r,
                 push(line, t, 100.0 * idle / (busy + idle));
             break;
         }
-        case ChartKind::SystemTime:
-            push(line, t, m.sys_ns / kNsPerS);
-            break;
-        default:
-            break;
+        case ChartKind::SystemTime: push(line, t, m.sys_ns / kNsPerS); break;
+        default: break;
         }
         prev = &m;
     }

@@ -30,22 +30,22 @@ const char *chart_unit(ChartKind kind); // "MiB", "%", "ops/s", "s", "migrations
 
 // One policy's run as the charts see it.
 struct RunSamples {
-    std::string name;                    // the pane's policy label
+    std::string name; // the pane's policy label
     std::span<const MetricsSample> samples;
 };
 
 struct ChartLine {
-    std::string label;   // "autonuma node 1", "simple remote-node"
-    int run = 0;         // index into the runs: the line's colour
-    int group = -1;      // node (NodeMemory) or DistanceClass (MigrationRate): the line's style
+    std::string label;          // "autonuma node 1", "simple remote-node"
+    int run = 0;                // index into the runs: the line's colour
+    int group = -1;             // node (NodeMemory) or DistanceClass (MigrationRate): the line's style
     std::vector<double> t_s, y; // same length; gaps are simply missing points
 };
 
 struct ChartData {
     ChartKind kind = ChartKind::IdlePct;
     std::vector<ChartLine> lines;
-    double t_max_s = 0;  // the latest sample time over all runs
-    double y_max = 0;    // the largest value over all lines (0 if none)
+    double t_max_s = 0; // the latest sample time over all runs
+    double y_max = 0;   // the largest value over all lines (0 if none)
 };
 
 inline constexpr int kAllProcesses = -1;

@@ -31,7 +31,7 @@ QString save(const QString &path, const std::function<bool(QIODevice &)> &write)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !write(file) || !file.commit())
         return QStringLiteral("%1: %2").arg(path, file.errorString().isEmpty() ? QStringLiteral("cannot write")
-                                                                              : file.errorString());
+                                                                               : file.errorString());
     return {};
 }
 

@@ -1,10 +1,10 @@
 #include "panels/charts_panel.h"
 
+#include "export_location.h"
 #include "panels/chart_csv.h"
 #include "panels/chart_export.h"
 #include "panels/cursor_chart_view.h"
 #include "panels/node_multiples_view.h"
-#include "export_location.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -143,8 +143,7 @@ void ChartsPanel::truncateRun(int run, SimTime t_ns)
     if (run < 0 || run >= static_cast<int>(samples_.size()))
         return;
     auto &s = samples_[run];
-    s.erase(std::upper_bound(s.begin(), s.end(), t_ns,
-                             [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
+    s.erase(std::upper_bound(s.begin(), s.end(), t_ns, [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
             s.end());
     scheduleRedraw();
 }
@@ -194,7 +193,7 @@ std::vector<RunSamples> ChartsPanel::runSamples() const
     std::vector<RunSamples> runs;
     for (std::size_t r = 0; r < samples_.size(); ++r)
         runs.push_back({r < static_cast<std::size_t>(names_.size()) ? names_[static_cast<qsizetype>(r)].toStdString()
-                                                                      : "run " + std::to_string(r),
+                                                                    : "run " + std::to_string(r),
                         samples_[r]});
     return runs;
 }
@@ -251,8 +250,9 @@ void ChartsPanel::updateKey()
     QStringList styles;
     for (int c = 0; c < kDistanceClassCount; ++c)
         if (c != static_cast<int>(DistanceClass::Self))
-            styles << QStringLiteral("%1 %2").arg(QString::fromLatin1(distance_class_name(static_cast<DistanceClass>(c))),
-                                                 CursorChartView::migrationStyleName(c));
+            styles << QStringLiteral("%1 %2").arg(
+                QString::fromLatin1(distance_class_name(static_cast<DistanceClass>(c))),
+                CursorChartView::migrationStyleName(c));
     html += styles.join(QStringLiteral(", "));
     html += QStringLiteral("<br><br>%1").arg(tr("Hover a chart for every line's value; drag to move the panes."));
     key_->setText(html);
@@ -314,9 +314,9 @@ void ChartsPanel::askExportPng()
 
 void ChartsPanel::askExportCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart data as CSV"), export_start_path(QStringLiteral("charts.csv"), ExportKind::Data),
-        tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data as CSV"),
+                                                      export_start_path(QStringLiteral("charts.csv"), ExportKind::Data),
+                                                      tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     remember_export_path(path);

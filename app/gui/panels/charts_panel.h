@@ -14,8 +14,8 @@
 // The panel copies the samples it is given, so a simulation may keep
 // recording on its own thread.
 
-#include "panels/chart_data.h"
 #include "engine/recording.h"
+#include "panels/chart_data.h"
 
 #include <QSize>
 #include <QStringList>

@@ -49,7 +49,7 @@ QString label_format(int decimals) { return QStringLiteral("%.%1f").arg(decimals
 QColor CursorChartView::runColour(int run)
 {
     // Tableau-like colours: distinct for up to four panes, and readable on white.
-    static const QColor colours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+    static const QColor colours[] = {QColor(31, 119, 180), QColor(255, 127, 14),  QColor(44, 160, 44),
                                      QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75)};
     return colours[static_cast<std::size_t>(std::max(run, 0)) % std::size(colours)];
 }
@@ -143,8 +143,9 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
         c->removeAxis(axis);
         delete axis;
     }
-    c->setTitle(subtitle.isEmpty() ? QString::fromUtf8(chart_title(data.kind))
-                                   : QStringLiteral("%1 \u2014 %2").arg(QString::fromUtf8(chart_title(data.kind)), subtitle));
+    c->setTitle(subtitle.isEmpty()
+                    ? QString::fromUtf8(chart_title(data.kind))
+                    : QStringLiteral("%1 \u2014 %2").arg(QString::fromUtf8(chart_title(data.kind)), subtitle));
 
     auto *x = new QValueAxis;
     x->setTitleText(tr("simulated time (s)"));
@@ -253,7 +254,8 @@ QString CursorChartView::valuesText(double t_s) const
         }
         const auto v = value_at(line, t_s);
         lines << QStringLiteral("%1: %2 %3")
-                     .arg(QString::fromStdString(line.label), v ? QString::number(*v, 'f', *v >= 100 ? 0 : 1) : QStringLiteral("-"),
+                     .arg(QString::fromStdString(line.label),
+                          v ? QString::number(*v, 'f', *v >= 100 ? 0 : 1) : QStringLiteral("-"),
                           QString::fromUtf8(chart_unit(data_.kind)));
         ++shown;
     }

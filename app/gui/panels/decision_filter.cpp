@@ -11,8 +11,7 @@ bool endpoints_are_cpus(const Decision &d)
     case DecisionKind::Pull:
     case DecisionKind::SkipHot:
     case DecisionKind::Wakeup:
-    case DecisionKind::Exchange:
-        return true;
+    case DecisionKind::Exchange: return true;
     case DecisionKind::PageMigrate:
     case DecisionKind::PreferNode:
     case DecisionKind::Other:

@@ -19,7 +19,7 @@ bool endpoints_are_cpus(const Decision &d);
 
 struct DecisionFilter {
     std::optional<TaskId> task;
-    std::optional<int> cpu;           // matches from or to, for kinds that name PUs
+    std::optional<int> cpu;            // matches from or to, for kinds that name PUs
     std::uint32_t kinds = 0xffffffffu; // bit per DecisionKind
 
     static std::uint32_t bit(DecisionKind k) { return 1u << static_cast<int>(k); }

@@ -55,8 +55,7 @@ QVariant DecisionLogModel::data(const QModelIndex &index, int role) const
         case TextColumn: return QString::fromStdString(d.reason);
         }
         return {};
-    case Qt::ToolTipRole:
-        return QString::fromStdString(describe(d));
+    case Qt::ToolTipRole: return QString::fromStdString(describe(d));
     case TimeRole: return static_cast<qint64>(d.time_ns);
     case KindRole: return static_cast<int>(d.kind);
     case TaskRole: return d.task;

@@ -23,8 +23,8 @@ public:
         TaskRole,                    // int, -1 when no task
         FromRole,                    // int, PU or node (EndpointsAreCpusRole says which)
         ToRole,
-        EndpointsAreCpusRole,        // bool
-        ReasonRole,                  // QString, the policy's own words
+        EndpointsAreCpusRole, // bool
+        ReasonRole,           // QString, the policy's own words
     };
 
     explicit DecisionLogModel(QObject *parent = nullptr);

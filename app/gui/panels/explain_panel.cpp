@@ -19,15 +19,15 @@
 namespace schedscope::gui {
 
 namespace {
-constexpr DecisionKind kAllKinds[] = {DecisionKind::Place,       DecisionKind::Pull,     DecisionKind::SkipHot,
-                                      DecisionKind::Wakeup,      DecisionKind::PageMigrate, DecisionKind::Exchange,
-                                      DecisionKind::PreferNode,  DecisionKind::Other};
+constexpr DecisionKind kAllKinds[] = {DecisionKind::Place,      DecisionKind::Pull,        DecisionKind::SkipHot,
+                                      DecisionKind::Wakeup,     DecisionKind::PageMigrate, DecisionKind::Exchange,
+                                      DecisionKind::PreferNode, DecisionKind::Other};
 QString detail_hint()
 {
     return QObject::tr("<p>Click an entry with a task to see its path over CPUs, its warmth per cache "
                        "and where its memory is.</p>");
 }
-}
+} // namespace
 
 ExplainPanel::ExplainPanel(QWidget *parent) : QWidget(parent)
 {
@@ -86,7 +86,8 @@ void ExplainPanel::buildUi()
     // Narrow fixed columns leave the reason, the part worth reading, the rest.
     const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
     table_->setColumnWidth(DecisionLogModel::TimeColumn, 10 * digit);
-    table_->setColumnWidth(DecisionLogModel::KindColumn, fontMetrics().horizontalAdvance(QStringLiteral("left (cache hot)")) + 12);
+    table_->setColumnWidth(DecisionLogModel::KindColumn,
+                           fontMetrics().horizontalAdvance(QStringLiteral("left (cache hot)")) + 12);
     table_->setColumnWidth(DecisionLogModel::TaskColumn, 5 * digit);
     table_->setColumnWidth(DecisionLogModel::FromColumn, 8 * digit);
     table_->setColumnWidth(DecisionLogModel::ToColumn, 8 * digit);
@@ -174,8 +175,8 @@ void ExplainPanel::appendFrom(int pane, const Recording &recording)
         return;
     }
     PaneLog &log = panes_[pane];
-    const std::span<const Decision> fresh(recording.decisions.begin() + static_cast<std::ptrdiff_t>(log.decisions.size()),
-                                          recording.decisions.end());
+    const std::span<const Decision> fresh(
+        recording.decisions.begin() + static_cast<std::ptrdiff_t>(log.decisions.size()), recording.decisions.end());
     log.decisions.insert(log.decisions.end(), fresh.begin(), fresh.end());
     log.migrations.insert(log.migrations.end(),
                           recording.migrations.begin() + static_cast<std::ptrdiff_t>(log.migrations.size()),

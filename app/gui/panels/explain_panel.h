@@ -15,9 +15,9 @@
 // Without a provider the detail shows the path from the copied migrations
 // only; a caller can also push a snapshot later with showTaskSnapshot().
 
+#include "engine/recording.h"
 #include "panels/decision_filter.h"
 #include "panels/task_snapshot.h"
-#include "engine/recording.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -87,19 +87,14 @@ QVariant HeatmapModel::data(const QModelIndex &index, int role) const
         return tr("CPU %1 \u2192 CPU %2: %3")
             .arg(labels_[index.row()], labels_[index.column()],
                  known ? QString::number(v, 'f', decimals_) + QLatin1Char(' ') + unit_ : tr("not measured"));
-    case Qt::BackgroundRole:
-        return known ? ramp(fraction) : QColor(200, 200, 200);
+    case Qt::BackgroundRole: return known ? ramp(fraction) : QColor(200, 200, 200);
     case Qt::ForegroundRole:
         // Dark text on the light half of the ramp, white on the dark half.
         return fraction > 0.7 ? QColor(Qt::white) : QColor(Qt::black);
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignCenter);
-    case ValueRole:
-        return v;
-    case FractionRole:
-        return fraction;
-    default:
-        return {};
+    case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
+    case ValueRole: return v;
+    case FractionRole: return fraction;
+    default: return {};
     }
 }
 

@@ -15,7 +15,7 @@ constexpr int kCellTinyPx = 3; // hundreds of PUs: one matrix still fits on scre
 // Rows a matrix shows at least, when it has them: 4 rows of a 64-PU
 // matrix say nothing about where the moves go.
 constexpr int kMinRowsShown = 16;
-}
+} // namespace
 
 HeatmapView::HeatmapView(QWidget *parent) : QTableView(parent)
 {

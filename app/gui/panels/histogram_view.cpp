@@ -68,7 +68,9 @@ void HistogramView::setHistogram(const LogHistogram &h, double threshold_ns, con
     // One bar per decade: 32 bins would need unreadable labels. Each bin is
     // still judged hot or cold on its own before it is summed, so the
     // decade holding the threshold shows both colours.
-    const std::size_t per_decade = counts.size() / std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(std::log10(edges.back() / edges.front()))));
+    const std::size_t per_decade = counts.size() /
+                                   std::max<std::size_t>(1, static_cast<std::size_t>(
+                                                                std::lround(std::log10(edges.back() / edges.front()))));
     for (std::size_t first = 0; first < counts.size(); first += per_decade) {
         qreal hot = 0, cold = 0;
         for (std::size_t i = first; i < std::min(first + per_decade, counts.size()); ++i)

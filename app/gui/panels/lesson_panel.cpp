@@ -78,7 +78,10 @@ void LessonPanel::showLesson(int index)
     text_->setMarkdown(QString::fromStdString(lessons_[index].markdown));
     const bool exists = QFileInfo::exists(scenarioPath(index));
     open_->setEnabled(exists);
-    missing_->setText(exists ? QString() : tr("Scenario %1 not found in %2.").arg(QString::fromStdString(lessons_[index].scenario), scenario_dir_));
+    missing_->setText(
+        exists
+            ? QString()
+            : tr("Scenario %1 not found in %2.").arg(QString::fromStdString(lessons_[index].scenario), scenario_dir_));
     missing_->setVisible(!exists);
 }
 

@@ -20,7 +20,7 @@ struct MigrationMatrix {
     int pu_count = 0;
     std::vector<std::int64_t> counts; // row-major [from * pu_count + to]
     std::int64_t total = 0;
-    std::int64_t max_count = 0;       // the largest cell: the heatmap's scale
+    std::int64_t max_count = 0; // the largest cell: the heatmap's scale
 
     std::int64_t at(int from, int to) const { return counts[static_cast<std::size_t>(from) * pu_count + to]; }
 

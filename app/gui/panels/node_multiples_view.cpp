@@ -109,8 +109,8 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     }
     ensureCharts(runs);
     title_->setText(subtitle.isEmpty()
-                        ? QStringLiteral("<b>%1</b> (%2)").arg(QString::fromUtf8(chart_title(data.kind)),
-                                                               QString::fromUtf8(chart_unit(data.kind)))
+                        ? QStringLiteral("<b>%1</b> (%2)")
+                              .arg(QString::fromUtf8(chart_title(data.kind)), QString::fromUtf8(chart_unit(data.kind)))
                         : QStringLiteral("<b>%1</b> (%2) \u2014 %3")
                               .arg(QString::fromUtf8(chart_title(data.kind)), QString::fromUtf8(chart_unit(data.kind)),
                                    subtitle.toHtmlEscaped()));
@@ -152,16 +152,17 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         pane_overlaps.push_back(groups.join(QStringLiteral(", ")));
     }
     QStringList overlaps;
-    const bool same_everywhere =
-        runs > 1 && std::all_of(pane_overlaps.begin(), pane_overlaps.end(),
-                                [&](const QString &o) { return !o.isEmpty() && o == pane_overlaps.front(); });
+    const bool same_everywhere = runs > 1 &&
+                                 std::all_of(pane_overlaps.begin(), pane_overlaps.end(), [&](const QString &o) {
+                                     return !o.isEmpty() && o == pane_overlaps.front();
+                                 });
     if (same_everywhere)
         overlaps << tr("every pane: %1").arg(pane_overlaps.front());
     else
         for (int r = 0; r < runs; ++r)
             if (!pane_overlaps[static_cast<std::size_t>(r)].isEmpty())
                 overlaps << QStringLiteral("%1: %2").arg(r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1),
-                                                        pane_overlaps[static_cast<std::size_t>(r)]);
+                                                         pane_overlaps[static_cast<std::size_t>(r)]);
     if (overlaps.size() > kMaxOverlapNotes) {
         const auto more = overlaps.size() - kMaxOverlapNotes;
         overlaps = overlaps.mid(0, kMaxOverlapNotes);
@@ -171,7 +172,8 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     QStringList items;
     for (int node : nodes) {
         if (items.size() == kMaxLegendNodes) {
-            items << tr("+%1 more nodes holding memory (colours repeat)").arg(static_cast<int>(nodes.size()) - kMaxLegendNodes);
+            items << tr("+%1 more nodes holding memory (colours repeat)")
+                         .arg(static_cast<int>(nodes.size()) - kMaxLegendNodes);
             break;
         }
         const QColor c = CursorChartView::groupColour(node);

@@ -1,12 +1,12 @@
 #include "panels/profiler_panel.h"
 
+#include "engine/simulation.h"
 #include "panels/chart_data.h"
 #include "panels/heatmap_model.h"
 #include "panels/heatmap_view.h"
 #include "panels/histogram_view.h"
 #include "panels/migration_matrix.h"
 #include "panels/profiler_runner.h"
-#include "engine/simulation.h"
 #include "profiler/profile_store.h"
 
 #include <QComboBox>
@@ -272,12 +272,11 @@ void ProfilerPanel::refreshMigrationMatrix()
     }
     migration_model_->setMatrix(std::move(values), puLabels(), 0, tr("migrations"));
     if (recording_->migrations_dropped > 0) // a long run: the recording keeps the first moves only
-        migration_title_->setText(
-            tr("<b>Migrations of %1</b> (the first %2 of %3, the rest counted but not kept; "
-               "count from CPU row to CPU column)")
-                .arg(run_name_.toHtmlEscaped())
-                .arg(total)
-                .arg(total + recording_->migrations_dropped));
+        migration_title_->setText(tr("<b>Migrations of %1</b> (the first %2 of %3, the rest counted but not kept; "
+                                     "count from CPU row to CPU column)")
+                                      .arg(run_name_.toHtmlEscaped())
+                                      .arg(total)
+                                      .arg(total + recording_->migrations_dropped));
     else
         migration_title_->setText(tr("<b>Migrations of %1</b> (%2 in all; count from CPU row to CPU column)")
                                       .arg(run_name_.toHtmlEscaped())
@@ -293,15 +292,14 @@ void ProfilerPanel::start()
     const bool measure = mode == QLatin1String("measure") || (mode == QLatin1String("auto") && running_machine_);
     options.mode = measure ? ProfileMode::Measure : ProfileMode::Model;
     options.pairs = pairs_->currentData().toString() == QLatin1String("classes") ? PairSelection::Classes
-                                                                                  : PairSelection::All;
+                                                                                 : PairSelection::All;
     if (!runner_->start(topology_, options))
         return;
     run_button_->setEnabled(false);
     cancel_button_->setEnabled(true);
     progress_->setRange(0, 0); // busy until the first pair reports the total
     progress_->setTextVisible(true);
-    status_->setText(measure ? tr("Measuring migration costs on this machine...")
-                             : tr("Modelling migration costs..."));
+    status_->setText(measure ? tr("Measuring migration costs on this machine...") : tr("Modelling migration costs..."));
 }
 
 void ProfilerPanel::cancel()
@@ -363,12 +361,11 @@ void ProfilerPanel::setProfile(const MigrationProfile &profile)
         hot_times_->setItem(r, 1, cell(ms_text(profile.cache_hot_time_ms.at(levels[r].toStdString()))));
     }
     use_button_->setEnabled(!levels.isEmpty());
-    status_->setText(profile.complete
-                         ? tr("Profile of %1: %2 PUs, buffer %3 KiB.")
-                               .arg(QString::fromStdString(profile.topology_name))
-                               .arg(n)
-                               .arg(profile.buffer_bytes / 1024)
-                         : tr("Cancelled: a partial profile (unmeasured pairs are grey)."));
+    status_->setText(profile.complete ? tr("Profile of %1: %2 PUs, buffer %3 KiB.")
+                                            .arg(QString::fromStdString(profile.topology_name))
+                                            .arg(n)
+                                            .arg(profile.buffer_bytes / 1024)
+                                      : tr("Cancelled: a partial profile (unmeasured pairs are grey)."));
 }
 
 void ProfilerPanel::useProfile()
@@ -421,8 +418,8 @@ void ProfilerPanel::showCell(int source, int target)
         item->setText(3, QString::fromStdString(format_time_s(m.move.since_last_ran_ns / 1e9)));
         if (with_cost) {
             const MigrationItem &mi = analysis_->items[items[i]];
-            item->setText(4, HistogramView::durationLabel(mi.cost_ns()) +
-                                 (mi.hot ? tr(", hot") : QString()) + (mi.ping_pong ? tr(", ping-pong") : QString()));
+            item->setText(4, HistogramView::durationLabel(mi.cost_ns()) + (mi.hot ? tr(", hot") : QString()) +
+                                 (mi.ping_pong ? tr(", ping-pong") : QString()));
         }
         item->setText(5, m.reason.empty() ? tr("no reason kept (the decision log is bounded)")
                                           : QString::fromStdString(m.reason));

@@ -60,7 +60,7 @@ public:
     void setProfileDirectory(const QString &dir);
     QString profileDirectory() const { return profile_dir_; }
 
-    void start();  // with the options chosen in the panel
+    void start(); // with the options chosen in the panel
     void cancel();
     bool isRunning() const;
     QString progressText() const; // what the progress bar reads ("" when it shows no figure)

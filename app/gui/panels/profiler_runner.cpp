@@ -38,7 +38,12 @@ bool ProfilerRunner::start(std::shared_ptr<const Topology> topology, ProfilerOpt
     thread_ = std::thread([self, topology, options, cancel = cancel_]() {
         auto post = [self](auto fn) {
             QMetaObject::invokeMethod(
-                self.data(), [self, fn]() { if (self) fn(*self); }, Qt::QueuedConnection);
+                self.data(),
+                [self, fn]() {
+                    if (self)
+                        fn(*self);
+                },
+                Qt::QueuedConnection);
         };
         try {
             MigrationProfiler profiler(*topology, options);

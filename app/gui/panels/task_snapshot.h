@@ -22,8 +22,8 @@ struct TaskSnapshot {
     struct Warmth {
         ObjId cache = kNoObj;
         int level = 0;
-        std::string label;     // "L2 #3 (CPUs 2-3)"
-        double bytes = 0;      // of this task's working set held there
+        std::string label; // "L2 #3 (CPUs 2-3)"
+        double bytes = 0;  // of this task's working set held there
         double capacity_bytes = 0;
         bool above_current_cpu = false; // the caches it would run warm on now
     };
@@ -33,13 +33,13 @@ struct TaskSnapshot {
     std::string name, process;
     ProcId proc = -1;
     std::string state;
-    SimTime at_ns = 0;        // when the snapshot was taken
-    int first_cpu = kNoCpu;   // where it was placed first, if logged or inferable
-    int cpu = kNoCpu;         // where it is (or last ran)
-    std::vector<Hop> path;    // in time order
+    SimTime at_ns = 0;      // when the snapshot was taken
+    int first_cpu = kNoCpu; // where it was placed first, if logged or inferable
+    int cpu = kNoCpu;       // where it is (or last ran)
+    std::vector<Hop> path;  // in time order
     double working_set_bytes = 0;
-    std::vector<Warmth> warmth;           // caches holding some of it, L1 first
-    std::vector<double> process_node_bytes; // [node]
+    std::vector<Warmth> warmth;               // caches holding some of it, L1 first
+    std::vector<double> process_node_bytes;   // [node]
     std::vector<double> access_share_by_node; // [node] share of its accesses, 0..1
     int preferred_node = kNoNode;
 };

@@ -28,7 +28,8 @@ QString bar(double fraction, const char *colour)
 {
     const int pct = std::clamp(static_cast<int>(fraction * 100.0 + 0.5), 0, 100);
     if (pct == 0)
-        return QStringLiteral("<table width=\"120\" cellspacing=\"0\"><tr><td bgcolor=\"#eeeeee\">&nbsp;</td></tr></table>");
+        return QStringLiteral(
+            "<table width=\"120\" cellspacing=\"0\"><tr><td bgcolor=\"#eeeeee\">&nbsp;</td></tr></table>");
     return QStringLiteral("<table width=\"120\" cellspacing=\"0\"><tr><td width=\"%1%\" bgcolor=\"%2\">&nbsp;</td>"
                           "<td bgcolor=\"#eeeeee\"></td></tr></table>")
         .arg(pct)

@@ -1,10 +1,10 @@
 #include "analysis_hookup.h"
 
+#include "comparison_page.h"
+#include "comparison_view.h"
 #include "panels/charts_panel.h"
 #include "panels/explain_panel.h"
 #include "panels/profiler_panel.h"
-#include "comparison_page.h"
-#include "comparison_view.h"
 #include "simulation_controller.h"
 
 #include <QDockWidget>
@@ -28,7 +28,8 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
         // machine or workload has other tasks under the same numbers.
         const RunSetupPtr before = std::exchange(*previous, setup);
         if (!setup || !before || before->topology != setup->topology ||
-            before->scenario.workload != setup->scenario.workload || before->scenario.topology != setup->scenario.topology)
+            before->scenario.workload != setup->scenario.workload ||
+            before->scenario.topology != setup->scenario.topology)
             explain->forgetTask();
         if (setup)
             charts->setFixedWork(setup->fixed_work);
@@ -58,8 +59,8 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
                 done = before;
             }
             if (rec.samples.size() > done)
-                charts->appendSamples(static_cast<int>(i),
-                                      std::span<const MetricsSample>(rec.samples.data() + done, rec.samples.size() - done));
+                charts->appendSamples(static_cast<int>(i), std::span<const MetricsSample>(rec.samples.data() + done,
+                                                                                          rec.samples.size() - done));
             done = rec.samples.size();
         }
         charts->setCursorTime(f->time_ns);
@@ -117,7 +118,8 @@ std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &s
             spec.params.erase("profile");
             for (auto it = cache_hot_time_ms.begin(); it != cache_hot_time_ms.end(); ++it)
                 if (it.key() != QLatin1String("overall"))
-                    spec.params["cache_hot_time_ms." + it.key().toStdString()] = QString::number(it.value()).toStdString();
+                    spec.params["cache_hot_time_ms." + it.key().toStdString()] = QString::number(it.value())
+                                                                                     .toStdString();
         }
         changes.emplace_back(pane, std::move(spec));
     }
@@ -156,8 +158,8 @@ void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel
                          const RunSetupPtr setup = c->setup();
                          if (!setup || !sim || pane >= static_cast<int>(setup->policies.size()))
                              return;
-                         profiler->setRun(QStringLiteral("%1 (pane %2)").arg(pane_label_list(*setup).at(pane)).arg(pane + 1),
-                                          *sim);
+                         profiler->setRun(
+                             QStringLiteral("%1 (pane %2)").arg(pane_label_list(*setup).at(pane)).arg(pane + 1), *sim);
                      });
     QObject::connect(profiler, &ProfilerPanel::useForSchedDomains, page,
                      [=](const QString &path, const QMap<QString, double> &levels) {

@@ -90,9 +90,8 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
     clamp_cursor(cursor, sim);
     const std::int64_t total = sim.migrations_total();
     f.moves_total = total - cursor.migrations;
-    const std::int64_t first =
-        std::max({cursor.migrations, total - static_cast<std::int64_t>(kMaxMovesPerFrame),
-                  total - Simulation::kRecentMigrations});
+    const std::int64_t first = std::max({cursor.migrations, total - static_cast<std::int64_t>(kMaxMovesPerFrame),
+                                         total - Simulation::kRecentMigrations});
     for (std::int64_t i = first; i < total; ++i) {
         const MigrationRecord &m = sim.recent_migration(i);
         f.moves.push_back({m.task, m.from_cpu, m.to_cpu, m.cls});
@@ -104,8 +103,7 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
     cursor.samples = rec.samples.size();
     cursor.sample_merges = rec.sample_merges;
     f.decisions_before = cursor.decisions;
-    f.new_decisions.assign(rec.decisions.begin() + static_cast<std::ptrdiff_t>(cursor.decisions),
-                           rec.decisions.end());
+    f.new_decisions.assign(rec.decisions.begin() + static_cast<std::ptrdiff_t>(cursor.decisions), rec.decisions.end());
     cursor.decisions = rec.decisions.size();
 
     f.figures = figures_of(sim, fixed_work);
@@ -116,8 +114,8 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
 
 bool apply_to_mirror(Recording &m, const PaneFrame &p)
 {
-    const bool changed = !p.new_samples.empty() || !p.new_decisions.empty() ||
-                         m.samples.size() != p.samples_before || m.decisions.size() != p.decisions_before;
+    const bool changed = !p.new_samples.empty() || !p.new_decisions.empty() || m.samples.size() != p.samples_before ||
+                         m.decisions.size() != p.decisions_before;
     m.samples.resize(std::min(m.samples.size(), p.samples_before));
     m.samples.insert(m.samples.end(), p.new_samples.begin(), p.new_samples.end());
     m.decisions.resize(std::min(m.decisions.size(), p.decisions_before));

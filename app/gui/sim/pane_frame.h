@@ -30,8 +30,8 @@ struct TaskFrame {
 
 struct CacheFrame {
     ObjId obj = kNoObj;
-    float heat = 0;        // used / capacity, 0..1
-    ProcId dominant = -1;  // the process holding most of it, -1 if empty
+    float heat = 0;       // used / capacity, 0..1
+    ProcId dominant = -1; // the process holding most of it, -1 if empty
 };
 
 struct MoveFrame {
@@ -44,19 +44,19 @@ struct MoveFrame {
 // What a pane's header shows.
 struct PaneFigures {
     bool fixed_work = true;
-    double progress = 0;        // 0..1 (fixed work)
-    double throughput = 0;      // ops per simulated second (throughput workloads)
-    double idle_pct = 0;        // since the start
+    double progress = 0;   // 0..1 (fixed work)
+    double throughput = 0; // ops per simulated second (throughput workloads)
+    double idle_pct = 0;   // since the start
     std::int64_t migrations = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations_by_class{};
-    double local_pct = 100;     // local share of modelled memory accesses since the start
+    double local_pct = 100; // local share of modelled memory accesses since the start
     double sys_s = 0;
     bool finished = false;
-    SimTime end_ns = 0;         // when it finished
+    SimTime end_ns = 0; // when it finished
 };
 
 struct PaneFrame {
-    std::string policy;  // display name, e.g. "sched-domains"
+    std::string policy; // display name, e.g. "sched-domains"
     std::vector<PuFrame> pus;
     std::vector<TaskFrame> tasks;
     std::vector<CacheFrame> caches;
@@ -87,10 +87,10 @@ inline constexpr std::size_t kMaxMovesPerFrame = 64;
 struct FrameSet {
     std::uint64_t generation = 0; // which load/reset this frame belongs to
     SimTime time_ns = 0;
-    SimTime furthest_ns = 0;      // the furthest time ever reached: the scrubber's range
+    SimTime furthest_ns = 0; // the furthest time ever reached: the scrubber's range
     bool all_finished = false;
-    bool continuous = true;       // false after a jump (scrub, reset): nothing to animate
-    double wall_ms = 0;           // how long the worker took for it
+    bool continuous = true; // false after a jump (scrub, reset): nothing to animate
+    double wall_ms = 0;     // how long the worker took for it
     std::vector<PaneFrame> panes;
 };
 

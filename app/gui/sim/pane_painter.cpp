@@ -23,10 +23,7 @@ QPen cosmetic_pen(QColor c, double width = 1.0, Qt::PenStyle style = Qt::SolidLi
     return pen;
 }
 
-QRectF qrect(const LayoutRect &r)
-{
-    return {r.x, r.y, r.w, r.h};
-}
+QRectF qrect(const LayoutRect &r) { return {r.x, r.y, r.w, r.h}; }
 
 void paint_trail(QPainter &p, QPointF a, QPointF b, DistanceClass cls, double fade)
 {

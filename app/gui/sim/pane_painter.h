@@ -15,10 +15,7 @@ class QPainter;
 
 namespace schedscope::gui {
 
-inline QColor to_qcolor(Rgb c, int alpha = 255)
-{
-    return QColor(c.r, c.g, c.b, alpha);
-}
+inline QColor to_qcolor(Rgb c, int alpha = 255) { return QColor(c.r, c.g, c.b, alpha); }
 
 // A token on its way from one PU to another: where it is drawn instead of
 // its slot, and how far along the trail is (0 just left, 1 arrived).

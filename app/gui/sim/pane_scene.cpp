@@ -77,7 +77,9 @@ PaneScene PaneScene::compute(const PaneGeometry &g, const PaneFrame &f)
             continue;
         }
         const double d = slot.h;
-        auto proc_of = [&](TaskId t) { return t >= 0 && t < static_cast<TaskId>(f.tasks.size()) ? f.tasks[t].proc : -1; };
+        auto proc_of = [&](TaskId t) {
+            return t >= 0 && t < static_cast<TaskId>(f.tasks.size()) ? f.tasks[t].proc : -1;
+        };
         if (pu.current >= 0) {
             sc.token_of_task[pu.current] = static_cast<int>(sc.tokens.size());
             sc.tokens.push_back({pu.current, proc_of(pu.current), c, true, {slot.x, slot.y, d, d}});

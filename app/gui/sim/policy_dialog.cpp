@@ -47,8 +47,9 @@ PolicyDialog::PolicyDialog(const PolicySpec &spec, QWidget *parent) : QDialog(pa
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons_);
-    connect(policy_, &QComboBox::currentTextChanged, this,
-            [this](const QString &name) { rebuildFields(PolicySpec{name.toStdString(), {}, {}}); });
+    connect(policy_, &QComboBox::currentTextChanged, this, [this](const QString &name) {
+        rebuildFields(PolicySpec{name.toStdString(), {}, {}});
+    });
     rebuildFields(spec);
 }
 

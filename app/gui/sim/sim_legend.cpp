@@ -7,10 +7,7 @@
 
 namespace schedscope::gui {
 
-SimLegend::SimLegend(QWidget *parent) : QWidget(parent)
-{
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-}
+SimLegend::SimLegend(QWidget *parent) : QWidget(parent) { setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed); }
 
 void SimLegend::setProcesses(const std::vector<std::string> &names)
 {
@@ -20,10 +17,7 @@ void SimLegend::setProcesses(const std::vector<std::string> &names)
     update();
 }
 
-QSize SimLegend::sizeHint() const
-{
-    return {800, 2 * fontMetrics().height() + 10};
-}
+QSize SimLegend::sizeHint() const { return {800, 2 * fontMetrics().height() + 10}; }
 
 void SimLegend::paintEvent(QPaintEvent *)
 {
@@ -48,29 +42,41 @@ void SimLegend::paintEvent(QPaintEvent *)
     const int shown = std::min<int>(static_cast<int>(processes_.size()), kLegendMaxProcesses);
     for (int i = 0; i < shown; ++i) {
         const QColor c = to_qcolor(process_colour(i));
-        item([&](QRect r) { p.setPen(Qt::black); p.setBrush(c); p.drawEllipse(r); },
-             QString::fromStdString(processes_[i]), y);
+        item(
+            [&](QRect r) {
+                p.setPen(Qt::black);
+                p.setBrush(c);
+                p.drawEllipse(r);
+            },
+            QString::fromStdString(processes_[i]), y);
     }
     if (static_cast<int>(processes_.size()) > shown)
         item([](QRect) {}, tr("+%1 more processes").arg(processes_.size() - shown), y);
     const SimPalette pal;
-    item([&](QRect r) {
-        p.fillRect(r, to_qcolor(pal.idle_pu));
-        p.setPen(to_qcolor(pal.idle_mark));
-        p.drawLine(r.left() + 2, r.center().y(), r.right() - 2, r.center().y());
-    }, tr("idle PU"), y);
-    item([&](QRect r) {
-        p.setPen(Qt::black);
-        p.setBrush(Qt::white);
-        p.drawRect(r);
-        p.fillRect(QRect(r.left(), r.top(), r.width() * 2 / 3, r.height()), to_qcolor(process_colour(0), 110));
-    }, tr("cache heat (fill = share used, tint = main process)"), y);
-    item([&](QRect r) {
-        p.fillRect(r, to_qcolor(pal.node_track));
-        p.fillRect(QRect(r.left(), r.top() + r.height() / 3, r.width() / 2, r.height() / 3), to_qcolor(process_colour(0)));
-        p.fillRect(QRect(r.left() + r.width() / 2, r.top() + r.height() / 3, r.width() / 4, r.height() / 3),
-                   to_qcolor(process_colour(1)));
-    }, tr("node memory per process"), y);
+    item(
+        [&](QRect r) {
+            p.fillRect(r, to_qcolor(pal.idle_pu));
+            p.setPen(to_qcolor(pal.idle_mark));
+            p.drawLine(r.left() + 2, r.center().y(), r.right() - 2, r.center().y());
+        },
+        tr("idle PU"), y);
+    item(
+        [&](QRect r) {
+            p.setPen(Qt::black);
+            p.setBrush(Qt::white);
+            p.drawRect(r);
+            p.fillRect(QRect(r.left(), r.top(), r.width() * 2 / 3, r.height()), to_qcolor(process_colour(0), 110));
+        },
+        tr("cache heat (fill = share used, tint = main process)"), y);
+    item(
+        [&](QRect r) {
+            p.fillRect(r, to_qcolor(pal.node_track));
+            p.fillRect(QRect(r.left(), r.top() + r.height() / 3, r.width() / 2, r.height() / 3),
+                       to_qcolor(process_colour(0)));
+            p.fillRect(QRect(r.left() + r.width() / 2, r.top() + r.height() / 3, r.width() / 4, r.height() / 3),
+                       to_qcolor(process_colour(1)));
+        },
+        tr("node memory per process"), y);
 
     // Row 2: migration classes.
     x = 6;
@@ -82,12 +88,14 @@ void SimLegend::paintEvent(QPaintEvent *)
     for (int c = static_cast<int>(DistanceClass::SameCore); c < kDistanceClassCount; ++c) {
         const auto cls = static_cast<DistanceClass>(c);
         const MoveStyle st = move_style(cls);
-        item([&](QRect r) {
-            QPen pen(to_qcolor(st.colour), 2.5, st.dashed ? Qt::DashLine : Qt::SolidLine);
-            p.setPen(pen);
-            const QRect wide = r.adjusted(-2, 0, 8, 0);
-            p.drawLine(wide.left(), wide.center().y(), wide.right(), wide.center().y());
-        }, QStringLiteral("   ") + QString::fromStdString(move_label(cls)), y);
+        item(
+            [&](QRect r) {
+                QPen pen(to_qcolor(st.colour), 2.5, st.dashed ? Qt::DashLine : Qt::SolidLine);
+                p.setPen(pen);
+                const QRect wide = r.adjusted(-2, 0, 8, 0);
+                p.drawLine(wide.left(), wide.center().y(), wide.right(), wide.center().y());
+            },
+            QStringLiteral("   ") + QString::fromStdString(move_label(cls)), y);
     }
 }
 

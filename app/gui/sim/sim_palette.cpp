@@ -34,20 +34,13 @@ Rgb process_colour(int proc)
 MoveStyle move_style(DistanceClass cls)
 {
     switch (cls) {
-    case DistanceClass::Self:
-        return {{150, 150, 150}, false};
-    case DistanceClass::SameCore:
-        return {{40, 160, 60}, false};
-    case DistanceClass::SharedL2:
-        return {{20, 150, 150}, false};
-    case DistanceClass::SharedL3:
-        return {{30, 100, 210}, false};
-    case DistanceClass::SamePackage:
-        return {{120, 60, 200}, true};
-    case DistanceClass::SameNode:
-        return {{230, 130, 0}, true};
-    case DistanceClass::RemoteNode:
-        return {{210, 20, 30}, true};
+    case DistanceClass::Self: return {{150, 150, 150}, false};
+    case DistanceClass::SameCore: return {{40, 160, 60}, false};
+    case DistanceClass::SharedL2: return {{20, 150, 150}, false};
+    case DistanceClass::SharedL3: return {{30, 100, 210}, false};
+    case DistanceClass::SamePackage: return {{120, 60, 200}, true};
+    case DistanceClass::SameNode: return {{230, 130, 0}, true};
+    case DistanceClass::RemoteNode: return {{210, 20, 30}, true};
     }
     return {{0, 0, 0}, false};
 }
@@ -55,20 +48,13 @@ MoveStyle move_style(DistanceClass cls)
 std::string move_label(DistanceClass cls)
 {
     switch (cls) {
-    case DistanceClass::Self:
-        return "same PU";
-    case DistanceClass::SameCore:
-        return "same core (SMT)";
-    case DistanceClass::SharedL2:
-        return "shared L2";
-    case DistanceClass::SharedL3:
-        return "shared L3";
-    case DistanceClass::SamePackage:
-        return "same package";
-    case DistanceClass::SameNode:
-        return "same node";
-    case DistanceClass::RemoteNode:
-        return "remote node";
+    case DistanceClass::Self: return "same PU";
+    case DistanceClass::SameCore: return "same core (SMT)";
+    case DistanceClass::SharedL2: return "shared L2";
+    case DistanceClass::SharedL3: return "shared L3";
+    case DistanceClass::SamePackage: return "same package";
+    case DistanceClass::SameNode: return "same node";
+    case DistanceClass::RemoteNode: return "remote node";
     }
     return "?";
 }

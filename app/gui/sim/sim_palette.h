@@ -26,13 +26,13 @@ MoveStyle move_style(DistanceClass cls);
 std::string move_label(DistanceClass cls); // "same core (SMT)", "remote node", ...
 
 struct SimPalette {
-    Rgb idle_pu{236, 236, 236};     // a PU with nothing to run
-    Rgb idle_mark{170, 170, 170};   // the dash drawn across an idle PU
+    Rgb idle_pu{236, 236, 236};   // a PU with nothing to run
+    Rgb idle_mark{170, 170, 170}; // the dash drawn across an idle PU
     Rgb busy_outline{40, 40, 40};
     Rgb header_bg{248, 248, 250};
     Rgb header_text{20, 20, 20};
     Rgb cache_cold{255, 255, 255};
-    Rgb node_track{250, 245, 245};  // background of a node's memory bar
+    Rgb node_track{250, 245, 245}; // background of a node's memory bar
 };
 
 } // namespace schedscope::gui

@@ -72,10 +72,7 @@ SimulationController::~SimulationController()
     delete worker_; // its thread has ended: no event can reach it any more
 }
 
-std::uint64_t SimulationController::newGeneration()
-{
-    return generation_.fetch_add(1) + 1;
-}
+std::uint64_t SimulationController::newGeneration() { return generation_.fetch_add(1) + 1; }
 
 void SimulationController::load(RunSetupPtr setup)
 {
@@ -111,21 +108,15 @@ void SimulationController::pause()
     emit playingChanged(false);
 }
 
-void SimulationController::togglePlay()
-{
-    playing_ ? pause() : play();
-}
+void SimulationController::togglePlay() { playing_ ? pause() : play(); }
 
-void SimulationController::setSpeed(double speed)
-{
-    speed_ = speed <= 0 ? 0 : std::clamp(speed, kMinSpeed, kMaxSpeed);
-}
+void SimulationController::setSpeed(double speed) { speed_ = speed <= 0 ? 0 : std::clamp(speed, kMinSpeed, kMaxSpeed); }
 
 void SimulationController::request(SimTime target, double budget_ms)
 {
     in_flight_ = true;
-    QMetaObject::invokeMethod(worker_, "advance", Qt::QueuedConnection, Q_ARG(qint64, target),
-                              Q_ARG(double, budget_ms), Q_ARG(quint64, generation_.load()));
+    QMetaObject::invokeMethod(worker_, "advance", Qt::QueuedConnection, Q_ARG(qint64, target), Q_ARG(double, budget_ms),
+                              Q_ARG(quint64, generation_.load()));
 }
 
 void SimulationController::onTimer()
@@ -171,10 +162,7 @@ void SimulationController::reset()
     seek(0);
 }
 
-void SimulationController::setPolicy(int pane, const PolicySpec &policy)
-{
-    setPolicies({{pane, policy}});
-}
+void SimulationController::setPolicy(int pane, const PolicySpec &policy) { setPolicies({{pane, policy}}); }
 
 void SimulationController::setPolicies(const std::vector<std::pair<int, PolicySpec>> &changes)
 {

@@ -7,8 +7,8 @@
 // per-pane recordings mirrored here on the GUI thread; they never touch a
 // Simulation.
 
-#include "panels/task_snapshot.h"
 #include "pane_frame.h"
+#include "panels/task_snapshot.h"
 #include "run_setup.h"
 
 #include <QElapsedTimer>

@@ -20,10 +20,7 @@ constexpr double kMargin = 6.0;
 // A 2-PU machine in a big pane would otherwise be drawn poster-size.
 constexpr double kMaxScale = 1.6;
 
-QString format_count(std::int64_t n)
-{
-    return n >= 100000 ? QStringLiteral("%1k").arg(n / 1000) : QString::number(n);
-}
+QString format_count(std::int64_t n) { return n >= 100000 ? QStringLiteral("%1k").arg(n / 1000) : QString::number(n); }
 } // namespace
 
 SimulationPane::SimulationPane(QWidget *parent) : QWidget(parent), font_(topology_font())
@@ -40,7 +37,8 @@ SimulationPane::SimulationPane(QWidget *parent) : QWidget(parent), font_(topolog
 void SimulationPane::setTopology(std::shared_ptr<const Topology> topology)
 {
     topology_ = std::move(topology);
-    geometry_ = topology_ ? PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_))) : PaneGeometry{};
+    geometry_ = topology_ ? PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_)))
+                          : PaneGeometry{};
     scene_ = {};
     frames_.reset();
     moving_.clear();
@@ -120,10 +118,7 @@ void SimulationPane::updateTransform()
     static_dirty_ = true;
 }
 
-QPointF SimulationPane::toLayout(QPointF p) const
-{
-    return (p - origin_) / scale_;
-}
+QPointF SimulationPane::toLayout(QPointF p) const { return (p - origin_) / scale_; }
 
 void SimulationPane::resizeEvent(QResizeEvent *event)
 {

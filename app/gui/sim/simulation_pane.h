@@ -30,7 +30,11 @@ public:
     // `continuous`: the frame follows the previous one in time, so its moves
     // animate; after a scrub or reset they just appear.
     void setFrame(FrameSetPtr frames, int pane, bool continuous);
-    void setParamsText(const QString &text) { params_text_ = text; update(); }
+    void setParamsText(const QString &text)
+    {
+        params_text_ = text;
+        update();
+    }
 
     const PaneGeometry &geometry() const { return geometry_; }
     const PaneScene &scene() const { return scene_; }

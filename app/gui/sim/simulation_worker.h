@@ -6,10 +6,10 @@
 // from before the latest load, reset or scrub is dropped, and long loops
 // stop early when a newer generation is announced.
 
-#include "panels/task_snapshot.h"
 #include "checkpoint_store.h"
 #include "frame_builder.h"
 #include "pane_frame.h"
+#include "panels/task_snapshot.h"
 #include "run_setup.h"
 
 #include <QObject>
