@@ -225,11 +225,9 @@ void Simulation::task_exit(TaskId tid)
     put_prev(cpu, false, TaskState::Exited);
     t.state = TaskState::Exited;
     t.remaining_work_ns = 0;
-    for (auto &c : caches_)
-        if (c.forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0)
-            c.recount();
+    memory_.forget_task(tid);
     if (t.program.iterations > 0)
-        --live_finite_tasks_;
+        --finite_.live_tasks;
     check_finished();
     if (!finished_)
         switch_to_next(cpu);
@@ -237,7 +235,7 @@ void Simulation::task_exit(TaskId tid)
 
 void Simulation::check_finished()
 {
-    if (live_finite_tasks_ == 0 && total_finite_work_ns_ > 0) {
+    if (finite_.live_tasks == 0 && finite_.total_ns > 0) {
         finished_ = true;
         end_ns_ = now_;
     }
@@ -328,11 +326,11 @@ double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
 {
     const double local = static_cast<double>(cfg_.model.rq_lock_local_ns);
     const double remote = static_cast<double>(cfg_.model.rq_lock_remote_ns);
-    if (lock_near_exact_) {
+    if (layout_.lock_near_exact) {
         // The classes of Topology::distance, in its order: sharing a core or
         // a cache, then the same node, then remote by the SLIT distance.
-        const ObjId near = pu_lock_near_[static_cast<size_t>(owner_cpu)];
-        if (near != kNoObj && near == pu_lock_near_[static_cast<size_t>(by_cpu)])
+        const ObjId near = layout_.pu_lock_near[static_cast<size_t>(owner_cpu)];
+        if (near != kNoObj && near == layout_.pu_lock_near[static_cast<size_t>(by_cpu)])
             return 2.0 * local;
         const int node_a = pu_node_[static_cast<size_t>(owner_cpu)], node_b = pu_node_[static_cast<size_t>(by_cpu)];
         if (node_a == node_b)
@@ -363,10 +361,10 @@ double Simulation::lock_rq(int rq_cpu, int by_cpu)
     if (owner >= 0 && owner != by_cpu) {
         const auto a = static_cast<size_t>(owner), b = static_cast<size_t>(by_cpu);
         const int node_a = pu_node_[a], node_b = pu_node_[b];
-        const ObjId near = pu_lock_near_[a];
-        if (!lock_near_exact_)
+        const ObjId near = layout_.pu_lock_near[a];
+        if (!layout_.lock_near_exact)
             transfer = lock_transfer_ns(owner, by_cpu);
-        else if (near != kNoObj && near == pu_lock_near_[b])
+        else if (near != kNoObj && near == layout_.pu_lock_near[b])
             transfer = 2.0 * transfer;
         else if (node_a == node_b)
             transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns);

@@ -22,13 +22,12 @@
 namespace schedscope {
 
 Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg)
-    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed),
-      rec_(std::make_shared<Recording>())
+    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed)
 {
     rec_->limits = cfg_.limits;
     if (cfg_.sample_interval_ns <= 0)
         throw InputError("sample_interval", "must be more than 0");
-    sample_every_ns_ = cfg_.sample_interval_ns;
+    window_.every_ns = cfg_.sample_interval_ns;
     if (!topo_ || topo_->pu_count() == 0)
         throw InputError("topology", "the machine has no PUs to schedule on");
     if (!policy_)
@@ -38,24 +37,17 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     rqs_.resize(npu);
     nr_running_.assign(npu, 0);
     pu_node_.resize(npu);
-    pu_core_.assign(npu, -1);
+    layout_.pu_core.assign(npu, -1);
     burst_due_ns_.assign(npu, -1);
     burst_seq_.assign(npu, 0);
-    node_congestion_.assign(nnode, 1.0);
-    node_queue_.assign(nnode, 0.0);
-    zero_row_.assign(nnode, 0.0);
     queued_on_node_.assign(nnode, 0);
-    unit_row_.assign(nnode, 1.0);
-    for (int a = 0; a < topo_->numa_count(); ++a)
-        for (int b = 0; b < topo_->numa_count(); ++b)
-            max_link_hops_ = std::max(max_link_hops_, link_hops(a, b));
-    window_busy_ns_.assign(npu, 0);
-    last_sample_busy_.assign(npu, 0);
+    window_.last_busy.assign(npu, 0);
+    memory_ = MemoryModel(topo_, cfg_.model);
 
     for (int p = 0; p < npu; ++p)
         pu_node_[p] = topo_->node_of_pu(p);
-    pu_lock_near_.assign(npu, kNoObj);
-    lock_near_exact_ = true;
+    layout_.pu_lock_near.assign(npu, kNoObj);
+    layout_.lock_near_exact = true;
     for (int p = 0; p < npu; ++p) {
         unsigned seen = 0;
         for (ObjId a = topo_->pu(p); a != kNoObj; a = topo_->objects()[a].parent) {
@@ -64,133 +56,32 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
                 continue;
             const unsigned bit = 1u << static_cast<unsigned>(t);
             if (seen & bit)
-                lock_near_exact_ = false;
+                layout_.lock_near_exact = false;
             seen |= bit;
-            pu_lock_near_[p] = a;
+            layout_.pu_lock_near[p] = a;
         }
     }
 
-    // Caches: one state per cache object. A topology whose caches are unknown
-    // (numactl input) gets one private cache per PU of the stated default
-    // size, so execution still has a warm/cold distinction.
-    const auto &model = cfg_.model;
-    auto latency_of = [&](int level) {
-        return level == 1 ? model.l1_latency_ns : level == 2 ? model.l2_latency_ns : model.l3_latency_ns;
-    };
-    std::vector<int> cache_index(topo_->objects().size(), -1);
-    for (const auto &o : topo_->objects()) {
-        if (!is_cache(o.type))
-            continue;
-        CacheState c;
-        c.obj = o.id;
-        c.level = cache_level(o.type);
-        c.capacity_bytes = o.cache_size_bytes > 0 ? static_cast<double>(o.cache_size_bytes)
-                                                  : model.default_cache_size_bytes;
-        c.latency_ns = latency_of(c.level);
-        cache_index[o.id] = static_cast<int>(caches_.size());
-        caches_.push_back(std::move(c));
-    }
-    pu_cache_first_.assign(static_cast<size_t>(npu) + 1, 0);
-    for (int p = 0; p < npu; ++p) {
-        pu_cache_first_[static_cast<size_t>(p)] = static_cast<int>(pu_cache_list_.size());
-        for (ObjId c : topo_->caches_of_pu(p))
-            pu_cache_list_.push_back(PuCache{cache_index[c], caches_[static_cast<size_t>(cache_index[c])].level});
-        if (pu_cache_list_.size() == static_cast<size_t>(pu_cache_first_[static_cast<size_t>(p)])) {
-            CacheState c;
-            c.level = 2;
-            c.capacity_bytes = model.default_cache_size_bytes;
-            c.latency_ns = model.l2_latency_ns;
-            pu_cache_list_.push_back(PuCache{static_cast<int>(caches_.size()), c.level});
-            caches_.push_back(std::move(c));
-        }
-    }
-    pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
     // SMT: PUs grouped by core. A PU without a Core ancestor is its own core.
     for (int p = 0; p < npu; ++p) {
         ObjId core = topo_->ancestor_of_pu(p, ObjType::Core);
         int found = -1;
         if (core != kNoObj) {
-            for (size_t c = 0; c < core_pus_.size(); ++c)
-                if (topo_->ancestor_of_pu(core_pus_[c].front(), ObjType::Core) == core)
+            for (size_t c = 0; c < layout_.core_pus.size(); ++c)
+                if (topo_->ancestor_of_pu(layout_.core_pus[c].front(), ObjType::Core) == core)
                     found = static_cast<int>(c);
         }
         if (found < 0) {
-            found = static_cast<int>(core_pus_.size());
-            core_pus_.emplace_back();
+            found = static_cast<int>(layout_.core_pus.size());
+            layout_.core_pus.emplace_back();
         }
-        core_pus_[found].push_back(p);
-        pu_core_[p] = found;
-        smt_ = smt_ || core_pus_[found].size() > 1;
+        layout_.core_pus[found].push_back(p);
+        layout_.pu_core[p] = found;
+        layout_.smt = layout_.smt || layout_.core_pus[found].size() > 1;
     }
 }
 
 Simulation::~Simulation() = default;
-
-Simulation::Simulation(const Simulation &o) { *this = o; }
-
-Simulation &Simulation::operator=(const Simulation &o)
-{
-    if (this == &o)
-        return *this;
-    topo_ = o.topo_;
-    policy_ = o.policy_->clone();
-    cfg_ = o.cfg_;
-    rng_ = o.rng_;
-    events_ = o.events_;
-    now_ = o.now_;
-    next_tick_ns_ = o.next_tick_ns_;
-    end_ns_ = o.end_ns_;
-    started_ = o.started_;
-    waking_from_ = o.waking_from_;
-    finished_ = o.finished_;
-    events_processed_ = o.events_processed_;
-    procs_ = o.procs_;
-    tasks_ = o.tasks_;
-    op_pool_ = o.op_pool_;
-    op_lookup_ = o.op_lookup_;
-    rqs_ = o.rqs_;
-    nr_running_ = o.nr_running_;
-    queued_total_ = o.queued_total_;
-    queued_on_node_ = o.queued_on_node_;
-    caches_ = o.caches_;
-    pu_cache_list_ = o.pu_cache_list_;
-    pu_cache_first_ = o.pu_cache_first_;
-    pu_node_ = o.pu_node_;
-    pu_lock_near_ = o.pu_lock_near_;
-    lock_near_exact_ = o.lock_near_exact_;
-    core_pus_ = o.core_pus_;
-    pu_core_ = o.pu_core_;
-    smt_ = o.smt_;
-    channels_ = o.channels_;
-    node_congestion_ = o.node_congestion_;
-    node_queue_ = o.node_queue_;
-    link_congestion_ = o.link_congestion_;
-    link_queue_ = o.link_queue_;
-    zero_row_ = o.zero_row_;
-    link_active_ = o.link_active_;
-    link_demand_.clear();
-    unit_row_ = o.unit_row_;
-    max_link_hops_ = o.max_link_hops_;
-    burst_due_ns_ = o.burst_due_ns_;
-    burst_seq_ = o.burst_seq_;
-    live_finite_tasks_ = o.live_finite_tasks_;
-    total_finite_work_ns_ = o.total_finite_work_ns_;
-    done_finite_work_ns_ = o.done_finite_work_ns_;
-    page_migrations_ = o.page_migrations_;
-    hinting_faults_ = o.hinting_faults_;
-    lock_wait_ns_ = o.lock_wait_ns_;
-    migrations_by_class_ = o.migrations_by_class_;
-    migrations_total_ = o.migrations_total_;
-    recent_migrations_ = o.recent_migrations_;
-    window_busy_ns_ = o.window_busy_ns_;
-    window_acc_ = o.window_acc_;
-    window_local_ = o.window_local_;
-    last_sample_busy_ = o.last_sample_busy_;
-    sample_every_ns_ = o.sample_every_ns_;
-    // A copy is an independent run: it gets its own recording.
-    rec_ = std::make_shared<Recording>(*o.rec_);
-    return *this;
-}
 
 // --- building ---
 
@@ -219,8 +110,8 @@ ProcId Simulation::add_process(const std::string &name, std::int64_t memory_byte
     p.faults_by_node.assign(nnode, 0);
     p.chunks_on_node.assign(nnode, 0);
     procs_.push_back(std::move(p));
-    window_acc_.push_back(0);
-    window_local_.push_back(0);
+    window_.acc.push_back(0);
+    window_.local.push_back(0);
     return procs_.back().id;
 }
 
@@ -343,15 +234,15 @@ void Simulation::start()
             if (t.node_weight[n] > 0)
                 t.used_nodes.push_back(static_cast<int>(n));
         if (t.program.iterations > 0) {
-            ++live_finite_tasks_;
+            ++finite_.live_tasks;
             double per_iter = 0;
             for (auto &op : t.program.ops)
                 if (op.kind == Op::Kind::Compute)
                     per_iter += op.b > op.a ? 0.5 * static_cast<double>(op.a + op.b) : static_cast<double>(op.a);
-            total_finite_work_ns_ += per_iter * static_cast<double>(t.program.iterations);
+            finite_.total_ns += per_iter * static_cast<double>(t.program.iterations);
         }
     }
-    if (live_finite_tasks_ == 0 && cfg_.duration_ns <= 0)
+    if (finite_.live_tasks == 0 && cfg_.duration_ns <= 0)
         throw InputError("scenario", 0, "duration", "the workload runs forever (throughput workload): give a duration");
     policy_->attach(*this);
     for (auto &t : tasks_)
@@ -435,7 +326,7 @@ void Simulation::handle(const Event &e)
     case EventType::Sample:
         advance_all();
         on_sample();
-        events_.push(now_ + sample_every_ns_, EventType::Sample);
+        events_.push(now_ + window_.every_ns, EventType::Sample);
         break;
     case EventType::Arrive: arrive(e.a); break;
     case EventType::BurstEnd: {
@@ -468,7 +359,7 @@ void Simulation::handle(const Event &e)
 void Simulation::on_tick()
 {
     advance_all();
-    update_congestion();
+    memory_.update_congestion(rqs_, tasks_, pu_node_);
     const int npu = topo_->pu_count();
     for (int cpu = 0; cpu < npu; ++cpu) {
         // A burst that ended exactly on the tick.
@@ -525,14 +416,15 @@ void Simulation::on_sample()
     s.pu_busy.resize(npu);
     for (int p = 0; p < npu; ++p) {
         const SimTime busy = rqs_[p].user_ns + rqs_[p].sys_ns;
-        s.pu_busy[p] = window > 0 ? static_cast<float>(static_cast<double>(busy - last_sample_busy_[p]) /
+        s.pu_busy[p] = window > 0 ? static_cast<float>(static_cast<double>(busy - window_.last_busy[p]) /
                                                        static_cast<double>(window))
                                   : (rqs_[p].current >= 0 ? 1.f : 0.f);
-        last_sample_busy_[p] = busy;
+        window_.last_busy[p] = busy;
     }
-    s.cache_heat.resize(caches_.size());
-    for (size_t c = 0; c < caches_.size(); ++c)
-        s.cache_heat[c] = static_cast<float>(std::min(1.0, caches_[c].used() / caches_[c].capacity_bytes));
+    const auto &caches = memory_.caches();
+    s.cache_heat.resize(caches.size());
+    for (size_t c = 0; c < caches.size(); ++c)
+        s.cache_heat[c] = static_cast<float>(std::min(1.0, caches[c].used() / caches[c].capacity_bytes));
     s.proc_node_bytes.resize(procs_.size());
     s.proc_local_pct.resize(procs_.size());
     for (size_t p = 0; p < procs_.size(); ++p) {
@@ -541,8 +433,8 @@ void Simulation::on_sample()
             if (counts[n] > 0)
                 s.proc_node_bytes[p].push_back(NodeBytes{
                     static_cast<int>(n), static_cast<double>(counts[n]) * static_cast<double>(cfg_.model.chunk_bytes)});
-        s.proc_local_pct[p] = window_acc_[p] > 0 ? static_cast<float>(100.0 * window_local_[p] / window_acc_[p]) : -1.f;
-        window_acc_[p] = window_local_[p] = 0;
+        s.proc_local_pct[p] = window_.acc[p] > 0 ? static_cast<float>(100.0 * window_.local[p] / window_.acc[p]) : -1.f;
+        window_.acc[p] = window_.local[p] = 0;
     }
     // One sample per instant. The run can end at the very time a Sample
     // event was handled (a duration that is a multiple of the interval):
@@ -560,7 +452,7 @@ void Simulation::on_sample()
     rec_->samples.push_back(std::move(s));
     if (rec_->samples.size() > rec_->sample_limit(rec_->samples.back())) {
         rec_->merge_samples();
-        sample_every_ns_ *= 2;
+        window_.every_ns *= 2;
     }
 }
 
@@ -570,13 +462,13 @@ Simulation::Checkpoint Simulation::checkpoint() const
 {
     // The copy takes a recording of its own; drop it, only the mark matters.
     auto copy = std::make_shared<Simulation>(*this);
-    copy->rec_ = std::make_shared<Recording>();
+    copy->rec_ = Deep<Recording>();
     return Checkpoint{std::move(copy), rec_->mark()};
 }
 
 void Simulation::restore(const Checkpoint &cp)
 {
-    auto rec = rec_;
+    Deep<Recording> rec = std::move(rec_);
     *this = *cp.state;
     rec_ = std::move(rec);
     rec_->truncate(cp.mark);
@@ -597,15 +489,7 @@ double Simulation::warmth_on(TaskId t, int cpu, int level) const
 {
     if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()))
         throw std::out_of_range("warmth_on: no such PU");
-    for (const PuCache &pc : pu_caches(cpu)) {
-        const CacheState &c = caches_[static_cast<size_t>(pc.cache)];
-        if (c.level != level)
-            continue;
-        for (auto &s : c.shares)
-            if (s.task == t)
-                return s.bytes;
-    }
-    return 0;
+    return memory_.warmth_on(t, cpu, level);
 }
 
 std::vector<double> Simulation::process_node_bytes(ProcId p) const
@@ -627,9 +511,9 @@ std::int64_t Simulation::total_ops() const
 
 double Simulation::progress() const
 {
-    if (total_finite_work_ns_ <= 0)
+    if (finite_.total_ns <= 0)
         return cfg_.duration_ns > 0 ? std::min(1.0, static_cast<double>(now_) / cfg_.duration_ns) : 0.0;
-    return std::min(1.0, done_finite_work_ns_ / total_finite_work_ns_);
+    return std::min(1.0, finite_.done_ns / finite_.total_ns);
 }
 
 void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string reason)

@@ -13,7 +13,9 @@
 // scrub back in time.
 
 #include "engine/event_queue.h"
+#include "engine/memory_model.h"
 #include "engine/model_params.h"
+#include "engine/owned.h"
 #include "engine/policy.h"
 #include "engine/recording.h"
 #include "engine/sched_event_sink.h"
@@ -49,8 +51,10 @@ inline constexpr SimTime kSchedMinGranularityNs = 750'000;
 class Simulation {
 public:
     Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg);
-    Simulation(const Simulation &other);
-    Simulation &operator=(const Simulation &other);
+    // A copy is an independent run (a checkpoint): memberwise, with the
+    // policy cloned, a recording of its own and no event sink (owned.h).
+    Simulation(const Simulation &other) = default;
+    Simulation &operator=(const Simulation &other) = default;
     Simulation(Simulation &&) noexcept = default;
     Simulation &operator=(Simulation &&) noexcept = default;
     ~Simulation();
@@ -107,7 +111,7 @@ public:
     Process &process_mut(ProcId p) { return procs_.at(p); }
     const std::vector<Runqueue> &runqueues() const { return rqs_; }
     const Runqueue &rq(int cpu) const { return rqs_.at(cpu); }
-    const std::vector<CacheState> &caches() const { return caches_; }
+    const std::vector<CacheState> &caches() const { return memory_.caches(); }
     const Recording &recording() const { return *rec_; }
     // Every task migration so far, kept in the recording or not (past its
     // limit), by distance class and in all; and the most recent ones, which
@@ -136,8 +140,10 @@ public:
     int node_of_pu(int cpu) const { return pu_node_[static_cast<size_t>(cpu)]; }
     // Queueing waits below saturation, in local memory latencies: at node
     // `n`'s memory, and on the link between nodes a and b.
-    double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
-    double link_queue_wait(int a, int b) const { return link_queue_row(a)[b]; }
+    double memory_queue_wait(int n) const { return memory_.memory_queue_wait(n); }
+    double link_queue_wait(int a, int b) const { return memory_.link_queue_wait(a, b); }
+    // The memory side of the machine model: caches, congestion, queueing.
+    const MemoryModel &memory() const { return memory_; }
     // Bytes of the task's working set held by the caches above `cpu`, by
     // level (index 1..3); what a policy may read as "how hot it is there".
     double warmth_on(TaskId t, int cpu, int level) const;
@@ -176,7 +182,7 @@ public:
     // (null detaches). Not owned, not copied into checkpoints: see
     // sched_event_sink.h.
     void set_event_sink(SchedEventSink *sink) { sink_ = sink; }
-    SchedEventSink *event_sink() const { return sink_; }
+    SchedEventSink *event_sink() const { return sink_.get(); }
 
 private:
     // event handling
@@ -195,21 +201,6 @@ private:
     void advance_cpu_to_now(int cpu);
     void advance_all();
     void recompute_rate(int cpu);
-    // The rate of a task that waits on memory; sets the runqueue's memory shares.
-    double memory_bound_rate(Task &t, Runqueue &rq, int cpu);
-    void update_congestion();
-    double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
-    // Interconnect latency multipliers from `node` to every node.
-    const double *link_row(int node) const
-    {
-        return link_congestion_.empty() ? unit_row_.data()
-                                        : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
-    }
-    // Interconnect queueing waits from `node` to every node, in local memory latencies.
-    const double *link_queue_row(int node) const
-    {
-        return link_queue_.empty() ? zero_row_.data() : &link_queue_[static_cast<size_t>(node) * zero_row_.size()];
-    }
     void maybe_schedule_burst_end(int cpu);
     // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
     // (half the calls in a wakeup storm: every block leaves one idle for a
@@ -226,16 +217,16 @@ private:
         recompute_rate(cpu);
         maybe_schedule_burst_end(cpu);
     }
-    // Latency past L1 served by caches; *covered = share of accesses they serve.
-    double cache_latency_ns(const Task &t, int cpu, double *covered) const;
-    void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
-    // Migration cost hook (Task::mig_cost): open the phases at a move, price
-    // them when the rate is re-derived.
-    void open_migration_cost(Task &t, int from_cpu, int to_cpu, std::int64_t record);
+    // Migration cost hook (Task::mig_cost): open the phases at a move; the
+    // memory model prices them when the rate is re-derived.
+    void open_migration_cost(Task &t, int from_cpu, int to_cpu, std::int64_t record)
+    {
+        memory_.open_migration_cost(t, from_cpu, pu_node_[static_cast<size_t>(from_cpu)],
+                                    pu_node_[static_cast<size_t>(to_cpu)], record);
+    }
     // Keeps a move in the recording (up to its limit) and tells the sink;
     // returns its index there, or -1 if it was only counted.
     std::int64_t record_migration(const MigrationRecord &m, DecisionKind kind, const std::string &reason);
-    void price_migration(Task &t, Runqueue &rq, int cpu, double cache_lat, double miss, double mem_factor, double lat);
     void sample_accesses(Task &t, int cpu);
     // scheduling
     void enqueue(TaskId t, int cpu);
@@ -262,7 +253,7 @@ private:
     double chunk_weight(const Task &t, int chunk) const;
 
     std::shared_ptr<const Topology> topo_;
-    std::unique_ptr<Policy> policy_;
+    Cloned<Policy> policy_;
     SimConfig cfg_;
     Prng rng_;
     EventQueue events_;
@@ -299,38 +290,27 @@ private:
     // (kNoObj if none): when no type repeats on a path to the root, two PUs
     // share one of those iff they have the same one, which spares
     // Topology::distance. lock_near_exact_ says whether that holds.
-    std::vector<ObjId> pu_lock_near_;
-    bool lock_near_exact_ = false;
-    double lock_transfer_ns(int owner_cpu, int by_cpu) const;
-    std::vector<CacheState> caches_;
-    // The caches above each PU, L1 outwards, as one flat list: PU p's are
-    // [pu_cache_first_[p], pu_cache_first_[p + 1]). Each with its level, so
-    // that warming finds the task's slot hint without reading the cache.
-    struct PuCache {
-        int cache; // index into caches_
-        int level; // caches_[cache].level
+    // The machine's shape as the scheduler sees it, fixed at construction.
+    struct Layout {
+        std::vector<ObjId> pu_lock_near;
+        bool lock_near_exact = false;
+        std::vector<std::vector<int>> core_pus; // PUs of each core
+        std::vector<int> pu_core;               // core of each PU
+        bool smt = false;                       // some core has more than one PU
     };
-    std::vector<PuCache> pu_cache_list_;
-    std::vector<int> pu_cache_first_; // PU count + 1 entries
-    std::span<const PuCache> pu_caches(int cpu) const
-    {
-        const auto first = static_cast<std::size_t>(pu_cache_first_[static_cast<std::size_t>(cpu)]);
-        const auto last = static_cast<std::size_t>(pu_cache_first_[static_cast<std::size_t>(cpu) + 1]);
-        return {pu_cache_list_.data() + first, last - first};
-    }
+    Layout layout_;
+    double lock_transfer_ns(int owner_cpu, int by_cpu) const;
+    MemoryModel memory_;
     std::vector<int> pu_node_;
-    std::vector<std::vector<int>> core_pus_;
-    std::vector<int> pu_core_;
-    bool smt_ = false; // some core has more than one PU
     // Calls f on the PU and its SMT siblings, in core order: on a machine
-    // without SMT, on the PU alone, without the walk through core_pus_.
+    // without SMT, on the PU alone, without the walk through core_pus.
     template <class F> void for_core_of(int cpu, F &&f)
     {
-        if (!smt_) {
+        if (!layout_.smt) {
             f(cpu);
             return;
         }
-        for (int s : core_pus_[static_cast<size_t>(pu_core_[static_cast<size_t>(cpu)])])
+        for (int s : layout_.core_pus[static_cast<size_t>(layout_.pu_core[static_cast<size_t>(cpu)])])
             f(s);
     }
     std::vector<Channel> channels_;
@@ -341,39 +321,33 @@ private:
     void resched(int cpu);
     // A task joined `cpu`'s runqueue: the policy's wakeup preemption.
     void check_preempt(int cpu, TaskId woken);
-    std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
-    std::vector<double> node_queue_;      // queueing wait per node below saturation, in local memory latencies
-    // Interconnect: a latency multiplier per node pair (>= 1), both triangles
-    // of an N x N matrix, empty while no link was ever saturated; the pairs
-    // update_congestion must visit (with demand or congestion, once each); its
-    // demand per pair (scratch, zero between calls, not copied).
-    std::vector<double> link_congestion_;
-    std::vector<double> link_queue_; // queueing wait per pair, as node_queue_; empty while none ever queued
-    std::vector<double> zero_row_;   // N zeros: the row of link_queue_ while it is empty
-    std::vector<int> link_active_;
-    std::vector<double> link_demand_;
-    std::vector<double> unit_row_;     // N ones: the row of link_congestion_ while it is empty
-    double max_link_hops_ = 1.0;       // of the longest route
     std::vector<double> burst_due_ns_; // per PU: the pending burst-end event time, or -1
     std::vector<std::uint64_t> burst_seq_;
-    std::int64_t live_finite_tasks_ = 0;
-    double total_finite_work_ns_ = 0;
-    double done_finite_work_ns_ = 0;
+    // Work of the tasks whose programs end (what progress() measures).
+    struct FiniteWork {
+        std::int64_t live_tasks = 0;
+        double total_ns = 0;
+        double done_ns = 0;
+    };
+    FiniteWork finite_;
     std::int64_t page_migrations_ = 0;
     std::int64_t hinting_faults_ = 0;
     double lock_wait_ns_ = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations_by_class_{};
     std::int64_t migrations_total_ = 0;
     std::array<MigrationRecord, kRecentMigrations> recent_migrations_{}; // ring, by migrations_total_
-    // window accumulators for samples
-    std::vector<SimTime> window_busy_ns_;
-    std::vector<double> window_acc_, window_local_;
-    std::vector<SimTime> last_sample_busy_;
-    SimTime sample_every_ns_ = 0; // doubles each time the recording merges its samples
+    // What the next metrics sample needs: accumulators since the last one.
+    struct SampleWindow {
+        std::vector<double> acc, local; // per process: memory accesses, of which local
+        std::vector<SimTime> last_busy; // per PU: user + sys time at the last sample
+        SimTime every_ns = 0;           // doubles each time the recording merges its samples
+    };
+    SampleWindow window_;
 
-    std::shared_ptr<Recording> rec_;
-    // Left out of operator=, so copies (checkpoints) start without one.
-    SchedEventSink *sink_ = nullptr;
+    Deep<Recording> rec_;
+    // Not copied: copies (checkpoints) start without one, and a restore
+    // keeps the one attached.
+    Unshared<SchedEventSink> sink_;
 };
 
 } // namespace schedscope

@@ -1,0 +1,372 @@
+// The memory model: cache warming, the latency of accesses past L1, node and
+// link congestion with queueing, and the pricing of a migrated task's costs.
+
+#include "engine/memory_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedscope {
+
+namespace {
+// Below this a share is forgotten, so the per-cache lists stay short.
+constexpr double kForgetBytes = 1024.0;
+// Eviction brings a full cache this far below capacity (a share of it).
+constexpr double kEvictSlack = 1.0 / 32.0;
+// Up to this utilisation a controller or link queues about 1 % of a line
+// transfer or less: no wait.
+constexpr double kQueueFreeUtilisation = 0.02;
+// A queueing wait below this (in local memory latencies, ~0.1 ps) is none.
+constexpr double kNoQueue = 1e-6;
+} // namespace
+
+MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams &model)
+    : topo_(std::move(topo)), model_(model)
+{
+    const int npu = topo_->pu_count();
+    const int nnode = std::max(1, topo_->numa_count());
+    node_congestion_.assign(nnode, 1.0);
+    node_queue_.assign(nnode, 0.0);
+    zero_row_.assign(nnode, 0.0);
+    unit_row_.assign(nnode, 1.0);
+    for (int a = 0; a < topo_->numa_count(); ++a)
+        for (int b = 0; b < topo_->numa_count(); ++b)
+            max_link_hops_ = std::max(max_link_hops_, link_hops(a, b));
+
+    auto latency_of = [&](int level) {
+        return level == 1 ? model.l1_latency_ns : level == 2 ? model.l2_latency_ns : model.l3_latency_ns;
+    };
+    std::vector<int> cache_index(topo_->objects().size(), -1);
+    for (const auto &o : topo_->objects()) {
+        if (!is_cache(o.type))
+            continue;
+        CacheState c;
+        c.obj = o.id;
+        c.level = cache_level(o.type);
+        c.capacity_bytes = o.cache_size_bytes > 0 ? static_cast<double>(o.cache_size_bytes)
+                                                  : model.default_cache_size_bytes;
+        c.latency_ns = latency_of(c.level);
+        cache_index[o.id] = static_cast<int>(caches_.size());
+        caches_.push_back(std::move(c));
+    }
+    pu_cache_first_.assign(static_cast<size_t>(npu) + 1, 0);
+    for (int p = 0; p < npu; ++p) {
+        pu_cache_first_[static_cast<size_t>(p)] = static_cast<int>(pu_cache_list_.size());
+        for (ObjId c : topo_->caches_of_pu(p))
+            pu_cache_list_.push_back(PuCache{cache_index[c], caches_[static_cast<size_t>(cache_index[c])].level});
+        if (pu_cache_list_.size() == static_cast<size_t>(pu_cache_first_[static_cast<size_t>(p)])) {
+            CacheState c;
+            c.level = 2;
+            c.capacity_bytes = model.default_cache_size_bytes;
+            c.latency_ns = model.l2_latency_ns;
+            pu_cache_list_.push_back(PuCache{static_cast<int>(caches_.size()), c.level});
+            caches_.push_back(std::move(c));
+        }
+    }
+    pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
+}
+
+// --- caches ---
+
+double MemoryModel::warmth_on(TaskId t, int cpu, int level) const
+{
+    for (const PuCache &pc : pu_caches(cpu)) {
+        const CacheState &c = caches_[static_cast<size_t>(pc.cache)];
+        if (c.level != level)
+            continue;
+        for (auto &s : c.shares)
+            if (s.task == t)
+                return s.bytes;
+    }
+    return 0;
+}
+
+void MemoryModel::forget_task(TaskId tid)
+{
+    for (auto &c : caches_)
+        if (c.forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0)
+            c.recount();
+}
+
+void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
+{
+    // No time run, nothing brought in (a CPU brought up to date twice at
+    // the same instant, as a storm does all the time).
+    if (t.working_set_bytes <= 0 || user_ns <= 0)
+        return;
+    const double line = model_.cache_line_bytes;
+    const double fill_cap = model_.cache_fill_bytes_per_ns * user_ns;
+    // Past-L1 accesses miss a level in proportion to what it does not hold;
+    // each miss brings a line in. L1 itself is warmed at the same pace.
+    const double accesses = work_ns * std::max(t.mem_intensity, 1e-3);
+    for (const PuCache &pc : pu_caches(cpu)) {
+        CacheState &c = caches_[static_cast<size_t>(pc.cache)];
+        int &hint = t.cache_slot[static_cast<size_t>(pc.level)];
+        int slot = c.find(t.id, hint);
+        if (slot < 0)
+            slot = c.add(t.id);
+        hint = slot;
+        CacheShare &mine = c.shares[slot];
+        const double target = std::min(t.working_set_bytes, c.capacity_bytes);
+        if (mine.bytes >= target)
+            continue;
+        // A share just added holds nothing: its hit share is 0 without the
+        // division (most L1 lookups in a storm), which then leaves the
+        // chain of dependent operations that ends in the eviction test.
+        const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
+        const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
+        const double added = std::min(in, target - mine.bytes);
+        mine.bytes += added;
+        c.used_bytes += added;
+        if (c.used_bytes <= c.capacity_bytes)
+            continue;
+        // What does not fit is evicted from the other tasks' shares, in
+        // proportion. Evicting a little below capacity makes this pass
+        // (linear in the shares) happen once per few percent of refill
+        // instead of on every update.
+        const double mine_bytes = mine.bytes;
+        const double others = c.used_bytes - mine_bytes;
+        if (others <= 0)
+            continue;
+        const double goal = std::max(mine_bytes, c.capacity_bytes * (1.0 - kEvictSlack));
+        const double keep = std::max(0.0, 1.0 - (c.used_bytes - goal) / others);
+        c.shrink_others(t.id, keep, kForgetBytes);
+    }
+}
+
+double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out) const
+{
+    // Hit shares are cumulative outwards; L1 is skipped when the PU has one,
+    // since mem_intensity counts the accesses that already missed it.
+    double covered = 0, lat = 0;
+    const auto pcs = pu_caches(cpu);
+    const bool has_l1 = !pcs.empty() && pcs.front().level == 1;
+    for (size_t i = has_l1 ? 1 : 0; i < pcs.size(); ++i) {
+        const CacheState &c = caches_[static_cast<size_t>(pcs[i].cache)];
+        const int slot = c.find(t.id, t.cache_slot[static_cast<size_t>(pcs[i].level)]);
+        const double held = slot >= 0 ? c.shares[slot].bytes : 0.0;
+        double hit = t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0;
+        hit = std::max(hit, covered);
+        lat += (hit - covered) * c.latency_ns;
+        covered = hit;
+    }
+    *covered_out = covered;
+    return lat;
+}
+
+// --- rates ---
+
+double MemoryModel::memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
+{
+    double covered = 0;
+    const double cache_lat = cache_latency_ns(t, cpu, &covered);
+    const double miss = 1.0 - covered;
+    // Memory latency, weighted over the nodes holding what it touches.
+    const double *link = link_row(here);
+    const double *lq = link_queue_row(here);
+    double mem = 0, weight = 0;
+    for (int n : t.used_nodes) {
+        const double d = topo_->node_distance(here, n) / 10.0;
+        mem += t.node_weight[n] * d * node_congestion_[n] * link[n] + t.node_weight[n] * (node_queue_[n] + lq[n]);
+        weight += t.node_weight[n];
+    }
+    // Untouched memory will be placed locally by first touch.
+    const double local_factor = node_congestion_[here] + node_queue_[here];
+    mem += t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
+    weight += t.unplaced_weight;
+    const double mem_factor = weight > 0 ? mem / weight : local_factor;
+    const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
+    const double lat = cache_lat + miss * model_.mem_latency_local_ns * mem_factor;
+    const double rate = 1.0 / (1.0 + t.mem_intensity * lat);
+    if (t.mig_cost.record >= 0)
+        price_migration(t, rq, here, cache_lat, miss, mem_factor, lat);
+    rq.mem_frac = miss;
+    rq.local_share = local;
+    return rate;
+}
+
+void MemoryModel::open_migration_cost(Task &t, int from_cpu, int from_node, int to_node, std::int64_t record) const
+{
+    MigrationCostState &mc = t.mig_cost;
+    mc = MigrationCostState{};
+    if (t.mem_intensity <= 0 || record < 0)
+        return; // it never waits on memory, so no move can slow it; or no record to bill
+    double covered = 0;
+    mc.ref_cache_lat_ns = cache_latency_ns(t, from_cpu, &covered);
+    mc.ref_miss = 1.0 - covered;
+    mc.from_node = from_node;
+    mc.record = record;
+    mc.refill_open = true;
+    mc.remote_open = to_node != from_node;
+}
+
+void MemoryModel::price_migration(Task &t, Runqueue &rq, int here, double cache_lat, double miss, double mem_factor,
+                                  double lat) const
+{
+    // Latency differences this small are rounding, not a cost still being paid.
+    constexpr double kSettledLatencyNs = 1e-9;
+    MigrationCostState &mc = t.mig_cost;
+    const double mem_lat = model_.mem_latency_local_ns;
+    // The memory factor seen from the node it left, over today's placement;
+    // untouched memory would be placed locally wherever it runs.
+    double from_factor = mem_factor;
+    if (mc.remote_open) {
+        const double *link = link_row(mc.from_node);
+        const double *lq = link_queue_row(mc.from_node);
+        double mem = t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
+        double weight = t.unplaced_weight;
+        for (int n : t.used_nodes) {
+            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n] * link[n] +
+                   t.node_weight[n] * (node_queue_[n] + lq[n]);
+            weight += t.node_weight[n];
+        }
+        if (weight > 0)
+            from_factor = mem / weight;
+        // Memory followed it (or it is back on that node): the penalty is over.
+        if (mem_factor <= from_factor + kSettledLatencyNs)
+            mc.remote_open = false;
+    }
+    // Split so that the parts add up to now minus before: first remove the
+    // remote part at today's cache warmth, then the cold-cache part.
+    const double remote = mc.remote_open ? miss * mem_lat * (mem_factor - from_factor) : 0.0;
+    double refill = 0;
+    if (mc.refill_open) {
+        refill = cache_lat - mc.ref_cache_lat_ns + (miss - mc.ref_miss) * mem_lat * from_factor;
+        if (refill <= kSettledLatencyNs) {
+            mc.refill_open = false;
+            refill = 0;
+        }
+    }
+    if (!mc.refill_open && !mc.remote_open) {
+        mc.record = -1;
+        return;
+    }
+    const double per_lat = t.mem_intensity / (1.0 + t.mem_intensity * lat);
+    rq.refill_frac = refill * per_lat;
+    rq.remote_frac = std::max(0.0, remote) * per_lat;
+}
+
+// --- congestion ---
+
+void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                    std::span<const int> pu_node)
+{
+    // Bytes per ns each node is asked for at the current rates. Each node's
+    // latency multiplier moves towards demand/bandwidth by a damped step, so
+    // demand settles at the bandwidth where a node is saturated. Remote
+    // traffic is also demand on the link between the two nodes, priced the
+    // same way against its bandwidth.
+    const size_t nn = node_congestion_.size();
+    const int npu = static_cast<int>(rqs.size());
+    // One allocation: per node demand and remote traffic sent, per PU bytes
+    // per unit of node weight.
+    std::vector<double> scratch(2 * nn + static_cast<size_t>(npu), 0.0);
+    double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
+    const double line = model_.cache_line_bytes;
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        const Runqueue &rq = rqs[static_cast<size_t>(cpu)];
+        if (rq.current < 0 || rq.mem_frac <= 0)
+            continue;
+        const Task &t = tasks[static_cast<size_t>(rq.current)];
+        const double bytes_per_ns = rq.rate * t.mem_intensity * rq.mem_frac * line;
+        double total = t.unplaced_weight;
+        for (int n : t.used_nodes)
+            total += t.node_weight[n];
+        if (total <= 0)
+            continue;
+        const int here = pu_node[static_cast<size_t>(cpu)];
+        const double scale = per_weight[cpu] = bytes_per_ns / total;
+        for (int n : t.used_nodes)
+            demand[n] += scale * t.node_weight[n];
+        demand[here] += scale * t.unplaced_weight;
+        remote_out[here] += scale * (total - t.unplaced_weight - t.node_weight[here]);
+    }
+    // Below saturation each line also waits in the queue of the controller
+    // or link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in
+    // local memory latencies. Past queueing_max_utilisation the wait goes
+    // on rising along the curve's tangent there, finite at and beyond
+    // saturation (where the multipliers above bound the demand as well).
+    // Under kQueueFreeUtilisation the wait is about 1 % of a transfer or
+    // less and counts as none; the wait moves halfway to its target each
+    // update, since it slows the demand it is computed from.
+    const double qmax = model_.queueing_max_utilisation;
+    const double lat0 = model_.mem_latency_local_ns;
+    const auto queue_wait = [qmax, lat0](double u, double transfer_ns) {
+        if (qmax <= 0 || u <= kQueueFreeUtilisation)
+            return 0.0;
+        const double transfers = u <= qmax ? u / (2 * (1 - u))
+                                           : qmax / (2 * (1 - qmax)) + (u - qmax) / (2 * (1 - qmax) * (1 - qmax));
+        return transfer_ns * transfers / lat0;
+    };
+    const auto settle = [](double before, double target) {
+        const double q = 0.5 * (before + target);
+        return q < kNoQueue ? 0.0 : q;
+    };
+    const double bw = model_.mem_bandwidth_bytes_per_ns;
+    for (size_t n = 0; n < nn; ++n) {
+        const double ratio = std::max(demand[n], 1e-9) / bw;
+        node_congestion_[n] = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
+        node_queue_[n] = settle(node_queue_[n], queue_wait(ratio, line / bw));
+    }
+    // A pair carries at most what both its ends send out: while that is
+    // below the narrowest route (or, with queueing, a route's queue-free
+    // load) and no link is congested or queued, the per-pair account (as
+    // long as the loop above) can be skipped.
+    const double max_out = *std::max_element(remote_out, remote_out + nn);
+    const double room = qmax > 0 ? kQueueFreeUtilisation : 1.0;
+    if (link_active_.empty() && 2 * max_out * max_link_hops_ <= room * model_.link_bandwidth_bytes_per_ns)
+        return;
+    std::vector<double> &link_demand = link_demand_.v;
+    if (link_demand.size() != nn * nn)
+        link_demand.assign(nn * nn, 0.0);
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        if (per_weight[cpu] <= 0)
+            continue;
+        const Task &t = tasks[static_cast<size_t>(rqs[static_cast<size_t>(cpu)].current)];
+        const int here = pu_node[static_cast<size_t>(cpu)];
+        for (int n : t.used_nodes) {
+            const double b = per_weight[cpu] * t.node_weight[n];
+            if (n == here || !(b > 0))
+                continue;
+            const size_t pair = static_cast<size_t>(std::min(here, n)) * nn + static_cast<size_t>(std::max(here, n));
+            if (link_demand[pair] == 0 && (link_congestion_.empty() || link_congestion_[pair] == 1.0) &&
+                (link_queue_.empty() || link_queue_[pair] == 0.0))
+                link_active_.push_back(static_cast<int>(pair));
+            link_demand[pair] += b;
+        }
+    }
+    // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
+    // that share of one link's bandwidth (a crude stand-in for routing).
+    const double per_link_bw = 1.0 / model_.link_bandwidth_bytes_per_ns;
+    std::erase_if(link_active_, [&](int pair) {
+        const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
+        const double hops = link_hops(a, b);
+        const double ratio = std::max(link_demand[pair], 1e-9) * hops * per_link_bw;
+        link_demand[pair] = 0;
+        const size_t mirror = static_cast<size_t>(b) * nn + static_cast<size_t>(a);
+        const double qbefore = link_queue_.empty() ? 0.0 : link_queue_[pair];
+        const double q = settle(qbefore, queue_wait(ratio, line * hops * per_link_bw));
+        if (q != qbefore) {
+            // Allocated when a first link queues, as the multipliers below.
+            if (link_queue_.empty())
+                link_queue_.assign(nn * nn, 0.0);
+            link_queue_[pair] = link_queue_[mirror] = q;
+        }
+        const double before = link_congestion_.empty() ? 1.0 : link_congestion_[pair];
+        if (before == 1.0 && ratio <= 1.0)
+            return q == 0.0; // the common case: a link with room to spare
+        const double c = std::max(1.0, before * std::sqrt(ratio));
+        if (c == before)
+            return c == 1.0 && q == 0.0;
+        // Allocated when a first link saturates: a 512-node machine's matrix
+        // is 2 MiB, which every checkpoint would otherwise copy.
+        if (link_congestion_.empty())
+            link_congestion_.assign(nn * nn, 1.0);
+        link_congestion_[pair] = link_congestion_[mirror] = c;
+        return c == 1.0 && q == 0.0;
+    });
+}
+
+double MemoryModel::link_hops(int a, int b) const { return std::max(1.0, (topo_->node_distance(a, b) - 10) / 10.0); }
+
+} // namespace schedscope

@@ -1,0 +1,139 @@
+#pragma once
+// The memory side of the machine model: the caches above each PU and how a
+// running task warms them, the latency a task's accesses past L1 wait, the
+// congestion and queueing of each node's memory and of the links between
+// nodes, and the pricing of a migrated task's cold caches and remote memory.
+//
+// A value type: a Simulation holds one and copies it with its checkpoints.
+// It reads tasks and runqueues (sim_types.h) but owns neither; the
+// Simulation says which PU and node a task runs on. Split out of the
+// Simulation so that its rates can be tested on their own
+// (tests/core/test_memory_model.cpp).
+//
+// A task's progress rate (work-ns per ns) is 1 / (1 + stall), where stall is
+// the time its accesses past L1 wait per ns of work: each one hits the first
+// cache level above L1 that holds it (hit share = warmth / working set) or
+// goes to memory, whose latency is the local latency times the SLIT distance
+// / 10 of the node holding it, times that node's bandwidth congestion and,
+// when remote, the congestion of the interconnect between the two nodes.
+
+#include "engine/model_params.h"
+#include "engine/sim_types.h"
+#include "topology/topology.h"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace schedscope {
+
+class MemoryModel {
+public:
+    // The caches above each PU, L1 outwards, each with its level, so that
+    // warming finds the task's slot hint without reading the cache.
+    struct PuCache {
+        int cache; // index into caches()
+        int level; // caches()[cache].level
+    };
+
+    MemoryModel() = default;
+    // One cache state per cache object of the machine. A topology whose
+    // caches are unknown (numactl input) gets one private cache per PU of
+    // model.default_cache_size_bytes, so execution still has a warm/cold
+    // distinction.
+    MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams &model);
+
+    // --- caches ---
+    const std::vector<CacheState> &caches() const { return caches_; }
+    std::span<const PuCache> pu_caches(int cpu) const
+    {
+        const auto first = static_cast<std::size_t>(pu_cache_first_[static_cast<std::size_t>(cpu)]);
+        const auto last = static_cast<std::size_t>(pu_cache_first_[static_cast<std::size_t>(cpu) + 1]);
+        return {pu_cache_list_.data() + first, last - first};
+    }
+    // Bytes of the task's working set held by the level-`level` cache above `cpu`.
+    double warmth_on(TaskId t, int cpu, int level) const;
+    // A task that ran `user_ns` on `cpu` and did `work_ns` of work brings
+    // lines into the caches above it, evicting other tasks' shares.
+    void warm(Task &t, int cpu, double user_ns, double work_ns);
+    // An exited task's shares go from every cache.
+    void forget_task(TaskId t);
+    // Latency past L1 served by caches; *covered = share of accesses they serve.
+    double cache_latency_ns(const Task &t, int cpu, double *covered) const;
+
+    // --- rates ---
+    // The rate of a task with memory traffic running on `cpu` of node
+    // `here`; sets the runqueue's memory shares (mem_frac, local_share) and,
+    // while the task's last move is being paid for, its cost shares.
+    double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here);
+    // Opens the cost phases of a task's move from `from_cpu` (on node
+    // `from_node`) to a PU on `to_node` (Task::mig_cost), priced as its rate
+    // is re-derived.
+    void open_migration_cost(Task &t, int from_cpu, int from_node, int to_node, std::int64_t record) const;
+
+    // --- congestion (each tick) ---
+    // Re-derives node and link congestion and queueing from the demand of
+    // the tasks running now: `rqs` and `pu_node` indexed by PU.
+    void update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node);
+    // Queueing waits below saturation, in local memory latencies: at node
+    // `n`'s memory, and on the link between nodes a and b.
+    double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
+    double link_queue_wait(int a, int b) const { return link_queue_row(a)[b]; }
+    // Latency multipliers (>= 1) from bandwidth congestion at node `n`'s
+    // memory, and on the link between nodes a and b.
+    double memory_congestion(int n) const { return node_congestion_[static_cast<size_t>(n)]; }
+    double link_congestion(int a, int b) const { return link_row(a)[b]; }
+    double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
+
+private:
+    void price_migration(Task &t, Runqueue &rq, int here, double cache_lat, double miss, double mem_factor,
+                         double lat) const;
+    // Interconnect latency multipliers from `node` to every node.
+    const double *link_row(int node) const
+    {
+        return link_congestion_.empty() ? unit_row_.data()
+                                        : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
+    }
+    // Interconnect queueing waits from `node` to every node, in local memory latencies.
+    const double *link_queue_row(int node) const
+    {
+        return link_queue_.empty() ? zero_row_.data() : &link_queue_[static_cast<size_t>(node) * zero_row_.size()];
+    }
+
+    // Per-call scratch: a copy starts empty, an assignment leaves it empty
+    // (it is all zeros between calls, and a 512-node machine's is 2 MiB).
+    struct Scratch {
+        std::vector<double> v;
+        Scratch() = default;
+        Scratch(const Scratch &) {}
+        Scratch(Scratch &&) noexcept = default;
+        Scratch &operator=(const Scratch &)
+        {
+            v.clear();
+            return *this;
+        }
+        Scratch &operator=(Scratch &&) noexcept = default;
+    };
+
+    std::shared_ptr<const Topology> topo_;
+    ModelParams model_;
+    std::vector<CacheState> caches_;
+    // PU p's caches are [pu_cache_first_[p], pu_cache_first_[p + 1]) of pu_cache_list_.
+    std::vector<PuCache> pu_cache_list_;
+    std::vector<int> pu_cache_first_;     // PU count + 1 entries
+    std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
+    std::vector<double> node_queue_;      // queueing wait per node below saturation, in local memory latencies
+    // Interconnect: a latency multiplier per node pair (>= 1), both triangles
+    // of an N x N matrix, empty while no link was ever saturated; the pairs
+    // update_congestion must visit (with demand or congestion, once each); its
+    // demand per pair (scratch).
+    std::vector<double> link_congestion_;
+    std::vector<double> link_queue_; // queueing wait per pair, as node_queue_; empty while none ever queued
+    std::vector<double> zero_row_;   // N zeros: the row of link_queue_ while it is empty
+    std::vector<int> link_active_;
+    Scratch link_demand_;
+    std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty
+    double max_link_hops_ = 1.0;   // of the longest route
+};
+
+} // namespace schedscope

@@ -1,0 +1,215 @@
+// The memory model on its own (engine/memory_model.h): rates, warming and
+// congestion against figures worked out by hand from ModelParams' defaults.
+
+#include "engine/memory_model.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace schedscope;
+
+namespace {
+
+std::shared_ptr<const Topology> synth(const std::string &s)
+{
+    return std::make_shared<const Topology>(import_synthetic(s));
+}
+
+// A task with all its memory on node `mem_node` of a `nodes`-node machine.
+Task task_on(TaskId id, int nodes, int mem_node, double intensity, double working_set)
+{
+    Task t;
+    t.id = id;
+    t.mem_intensity = intensity;
+    t.working_set_bytes = working_set;
+    t.node_weight.assign(static_cast<size_t>(nodes), 0.0);
+    t.node_weight[static_cast<size_t>(mem_node)] = 1.0;
+    t.used_nodes = {mem_node};
+    t.unplaced_weight = 0;
+    return t;
+}
+
+} // namespace
+
+TEST_CASE("memory model: a cold task's rate is 1 / (1 + I x latency), remote x SLIT / 10", "[memory_model]")
+{
+    // Two nodes at SLIT 20, no caches in the topology: one default L2 per
+    // PU, which holds nothing of the task yet.
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    const ModelParams m; // local DRAM 80 ns
+    MemoryModel mm(topo, m);
+    Task t = task_on(0, 2, 0, 0.01, 1 << 20);
+    Runqueue rq;
+    // Local: 1 / (1 + 0.01 x 80) = 1 / 1.8.
+    CHECK(mm.memory_bound_rate(t, rq, 0, 0) == Approx(1.0 / 1.8));
+    CHECK(rq.mem_frac == 1.0);
+    CHECK(rq.local_share == 1.0);
+    // From node 1: 80 x 20 / 10 = 160 ns, 1 / (1 + 1.6).
+    CHECK(mm.memory_bound_rate(t, rq, 1, 1) == Approx(1.0 / 2.6));
+    CHECK(rq.local_share == 0.0);
+    // Half its memory on each node, from node 0: (80 + 160) / 2 = 120 ns.
+    t.node_weight = {0.5, 0.5};
+    t.used_nodes = {0, 1};
+    CHECK(mm.memory_bound_rate(t, rq, 0, 0) == Approx(1.0 / 2.2));
+    CHECK(rq.local_share == 0.5);
+}
+
+TEST_CASE("memory model: warming fills a cache at the miss rate, then hits shorten the latency", "[memory_model]")
+{
+    const auto topo = synth("pack:1 l2:1(size=4MB) core:1 pu:1");
+    const ModelParams m; // 64-byte lines, fill at most 5 bytes/ns, L2 4 ns
+    MemoryModel mm(topo, m);
+    const double ws = 1 << 20;
+    Task t = task_on(0, 1, 0, 0.01, ws);
+    // 1 ms of work at 0.01 accesses/ns: 10 000 misses, 640 000 bytes
+    // brought in (under the 5 000 000 the fill rate allows in 1 ms).
+    mm.warm(t, 0, 1e6, 1e6);
+    CHECK(mm.warmth_on(0, 0, 2) == Approx(640'000.0));
+    // The next ms misses only in what the cache does not hold:
+    // 10 000 x (1 - 640 000 / 1 MiB) x 64 bytes.
+    const double hit = 640'000.0 / ws;
+    mm.warm(t, 0, 1e6, 1e6);
+    CHECK(mm.warmth_on(0, 0, 2) == Approx(640'000.0 + 640'000.0 * (1 - hit)));
+    // Capped by the fill rate: 1 us of run time brings at most 5 000 bytes.
+    Task u = task_on(1, 1, 0, 0.01, ws);
+    mm.warm(u, 0, 1e3, 1e7);
+    CHECK(mm.warmth_on(1, 0, 2) == Approx(5'000.0));
+    // With share h of its working set held, an access waits h x 4 ns in L2
+    // and (1 - h) x 80 ns in memory.
+    const double h = mm.warmth_on(0, 0, 2) / ws;
+    Runqueue rq;
+    const double lat = h * m.l2_latency_ns + (1 - h) * m.mem_latency_local_ns;
+    CHECK(mm.memory_bound_rate(t, rq, 0, 0) == Approx(1.0 / (1.0 + 0.01 * lat)));
+    CHECK(rq.mem_frac == Approx(1 - h));
+    // An exited task's shares go.
+    mm.forget_task(0);
+    CHECK(mm.warmth_on(0, 0, 2) == 0.0);
+}
+
+TEST_CASE("memory model: a full cache evicts the other tasks' shares in proportion", "[memory_model]")
+{
+    // 1 MB of L2 (the synthetic "MB" is 10^6 bytes), two tasks of 0.6 MB.
+    const auto topo = synth("pack:1 l2:1(size=1MB) core:1 pu:1");
+    MemoryModel mm(topo, ModelParams{});
+    const double cap = mm.caches().front().capacity_bytes;
+    REQUIRE(cap == 1e6);
+    Task a = task_on(0, 1, 0, 1.0, 0.6e6), b = task_on(1, 1, 0, 1.0, 0.6e6);
+    mm.warm(a, 0, 1e6, 1e6); // 1e6 misses: fills to its working set, 0.6 MB
+    REQUIRE(mm.warmth_on(0, 0, 2) == Approx(0.6e6));
+    mm.warm(b, 0, 1e6, 1e6); // b takes 0.6 MB too: 1.2 MB used of 1 MB
+    // Eviction goes to 1/32 below capacity: the other share keeps
+    // 1 - (1.2 MB - 31/32 MB) / 0.6 MB of itself.
+    const double goal = cap * 31.0 / 32.0;
+    const double keep = 1.0 - (1.2e6 - goal) / 0.6e6; // 0.6146
+    CHECK(mm.warmth_on(1, 0, 2) == Approx(0.6e6));
+    CHECK(mm.warmth_on(0, 0, 2) == Approx(0.6e6 * keep));
+    CHECK(mm.caches().front().used_bytes == Approx(goal));
+}
+
+TEST_CASE("memory model: congestion moves by the square root of demand over bandwidth", "[memory_model]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 1.0;
+    m.queueing_max_utilisation = 0; // the multiplier alone
+    MemoryModel mm(topo, m);
+    // One task on PU 0 over node 0's memory at rate 0.5, every access a
+    // miss: 0.5 x 0.125 x 64 = 4 bytes per ns against 1 byte per ns.
+    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
+    std::vector<Runqueue> rqs(2);
+    rqs[0].current = 0;
+    rqs[0].rate = 0.5;
+    rqs[0].mem_frac = 1.0;
+    const std::vector<int> pu_node{0, 1};
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_congestion(0) == Approx(2.0)); // sqrt(4 / 1)
+    CHECK(mm.memory_congestion(1) == 1.0);
+    mm.update_congestion(rqs, tasks, pu_node); // the same demand again: 2 x sqrt(4)
+    CHECK(mm.memory_congestion(0) == Approx(4.0));
+    // The rate then sees 80 ns x 4.
+    Runqueue rq;
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 320.0)));
+    // Demand under the bandwidth lets it fall back, never below 1.
+    rqs[0].rate = 0.0625; // 0.5 bytes per ns: x sqrt(0.5) each update
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_congestion(0) == Approx(4.0 * std::sqrt(0.5)));
+    for (int i = 0; i < 10; ++i)
+        mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_congestion(0) == 1.0);
+}
+
+TEST_CASE("memory model: below saturation the controller queues, M/D/1, half way each update", "[memory_model]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 10.0;
+    m.queueing_max_utilisation = 0.9;
+    MemoryModel mm(topo, m);
+    // 0.5 x 0.125 x 64 = 4 bytes per ns of 10: u = 0.4, a wait of
+    // u / (2 (1 - u)) = 1/3 transfers of 6.4 ns, over 80 ns of latency.
+    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
+    std::vector<Runqueue> rqs(2);
+    rqs[0].current = 0;
+    rqs[0].rate = 0.5;
+    rqs[0].mem_frac = 1.0;
+    const std::vector<int> pu_node{0, 1};
+    const double target = 6.4 * (0.4 / (2 * 0.6)) / 80.0;
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_congestion(0) == 1.0);
+    CHECK(mm.memory_queue_wait(0) == Approx(target / 2));
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_queue_wait(0) == Approx(target * 3 / 4));
+    CHECK(mm.memory_queue_wait(1) == 0.0);
+    // The rate waits the latency plus the queue, in local latencies.
+    Runqueue rq;
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 80.0 * (1 + target * 3 / 4))));
+}
+
+TEST_CASE("memory model: remote traffic loads the link, a saturated link is a multiplier", "[memory_model]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.link_bandwidth_bytes_per_ns = 2.0;
+    m.queueing_max_utilisation = 0;
+    MemoryModel mm(topo, m);
+    // PU 0 over node 1's memory: 8 bytes per ns across one link of 2.
+    std::vector<Task> tasks{task_on(0, 2, 1, 0.25, 1 << 20)};
+    std::vector<Runqueue> rqs(2);
+    rqs[0].current = 0;
+    rqs[0].rate = 0.5;
+    rqs[0].mem_frac = 1.0;
+    const std::vector<int> pu_node{0, 1};
+    CHECK(mm.link_hops(0, 1) == 1.0);
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.link_congestion(0, 1) == Approx(2.0)); // sqrt(8 / 2)
+    CHECK(mm.link_congestion(1, 0) == mm.link_congestion(0, 1));
+    CHECK(mm.memory_congestion(1) == 1.0); // 8 of node 1's 10 bytes per ns
+    // Latency: 80 x 2 (SLIT 20) x 2 (link).
+    Runqueue rq;
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * 320.0)));
+}
+
+TEST_CASE("memory model: a copy carries on exactly as the original", "[memory_model]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.link_bandwidth_bytes_per_ns = 2.0;
+    MemoryModel mm(topo, m);
+    std::vector<Task> tasks{task_on(0, 2, 1, 0.25, 1 << 20)};
+    std::vector<Runqueue> rqs(2);
+    rqs[0].current = 0;
+    rqs[0].rate = 0.5;
+    rqs[0].mem_frac = 1.0;
+    const std::vector<int> pu_node{0, 1};
+    mm.update_congestion(rqs, tasks, pu_node);
+    MemoryModel copy = mm;
+    for (int i = 0; i < 3; ++i) {
+        mm.update_congestion(rqs, tasks, pu_node);
+        copy.update_congestion(rqs, tasks, pu_node);
+    }
+    CHECK(copy.link_congestion(0, 1) == mm.link_congestion(0, 1));
+    CHECK(copy.link_queue_wait(0, 1) == mm.link_queue_wait(0, 1));
+    CHECK(copy.link_queue_wait(0, 1) > 0);
+}
