@@ -178,6 +178,7 @@ Simulation &Simulation::operator=(const Simulation &o)
     done_finite_work_ns_ = o.done_finite_work_ns_;
     page_migrations_ = o.page_migrations_;
     hinting_faults_ = o.hinting_faults_;
+    numa_activity_ = o.numa_activity_;
     lock_wait_ns_ = o.lock_wait_ns_;
     migrations_by_class_ = o.migrations_by_class_;
     migrations_total_ = o.migrations_total_;
@@ -216,7 +217,6 @@ ProcId Simulation::add_process(const std::string &name, std::int64_t memory_byte
     p.alloc = alloc;
     p.alloc_nodes = std::move(alloc_nodes);
     const int nnode = std::max(1, topo_->numa_count());
-    p.faults_by_node.assign(nnode, 0);
     p.chunks_on_node.assign(nnode, 0);
     procs_.push_back(std::move(p));
     window_acc_.push_back(0);
@@ -267,7 +267,6 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.op_count = static_cast<int>(t.program.ops.size());
     const int nnode = std::max(1, topo_->numa_count());
     t.node_weight.assign(nnode, 0.0);
-    t.faults_by_node.assign(nnode, 0);
     p.tasks.push_back(t.id);
     tasks_.push_back(std::move(t));
     return tasks_.back().id;
