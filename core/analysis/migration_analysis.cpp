@@ -80,15 +80,11 @@ std::vector<std::size_t> MigrationAnalysis::items_in_cell(int from_cpu, int to_c
 
 SimTime policy_cache_hot_time_ns(const Simulation &sim, std::string *origin)
 {
-    const ParamMap params = sim.policy().params();
-    if (auto it = params.find("cache_hot_time_ms"); it != params.end()) {
-        char *end = nullptr;
-        const double ms = std::strtod(it->second.c_str(), &end);
-        if (end != it->second.c_str() && std::isfinite(ms) && ms >= 0) {
-            if (origin)
-                *origin = "policy cache_hot_time_ms";
-            return static_cast<SimTime>(std::llround(ms * kNsPerMs));
-        }
+    const double ms = sim.policy().cache_hot_time_ms();
+    if (std::isfinite(ms) && ms >= 0) {
+        if (origin)
+            *origin = "policy cache_hot_time_ms";
+        return static_cast<SimTime>(std::llround(ms * kNsPerMs));
     }
     if (origin)
         *origin = "default 2.5 ms (the policy has no cache_hot_time_ms)";

@@ -134,8 +134,8 @@ struct MigrationAnalysis {
     std::vector<std::size_t> items_in_cell(int from_cpu, int to_cpu) const;
 };
 
-// The policy's machine-wide cache_hot_time from its effective parameters
-// (cache_hot_time_ms), or the 2.6 default of 2.5 ms when it has none;
+// The policy's machine-wide cache_hot_time, as the policy states it
+// (Policy::cache_hot_time_ms), or the 2.6 default of 2.5 ms when it has none;
 // `origin` says which.
 SimTime policy_cache_hot_time_ns(const Simulation &sim, std::string *origin = nullptr);
 

@@ -147,8 +147,6 @@ void Simulation::sample_accesses(Task &t, int cpu)
             p.chunk_armed[chunk] = 0;
             --p.armed_chunks;
             ++hinting_faults_;
-            ++t.faults_by_node[p.chunk_node[chunk]];
-            ++p.faults_by_node[node];
             charge_sys(cpu, static_cast<double>(cfg_.model.hinting_fault_ns));
             policy_->on_hinting_fault(*this, t.id, chunk, node);
         }

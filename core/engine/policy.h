@@ -1,9 +1,11 @@
 #pragma once
 // How a scheduling or NUMA-balancing policy plugs into the engine. The engine
-// owns all state and all costs; a policy only decides, through the
-// Simulation's actions (migrate_task, migrate_chunk, arm_chunk, log), and
-// says why. A policy's own state must copy with clone() so that checkpoints
-// restore it.
+// owns all state and all costs; a policy reads it through Simulation's const
+// queries and only decides, through the Simulation's actions (migrate_task,
+// migrate_chunk, arm_chunk, charge_sys, log) and those of
+// engine/policy_actions.h, and says why. A policy's own state (preferred
+// nodes, fault statistics, a scanner's position) lives in the policy and must
+// copy with clone() so that checkpoints restore it.
 
 #include "engine/sim_types.h"
 #include "params/params.h"
@@ -67,6 +69,14 @@ public:
     virtual bool check_preempt_wakeup(Simulation &, int /*cpu*/, TaskId /*woken*/) { return false; }
     // A task hit an armed chunk (NUMA hinting fault) from `node`.
     virtual void on_hinting_fault(Simulation &, TaskId, int /*chunk*/, int /*node*/) {}
+
+    // --- what analyses and views may ask a policy ---
+    // The node the policy wants the task on (AutoNUMA's preferred node,
+    // sched/numa's home node), or kNoNode.
+    virtual int preferred_node(const Simulation &, TaskId) const { return kNoNode; }
+    // The cache-hot threshold the policy's balancer judges migrations by
+    // (the 2.6 balancer's cache_hot_time), in ms; negative when it has none.
+    virtual double cache_hot_time_ms() const { return -1.0; }
 
     WakeupMode wakeup_mode() const { return wakeup_; }
     void set_wakeup_mode(WakeupMode m) { wakeup_ = m; }

@@ -81,10 +81,7 @@ struct Process {
     AllocPolicy alloc = AllocPolicy::FirstTouch;
     CpuSet alloc_nodes; // Bind / Interleave: the allowed nodes (as a node set)
     std::vector<TaskId> tasks;
-    int home_node = kNoNode;                  // for policies with a home-node notion
-    int scan_offset = 0;                      // next chunk a NUMA scanner arms
-    std::vector<std::int64_t> faults_by_node; // hinting faults by accessing node, decayed by policies
-    std::vector<int> chunks_on_node;          // resident chunk count per node
+    std::vector<int> chunks_on_node; // resident chunk count per node
 };
 
 struct TaskStats {
@@ -155,8 +152,6 @@ struct alignas(64) Task {
     std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
     std::vector<int> used_nodes;     // nodes whose node_weight is non-zero: big machines have hundreds
     double unplaced_weight = 1.0;    // share on chunks not yet touched
-    int preferred_node = kNoNode;    // set by NUMA policies
-    std::vector<std::int64_t> faults_by_node;
 };
 
 // A lock's state for the contention model: when it is next free.

@@ -107,7 +107,6 @@ ProcId Simulation::add_process(const std::string &name, std::int64_t memory_byte
     p.alloc = alloc;
     p.alloc_nodes = std::move(alloc_nodes);
     const int nnode = std::max(1, topo_->numa_count());
-    p.faults_by_node.assign(nnode, 0);
     p.chunks_on_node.assign(nnode, 0);
     procs_.push_back(std::move(p));
     window_.acc.push_back(0);
@@ -158,7 +157,6 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.op_count = static_cast<int>(t.program.ops.size());
     const int nnode = std::max(1, topo_->numa_count());
     t.node_weight.assign(nnode, 0.0);
-    t.faults_by_node.assign(nnode, 0);
     p.tasks.push_back(t.id);
     tasks_.push_back(std::move(t));
     return tasks_.back().id;

@@ -15,6 +15,7 @@
 #include "engine/event_queue.h"
 #include "engine/memory_model.h"
 #include "engine/model_params.h"
+#include "engine/numa_activity.h"
 #include "engine/owned.h"
 #include "engine/policy.h"
 #include "engine/recording.h"
@@ -106,9 +107,7 @@ public:
     const Policy &policy() const { return *policy_; }
     const std::vector<Task> &tasks() const { return tasks_; }
     const Task &task(TaskId t) const { return tasks_.at(t); }
-    Task &task_mut(TaskId t) { return tasks_.at(t); }
     const std::vector<Process> &processes() const { return procs_; }
-    Process &process_mut(ProcId p) { return procs_.at(p); }
     const std::vector<Runqueue> &runqueues() const { return rqs_; }
     const Runqueue &rq(int cpu) const { return rqs_.at(cpu); }
     const std::vector<CacheState> &caches() const { return memory_.caches(); }
@@ -124,6 +123,9 @@ public:
     {
         return recent_migrations_[static_cast<std::size_t>(i % kRecentMigrations)];
     }
+    // NUMA balancing's scanning, faults, shootdowns, copies and huge-page
+    // splits so far (engine/policy_actions.h charges and counts them).
+    const NumaActivity &numa_activity() const { return numa_activity_; }
     Prng &rng() { return rng_; }
     // Runnable tasks on a PU, current included: Runqueue::nr_running(),
     // kept in one dense array because the balancers sum it over whole
@@ -152,7 +154,7 @@ public:
     std::int64_t total_ops() const;
     double progress() const; // fraction of finite work done
 
-    // --- actions for policies ---
+    // --- actions for policies (more in engine/policy_actions.h) ---
     // Move a runnable (queued) task to another PU's runqueue. Takes both
     // runqueue locks (contention model), charges the migration cost to
     // `by_cpu` and records the move. Returns false if not allowed.
@@ -185,6 +187,14 @@ public:
     SchedEventSink *event_sink() const { return sink_.get(); }
 
 private:
+    // Mutable tasks and processes: for the engine's own actions
+    // (engine/policy_actions.h) and for tests that build a situation by
+    // hand (tests/core/engine_test_access.h). Policies reach neither.
+    friend class PolicyActions;
+    friend struct EngineTestAccess;
+    Task &task_mut(TaskId t) { return tasks_.at(t); }
+    Process &process_mut(ProcId p) { return procs_.at(p); }
+
     // event handling
     void handle(const Event &e);
     void on_tick();
@@ -332,6 +342,7 @@ private:
     FiniteWork finite_;
     std::int64_t page_migrations_ = 0;
     std::int64_t hinting_faults_ = 0;
+    NumaActivity numa_activity_;
     double lock_wait_ns_ = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations_by_class_{};
     std::int64_t migrations_total_ = 0;

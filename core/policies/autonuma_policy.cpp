@@ -37,11 +37,14 @@ struct AutoNumaParams {
     bool mem_follow = true, cpu_follow = true, exchange = true;
 };
 
-double fault_share(const Task &t, int node)
+// Hinting faults by node: a task's by the node of the memory it faulted on,
+// a process's by the node its threads faulted from.
+using NodeFaults = std::vector<std::int64_t>;
+
+double fault_share(const NodeFaults &f, int node)
 {
-    const double total = static_cast<double>(
-        std::accumulate(t.faults_by_node.begin(), t.faults_by_node.end(), std::int64_t{0}));
-    return total > 0 && node >= 0 ? static_cast<double>(t.faults_by_node[node]) / total : 0.0;
+    const double total = static_cast<double>(std::accumulate(f.begin(), f.end(), std::int64_t{0}));
+    return total > 0 && node >= 0 ? static_cast<double>(f[static_cast<size_t>(node)]) / total : 0.0;
 }
 
 std::string pct_text(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + "%"; }
@@ -76,6 +79,15 @@ public:
             streak_[p].assign(sim.processes()[p].chunk_node.size(), 0);
         }
         last_numa_move_ns_.assign(sim.tasks().size(), -kNumaMoveCooldownNs);
+        const auto nodes = static_cast<size_t>(std::max(1, sim.topology().numa_count()));
+        task_faults_.assign(sim.tasks().size(), NodeFaults(nodes, 0));
+        proc_faults_.assign(sim.processes().size(), NodeFaults(nodes, 0));
+        preferred_.assign(sim.tasks().size(), kNoNode);
+    }
+
+    int preferred_node(const Simulation &, TaskId t) const override
+    {
+        return t >= 0 && t < static_cast<TaskId>(preferred_.size()) ? preferred_[static_cast<size_t>(t)] : kNoNode;
     }
 
     void on_tick(Simulation &sim, int cpu) override
@@ -90,6 +102,8 @@ public:
     void on_hinting_fault(Simulation &sim, TaskId t, int chunk, int node) override
     {
         const Task &task = sim.task(t);
+        ++task_faults_[static_cast<size_t>(t)][static_cast<size_t>(sim.processes()[task.proc].chunk_node[chunk])];
+        ++proc_faults_[static_cast<size_t>(task.proc)][static_cast<size_t>(node)];
         scanner_.after_fault(sim, task.proc, chunk);
         if (p_.cpu_follow)
             update_preference(sim, t);
@@ -100,7 +114,7 @@ public:
 protected:
     int numa_preference(const Simulation &sim, TaskId t, int from_cpu, int to_cpu) const override
     {
-        const int pref = sim.task(t).preferred_node;
+        const int pref = preferred_node(sim, t);
         if (!p_.cpu_follow || pref == kNoNode)
             return 0;
         const int from = sim.topology().node_of_pu(from_cpu), to = sim.topology().node_of_pu(to_cpu);
@@ -112,36 +126,36 @@ protected:
     }
     std::string numa_reason(const Simulation &sim, TaskId t) const override
     {
-        const Task &task = sim.task(t);
-        return "it prefers " + node_text(task.preferred_node) + " (" +
-               pct_text(fault_share(task, task.preferred_node)) + " of its hinting faults hit memory there)";
+        const int pref = preferred_node(sim, t);
+        return "it prefers " + node_text(pref) + " (" + pct_text(fault_share(faults(t), pref)) +
+               " of its hinting faults hit memory there)";
     }
 
 private:
     // Statistics halve once per full scan, so they follow a changing workload.
-    void decay(Simulation &sim, ProcId p)
+    void decay(const Simulation &sim, ProcId p)
     {
-        Process &proc = sim.process_mut(p);
-        for (auto &f : proc.faults_by_node)
+        for (auto &f : proc_faults_[static_cast<size_t>(p)])
             f /= 2;
-        for (TaskId t : proc.tasks)
-            for (auto &f : sim.task_mut(t).faults_by_node)
+        for (TaskId t : sim.processes()[p].tasks)
+            for (auto &f : task_faults_[static_cast<size_t>(t)])
                 f /= 2;
     }
 
+    const NodeFaults &faults(TaskId t) const { return task_faults_[static_cast<size_t>(t)]; }
+
     void update_preference(Simulation &sim, TaskId t)
     {
-        const Task &task = sim.task(t);
-        const auto &f = task.faults_by_node;
+        const NodeFaults &f = faults(t);
         if (std::accumulate(f.begin(), f.end(), std::int64_t{0}) < kMinFaultsForPreference)
             return;
         const int best = static_cast<int>(std::max_element(f.begin(), f.end()) - f.begin());
-        const int old = task.preferred_node;
+        const int old = preferred_[static_cast<size_t>(t)];
         if (best == old || (old != kNoNode && f[best] <= f[old]))
             return;
-        sim.task_mut(t).preferred_node = best;
+        preferred_[static_cast<size_t>(t)] = best;
         sim.log(DecisionKind::PreferNode, t, old, best,
-                task_text(t) + " prefers " + node_text(best) + ": " + pct_text(fault_share(task, best)) +
+                task_text(t) + " prefers " + node_text(best) + ": " + pct_text(fault_share(f, best)) +
                     " of its recent hinting faults hit memory there");
     }
 
@@ -177,7 +191,7 @@ private:
             return;
         const Task &ta = sim.task(a);
         const Topology &topo = sim.topology();
-        const int want = ta.preferred_node, here = topo.node_of_pu(cpu);
+        const int want = preferred_[static_cast<size_t>(a)], here = topo.node_of_pu(cpu);
         if (want == kNoNode || want == here || sim.now() - last_numa_move_ns_.at(a) < kNumaMoveCooldownNs)
             return;
         CpuSet there = topo.pus_of_node(want);
@@ -187,8 +201,8 @@ private:
                 continue;
             if (this->move_task(sim, a, c, cpu, DecisionKind::PreferNode,
                                 task_text(a) + " moved to idle " + cpu_text(c) + " on its preferred " +
-                                    node_text(want) + " (" + pct_text(fault_share(ta, want)) +
-                                    " of its faults there, " + pct_text(fault_share(ta, here)) + " on " +
+                                    node_text(want) + " (" + pct_text(fault_share(faults(a), want)) +
+                                    " of its faults there, " + pct_text(fault_share(faults(a), here)) + " on " +
                                     node_text(here) + ")"))
                 last_numa_move_ns_[a] = sim.now();
             return;
@@ -196,7 +210,7 @@ private:
         if (!p_.exchange)
             return;
         // Every CPU there is busy: swap with a task that is better off here.
-        const double gain_a = fault_share(ta, want) - fault_share(ta, here);
+        const double gain_a = fault_share(faults(a), want) - fault_share(faults(a), here);
         int best_cpu = -1;
         double best_gain = 0;
         for (int c = there.first(); c >= 0; c = there.next(c)) {
@@ -204,7 +218,7 @@ private:
             if (b < 0 || !sim.task(b).cpus_allowed.test(cpu) ||
                 sim.now() - last_numa_move_ns_.at(b) < kNumaMoveCooldownNs)
                 continue;
-            const double gain_b = fault_share(sim.task(b), here) - fault_share(sim.task(b), want);
+            const double gain_b = fault_share(faults(b), here) - fault_share(faults(b), want);
             if (gain_a > 0 && gain_b > 0 && gain_a + gain_b > best_gain) {
                 best_cpu = c;
                 best_gain = gain_a + gain_b;
@@ -213,9 +227,9 @@ private:
         if (best_cpu < 0)
             return;
         const TaskId b = sim.rq(best_cpu).current;
-        const std::string why = "exchange: " + task_text(a) + " (" + pct_text(fault_share(ta, want)) +
+        const std::string why = "exchange: " + task_text(a) + " (" + pct_text(fault_share(faults(a), want)) +
                                 " of its faults on " + node_text(want) + ") and " + task_text(b) + " (" +
-                                pct_text(fault_share(sim.task(b), here)) + " on " + node_text(here) +
+                                pct_text(fault_share(faults(b), here)) + " on " + node_text(here) +
                                 ") swap, every CPU of " + node_text(want) + " is busy";
         if (this->move_task(sim, a, best_cpu, cpu, DecisionKind::Exchange, why)) {
             this->move_task(sim, b, cpu, cpu, DecisionKind::Exchange, why);
@@ -228,6 +242,9 @@ private:
     std::vector<std::vector<std::int16_t>> last_nid_; // per process and chunk: node of the last fault
     std::vector<std::vector<std::uint8_t>> streak_;   // per process and chunk: faults in a row from it
     std::vector<SimTime> last_numa_move_ns_;          // per task
+    std::vector<NodeFaults> task_faults_;             // per task, halved every full scan
+    std::vector<NodeFaults> proc_faults_;             // per process, halved every full scan
+    std::vector<int> preferred_;                      // per task: its preferred node, or kNoNode
 };
 
 bool on_off(const ParamMap &p, const std::string &key, const std::string &source)

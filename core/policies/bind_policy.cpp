@@ -9,6 +9,7 @@
 // and binds no CPU. Within its binding a task is balanced by the domain balancer, which
 // cannot cross it: hard binding never migrates across nodes.
 
+#include "engine/policy_actions.h"
 #include "engine/simulation.h"
 #include "policies/domain_balancer.h"
 #include "policies/factories.h"
@@ -43,12 +44,10 @@ public:
             for (int n = 0; n < nodes; ++n)
                 all.set(n);
             for (const Process &p : sim.processes()) {
-                Process &pm = sim.process_mut(p.id);
-                pm.alloc = AllocPolicy::Interleave;
-                pm.alloc_nodes = all;
+                PolicyActions::set_memory_policy(sim, p.id, AllocPolicy::Interleave, all);
                 // Memory written before the run was allocated under the same policy.
-                for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
-                    if (pm.chunk_node[c] != kNoNode)
+                for (int c = 0; c < static_cast<int>(p.chunk_node.size()); ++c)
+                    if (p.chunk_node[c] != kNoNode)
                         sim.place_chunks(p.id, c, c + 1, c % nodes);
                 sim.log(DecisionKind::Other, -1, -1, -1, "process " + p.name + ": memory interleaved over all nodes");
             }
@@ -101,10 +100,9 @@ private:
     // cpus_allowed narrowed to the nodes (replaced if they do not meet).
     static void bind_cpus(Simulation &sim, TaskId t, const CpuSet &cpus)
     {
-        Task &task = sim.task_mut(t);
-        CpuSet both = task.cpus_allowed;
+        CpuSet both = sim.task(t).cpus_allowed;
         both &= cpus;
-        task.cpus_allowed = both.empty() ? cpus : both;
+        PolicyActions::set_cpus_allowed(sim, t, both.empty() ? cpus : both);
     }
 
     // Memory written before the run lands where the binding would have put
@@ -123,9 +121,8 @@ private:
         const CpuSet cpus = cpus_of(sim, run_nodes);
         for (TaskId t : sim.processes()[p].tasks)
             bind_cpus(sim, t, cpus);
-        Process &pm = sim.process_mut(p);
-        pm.alloc = AllocPolicy::Bind;
-        pm.alloc_nodes = nodes;
+        PolicyActions::set_memory_policy(sim, p, AllocPolicy::Bind, nodes);
+        const Process &pm = sim.processes()[p];
         const std::vector<int> targets = bind_write_nodes(nodes, run_nodes);
         for (int c = 0; c < static_cast<int>(pm.chunk_node.size()); ++c)
             rehome_chunk(sim, p, c, targets);

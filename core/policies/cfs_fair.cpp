@@ -6,6 +6,7 @@
 #include "policies/cfs_balancer.h"
 
 #include "engine/nice.h"
+#include "engine/policy_actions.h"
 #include "engine/simulation.h"
 #include "policies/policy_text.h"
 
@@ -131,7 +132,7 @@ SimTime CfsBalancer::sched_slice(const Simulation &sim, int cpu, TaskId t, bool 
 
 void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
 {
-    Task &task = sim.task_mut(t);
+    SimTime vruntime = sim.task(t).vruntime_ns;
     update_min_vruntime(sim, cpu);
     const SimTime minv = min_vruntime_[static_cast<size_t>(cpu)];
     // Linux 3.6 kernel/sched/fair.c: dequeue_entity() / task_waking_fair()
@@ -139,7 +140,7 @@ void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, E
     // enqueue_entity() adds the new queue's.
     if (from_cpu >= 0 && from_cpu != cpu) {
         update_min_vruntime(sim, from_cpu);
-        task.vruntime_ns += minv - min_vruntime_[static_cast<size_t>(from_cpu)];
+        vruntime += minv - min_vruntime_[static_cast<size_t>(from_cpu)];
     }
     switch (kind) {
     case EnqueueKind::New:
@@ -147,13 +148,13 @@ void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, E
         // with START_DEBIT: a new task starts one virtual slice after
         // min_vruntime, so that it does not take the current period from the
         // tasks already there.
-        task.vruntime_ns = minv + calc_delta_fair(sched_slice(sim, cpu, t, false), weight(sim, t));
+        vruntime = minv + calc_delta_fair(sched_slice(sim, cpu, t, false), weight(sim, t));
         break;
     case EnqueueKind::Wakeup: {
         // Linux 3.6 kernel/sched/fair.c: place_entity() with
         // GENTLE_FAIR_SLEEPERS: a sleeper gets at most half a latency of
         // credit, and never gains by being placed backwards.
-        task.vruntime_ns = std::max(task.vruntime_ns, minv - latency_ns_ / 2);
+        vruntime = std::max(vruntime, minv - latency_ns_ / 2);
         // Linux 3.6 kernel/sched/core.c: ttwu_do_wakeup(): how long the CPU
         // was idle, averaged (update_avg(), 1/8 weight), capped at twice
         // the migration cost.
@@ -169,6 +170,7 @@ void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, E
     }
     case EnqueueKind::Migrate: break;
     }
+    PolicyActions::set_vruntime(sim, t, vruntime);
 }
 
 // Linux 3.6 kernel/sched/fair.c: pick_next_entity(): the leftmost task, the

@@ -33,6 +33,7 @@ public:
 
     const std::vector<SchedDomain> &domains_of(int cpu) const { return domains_.at(cpu); }
     const BalancerParams &balancer_params() const { return bp_; }
+    double cache_hot_time_ms() const override { return bp_.cache_hot_time_ms; }
 
 protected:
     enum class IdleType { NotIdle, Idle, NewIdle };

@@ -55,6 +55,7 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
                                    static_cast<double>(model.chunk_bytes);
     const int nproc = static_cast<int>(sim.processes().size());
     carry_chunks_.resize(nproc, 0.0);
+    scan_offset_.resize(nproc, 0);
     faults_.resize(nproc);
     for (ProcId pid = 0; pid < nproc; ++pid) {
         const Process &proc = sim.processes()[pid];
@@ -76,11 +77,10 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
         carry_chunks_[pid] -= todo;
         todo = std::min(todo, nchunks);
         for (int i = 0; i < todo; ++i) {
-            Process &pm = sim.process_mut(pid);
-            const int c = pm.scan_offset;
-            pm.scan_offset = (c + 1) % nchunks;
+            const int c = scan_offset_[pid];
+            scan_offset_[pid] = (c + 1) % nchunks;
             faults_[pid][c] = 0;
-            if (pm.chunk_node[c] != kNoNode) {
+            if (proc.chunk_node[c] != kNoNode) {
                 if (p_.pmd) {
                     // One entry per 2 MiB instead of one per page.
                     const double pmds = std::max<double>(1.0, static_cast<double>(model.chunk_bytes) / kPmdBytes);
@@ -89,7 +89,7 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
                     sim.arm_chunk(pid, c, cpu);
                 }
             }
-            if (pm.scan_offset == 0)
+            if (scan_offset_[pid] == 0)
                 on_full_pass(pid);
         }
     }

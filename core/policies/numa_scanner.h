@@ -51,6 +51,7 @@ private:
     NumaScanParams p_;
     SimTime next_pass_ns_ = 0;
     std::vector<double> carry_chunks_;              // per process: fractional chunks owed
+    std::vector<int> scan_offset_;                  // per process: the next chunk to arm
     std::vector<std::vector<std::uint8_t>> faults_; // per process and chunk: faults taken this pass
 };
 

@@ -36,6 +36,7 @@ public:
         const Topology &topo = sim.topology();
         const int nodes = std::max(1, topo.numa_count());
         std::vector<double> homed(nodes, 0.0);
+        home_.assign(sim.processes().size(), kNoNode);
         for (const Process &p : sim.processes()) {
             int best = 0;
             double best_load = 0;
@@ -48,12 +49,15 @@ public:
                 }
             }
             homed[best] += static_cast<double>(p.tasks.size());
-            sim.process_mut(p.id).home_node = best;
+            home_[static_cast<size_t>(p.id)] = best;
             sim.log(DecisionKind::Other, -1, -1, best,
                     "process " + p.name + " gets home " + node_text(best) + " (" + fixed1_text(best_load) +
                         " threads per CPU homed there before it)");
         }
     }
+
+    // A thread's preferred node is its process's home.
+    int preferred_node(const Simulation &sim, TaskId t) const override { return home(sim.task(t).proc); }
 
     void on_tick(Simulation &sim, int cpu) override
     {
@@ -68,35 +72,37 @@ public:
         const Task &task = sim.task(t);
         scanner_.after_fault(sim, task.proc, chunk);
         const Process &proc = sim.processes()[task.proc];
-        const int where = proc.chunk_node[chunk];
-        if (proc.home_node == kNoNode || where == proc.home_node)
+        const int where = proc.chunk_node[chunk], to = home(task.proc);
+        if (to == kNoNode || where == to)
             return;
-        sim.migrate_chunk(task.proc, chunk, proc.home_node, task.cpu,
-                          "chunk " + std::to_string(chunk) + " of " + proc.name + " pulled to home " +
-                              node_text(proc.home_node) + " from " + node_text(where) + " on a fault from " +
-                              node_text(node));
+        sim.migrate_chunk(task.proc, chunk, to, task.cpu,
+                          "chunk " + std::to_string(chunk) + " of " + proc.name + " pulled to home " + node_text(to) +
+                              " from " + node_text(where) + " on a fault from " + node_text(node));
     }
 
 protected:
-    int fork_node(const Simulation &sim, TaskId t) const override
-    {
-        return sim.processes()[sim.task(t).proc].home_node;
-    }
+    int fork_node(const Simulation &sim, TaskId t) const override { return home(sim.task(t).proc); }
     int numa_preference(const Simulation &sim, TaskId t, int from_cpu, int to_cpu) const override
     {
-        const int home = sim.processes()[sim.task(t).proc].home_node;
-        if (home == kNoNode)
+        const int h = home(sim.task(t).proc);
+        if (h == kNoNode)
             return 0;
         const int from = sim.topology().node_of_pu(from_cpu), to = sim.topology().node_of_pu(to_cpu);
-        return to == home && from != home ? 1 : (from == home && to != home ? -1 : 0);
+        return to == h && from != h ? 1 : (from == h && to != h ? -1 : 0);
     }
     std::string numa_reason(const Simulation &sim, TaskId t) const override
     {
-        return "its process's home is " + node_text(sim.processes()[sim.task(t).proc].home_node);
+        return "its process's home is " + node_text(home(sim.task(t).proc));
     }
 
 private:
+    int home(ProcId p) const
+    {
+        return p >= 0 && p < static_cast<ProcId>(home_.size()) ? home_[static_cast<size_t>(p)] : kNoNode;
+    }
+
     NumaScanner scanner_;
+    std::vector<int> home_; // per process: its home node
 };
 
 } // namespace

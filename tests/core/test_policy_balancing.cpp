@@ -4,6 +4,7 @@
 #include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "engine_test_access.h"
 #include "policies/domain_balancer.h"
 #include "topology/import.h"
 
@@ -104,12 +105,12 @@ TEST_CASE("linux-2.5-numa: the idle node balancer variant pulls across nodes", "
             node0.set(0);
             node0.set(1);
             // Pinned for placement only: released after the first ms below.
-            sim.task_mut(t).cpus_allowed = node0;
+            EngineTestAccess::task(sim, t).cpus_allowed = node0;
         }
         sim.run_until(500'000);
         for (auto &t : sim.tasks())
             for (int c = 0; c < 4; ++c)
-                sim.task_mut(t.id).cpus_allowed.set(c);
+                EngineTestAccess::task(sim, t.id).cpus_allowed.set(c);
         sim.run_to_end();
         return sim;
     };

@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "engine_test_access.h"
 #include "policies/cfs_balancer.h"
 #include "topology/import.h"
 
@@ -128,10 +129,10 @@ TEST_CASE("cfs runs the queued task with the smallest vruntime next", "[policy][
     sim.run_until(1'000'000);
     REQUIRE(sim.rq(0).queue.size() == 2);
     const TaskId q0 = sim.rq(0).queue[0], q1 = sim.rq(0).queue[1];
-    sim.task_mut(q0).vruntime_ns = 9'000'000;
-    sim.task_mut(q1).vruntime_ns = 4'000'000;
+    EngineTestAccess::task(sim, q0).vruntime_ns = 9'000'000;
+    EngineTestAccess::task(sim, q1).vruntime_ns = 4'000'000;
     CHECK(cfs(sim).pick_next(sim, 0) == 1);
-    sim.task_mut(q1).vruntime_ns = 9'500'000;
+    EngineTestAccess::task(sim, q1).vruntime_ns = 9'500'000;
     CHECK(cfs(sim).pick_next(sim, 0) == 0);
     (void)a, (void)b, (void)c;
 }
@@ -197,7 +198,7 @@ TEST_CASE("cfs wakeups: wake_affine takes the waker's CPU, select_idle_sibling a
         // It waits its turn behind a spinner (a 9 ms slice), runs, blocks.
         sim.run_until(40'000'000);
         REQUIRE(sim.task(w).state == TaskState::Blocked);
-        sim.task_mut(w).cpu = 1; // where it last ran
+        EngineTestAccess::task(sim, w).cpu = 1; // where it last ran
         return std::make_pair(std::move(sim), w);
     };
     SECTION("prev as loaded as the waker's CPU plus the wakee: it stays on prev")
@@ -220,7 +221,7 @@ TEST_CASE("cfs wakeups: wake_affine takes the waker's CPU, select_idle_sibling a
         CHECK(sim.recording().decisions.back().reason.find("select_idle_sibling") != std::string::npos);
         // An idle CPU with a wakeup pending on its wake list is not idle.
         auto [sim2, w2] = setup(1, true);
-        sim2.task_mut(w2).cpu = 1;
+        EngineTestAccess::task(sim2, w2).cpu = 1;
         const_cast<Runqueue &>(sim2.rq(3)).wake_list.push_back(0);
         CHECK(cfs(sim2).select_cpu_wakeup(sim2, w2, 0) == 1);
         const_cast<Runqueue &>(sim2.rq(3)).wake_list.clear();
@@ -235,7 +236,7 @@ TEST_CASE("cfs new-idle balancing is skipped while the CPU's avg_idle is under s
     const TaskId t0 = add_spin(sim, cpus({0})), t1 = add_spin(sim, cpus({0})), t2 = add_spin(sim, cpus({0}));
     sim.run_until(10'000'000);
     for (TaskId t : {t0, t1, t2})
-        sim.task_mut(t).cpus_allowed = cpus({0, 1});
+        EngineTestAccess::task(sim, t).cpus_allowed = cpus({0, 1});
     CfsBalancer &pol = cfs(sim);
     pol.set_avg_idle_ns(1, 400'000); // < 0.5 ms: not worth it
     pol.on_idle(sim, 1);
@@ -263,7 +264,7 @@ TEST_CASE("cfs: a cache-hot task is refused until nr_balance_failed exceeds cach
     add_spin(sim, cpus({1}));
     sim.run_until(20'000'000);
     const TaskId hot = run_to_switch(sim, 0);
-    sim.task_mut(a).cpus_allowed = sim.task_mut(b).cpus_allowed = cpus({0, 1});
+    EngineTestAccess::task(sim, a).cpus_allowed = EngineTestAccess::task(sim, b).cpus_allowed = cpus({0, 1});
     CfsBalancer &pol = cfs(sim);
     REQUIRE(pol.task_hot(sim, hot));
     const int lvl = level_index(pol, 1, "CPU");
@@ -294,7 +295,7 @@ TEST_CASE("cfs balances a busy level only past imbalance_pct", "[policy][cfs]")
             add_spin(sim, cpus({1}));
         sim.run_until(40'300'000);
         for (TaskId t : mine)
-            sim.task_mut(t).cpus_allowed = cpus({0, 1});
+            EngineTestAccess::task(sim, t).cpus_allowed = cpus({0, 1});
         CfsBalancer &pol = cfs(sim);
         const int lvl = level_index(pol, 1, "CPU");
         const bool moved = pol.balance_level(sim, 1, lvl, false);

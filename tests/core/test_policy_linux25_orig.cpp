@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "engine_test_access.h"
 #include "topology/import.h"
 #include "util/input_error.h"
 
@@ -35,14 +36,14 @@ TaskId add_spin_on(Simulation &sim, int cpu, double work_ms)
     TaskId t = sim.add_task(p, std::move(s));
     CpuSet only;
     only.set(cpu);
-    sim.task_mut(t).cpus_allowed = only;
+    EngineTestAccess::task(sim, t).cpus_allowed = only;
     return t;
 }
 
 void release(Simulation &sim, TaskId t)
 {
     for (int c = 0; c < sim.topology().pu_count(); ++c)
-        sim.task_mut(t).cpus_allowed.set(c);
+        EngineTestAccess::task(sim, t).cpus_allowed.set(c);
 }
 
 std::vector<Decision> decisions_to(const Simulation &sim, DecisionKind kind, int to)

@@ -170,8 +170,8 @@ TEST_CASE("sched-numa homes processes on separate nodes and pulls their memory h
     add_shared_process(sim, 2, 3000, 1); // home 0, memory on node 1
     add_shared_process(sim, 2, 3000, 0); // home 1, memory on node 0
     sim.run_until(1'000'000'000);
-    CHECK(sim.processes()[0].home_node == 0);
-    CHECK(sim.processes()[1].home_node == 1);
+    CHECK(sim.policy().preferred_node(sim, sim.processes()[0].tasks.front()) == 0);
+    CHECK(sim.policy().preferred_node(sim, sim.processes()[1].tasks.front()) == 1);
     CHECK(threads_on_node(sim, 0, 0));
     CHECK(threads_on_node(sim, 1, 1));
     CHECK(sim.processes()[0].chunks_on_node[0] == kChunks);

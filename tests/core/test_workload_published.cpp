@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "engine_test_access.h"
 #include "topology/import.h"
 #include "workloads/workload_support.h"
 
@@ -141,16 +142,16 @@ TEST_CASE("an I/O completed on an interrupt CPU wakes its task from there: wake-
         s.program.ops = {Op{Op::Kind::Compute, 100'000, 0, -1}, Op{Op::Kind::Sleep, 5'000'000, 0, irq_cpu},
                          Op{Op::Kind::Compute, 100'000, 0, -1}};
         TaskId io = sim.add_task(p, std::move(s));
-        sim.task_mut(io).cpus_allowed = one;
+        EngineTestAccess::task(sim, io).cpus_allowed = one;
         for (int i = 0; i < 2; ++i) {
             ProcId q = sim.add_process("spin" + std::to_string(i), 4 << 20);
             Simulation::TaskSpec sp;
             sp.program.ops = {Op{Op::Kind::Compute, 50'000'000, 0, -1}};
             TaskId t = sim.add_task(q, std::move(sp));
-            sim.task_mut(t).cpus_allowed = one;
+            EngineTestAccess::task(sim, t).cpus_allowed = one;
         }
         sim.run_until(1'000'000);
-        sim.task_mut(io).cpus_allowed.set(0);
+        EngineTestAccess::task(sim, io).cpus_allowed.set(0);
         sim.run_until(20'000'000);
         // A wakeup that moves a task is logged; none means it stayed on its
         // previous CPU, 1 (an idle balancer may pull it later: not asked).

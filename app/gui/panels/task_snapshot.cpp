@@ -43,7 +43,7 @@ TaskSnapshot take_task_snapshot(const Simulation &sim, TaskId task, int pane)
     s.state = task_state_name(t.state);
     s.cpu = t.cpu;
     s.working_set_bytes = t.working_set_bytes;
-    s.preferred_node = t.preferred_node;
+    s.preferred_node = sim.policy().preferred_node(sim, task);
 
     const Recording &rec = sim.recording();
     for (const MigrationRecord &m : rec.migrations)
