@@ -2,6 +2,8 @@
 
 #include "engine/simulation.h"
 
+#include <algorithm>
+
 namespace schedscope {
 
 bool PolicyActions::set_cpus_allowed(Simulation &sim, TaskId t, const CpuSet &cpus)
@@ -34,6 +36,155 @@ bool PolicyActions::set_memory_policy(Simulation &sim, ProcId p, AllocPolicy all
 void PolicyActions::set_vruntime(Simulation &sim, TaskId t, SimTime vruntime_ns)
 {
     sim.task_mut(t).vruntime_ns = vruntime_ns;
+}
+
+namespace {
+
+double pages_per_chunk(const ModelParams &m)
+{
+    return static_cast<double>(m.chunk_bytes) / static_cast<double>(m.page_bytes);
+}
+
+// 2 MiB pmd entries per chunk, at least one (a chunk smaller than a pmd is
+// still mapped by one).
+double pmds_per_chunk(const ModelParams &m)
+{
+    return std::max(1.0, static_cast<double>(m.chunk_bytes) / static_cast<double>(kPmdBytes));
+}
+
+bool placed(const Process &p, int chunk)
+{
+    return chunk >= 0 && chunk < static_cast<int>(p.chunk_node.size()) && p.chunk_node[chunk] != kNoNode;
+}
+
+} // namespace
+
+bool PolicyActions::arm_hinting(Simulation &sim, ProcId p, int chunk, int by_cpu, PageGrain grain)
+{
+    if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()) || !placed(sim.processes()[p], chunk))
+        return false;
+    const ModelParams &m = sim.model();
+    // AutoNUMA27 mm/autonuma.c knuma_scand_pmd(): a huge pmd is one entry;
+    // otherwise every present pte of the range is read and counted (in pmd
+    // mode too, for the per-process statistics), only the marking differs.
+    const double entries = grain == PageGrain::Huge ? pmds_per_chunk(m) : pages_per_chunk(m);
+    sim.arm_chunk(p, chunk, by_cpu, entries * static_cast<double>(m.scan_ns_per_page));
+    sim.numa_activity_.pages_scanned += static_cast<std::int64_t>(pages_per_chunk(m));
+    return true;
+}
+
+int PolicyActions::flush_tlb_range(Simulation &sim, ProcId p, int by_cpu)
+{
+    int ipis = 0;
+    const double ipi = static_cast<double>(sim.model().ipi_ns);
+    const int npu = static_cast<int>(sim.runqueues().size());
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        const TaskId cur = sim.rq(cpu).current;
+        if (cpu == by_cpu || cur < 0 || sim.task(cur).proc != p)
+            continue;
+        sim.charge_sys(cpu, ipi);
+        ++ipis;
+    }
+    if (ipis > 0)
+        sim.charge_sys(by_cpu, ipi);
+    sim.numa_activity_.tlb_shootdown_ipis += ipis;
+    return ipis;
+}
+
+void PolicyActions::take_hinting_fault(Simulation &sim, TaskId t, PageGrain grain, bool first_of_pass)
+{
+    NumaActivity &a = sim.numa_activity_;
+    if (!first_of_pass) {
+        ++a.fault_traps;
+        return;
+    }
+    const ModelParams &m = sim.model();
+    const double pages = pages_per_chunk(m);
+    // AutoNUMA27 mm/autonuma.c: pte_numa_fixup() handles one page per trap;
+    // pmd_numa_fixup() handles the 512 ptes under one pmd; a huge pmd
+    // (huge_pmd_numa_fixup()) one 512-page unit.
+    const double traps = grain == PageGrain::Pte ? pages : pmds_per_chunk(m);
+    double extra_ns = (traps - 1) * static_cast<double>(m.hinting_fault_ns);
+    if (grain == PageGrain::Pmd)
+        extra_ns += pages * kPmdFaultStepsPerPage * static_cast<double>(m.scan_ns_per_page);
+    sim.charge_sys(sim.task(t).cpu, extra_ns);
+    a.fault_traps += static_cast<std::int64_t>(traps);
+    a.fault_pages += static_cast<std::int64_t>(pages);
+    // The engine counted the first trap; the run's hinting_faults count them all.
+    sim.hinting_faults_ += static_cast<std::int64_t>(traps) - 1;
+}
+
+double PolicyActions::copy_bytes_per_ns(const Simulation &sim, int from, int to)
+{
+    const ModelParams &m = sim.model();
+    double rate = std::min(m.cache_fill_bytes_per_ns, m.mem_bandwidth_bytes_per_ns);
+    if (from != to && from >= 0 && to >= 0 && sim.topology().numa_count() > 0) {
+        const double hops = std::max(1.0, (sim.topology().node_distance(from, to) - 10) / 10.0);
+        rate = std::min(rate, m.link_bandwidth_bytes_per_ns / hops);
+    }
+    return rate;
+}
+
+bool PolicyActions::migrate_pages(Simulation &sim, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
+                                  const std::string &reason)
+{
+    if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()))
+        return false;
+    Process &proc = sim.process_mut(p);
+    if (!placed(proc, chunk) || node < 0 || node >= static_cast<int>(proc.chunks_on_node.size()))
+        return false;
+    const int from = proc.chunk_node[chunk];
+    if (from == node)
+        return false;
+    // Memory bound to nodes (mbind/numactl --membind) never leaves them.
+    if (proc.alloc == AllocPolicy::Bind && !proc.alloc_nodes.empty() && !proc.alloc_nodes.test(node))
+        return false;
+    const ModelParams &m = sim.model();
+    NumaActivity &a = sim.numa_activity_;
+    const double pages = pages_per_chunk(m);
+    if (grain == PageGrain::Huge) {
+        // split_huge_page() (Linux 3.6 mm/huge_memory.c) rewrites the 512
+        // ptes of each huge page and flushes its pmd.
+        const double pmds = pmds_per_chunk(m);
+        sim.charge_sys(by_cpu, pages * static_cast<double>(m.scan_ns_per_page));
+        for (int k = 0; k < static_cast<int>(pmds); ++k)
+            flush_tlb_range(sim, p, by_cpu);
+        a.thp_splits += static_cast<std::int64_t>(pmds);
+    }
+    sim.place_chunk(proc, chunk, node);
+    ++sim.page_migrations_;
+    // One TLB shootdown per page unmapped: each other PU running the process
+    // takes `pages` IPIs; the migrating PU waits for each round.
+    const double ipi = static_cast<double>(m.ipi_ns);
+    const int npu = static_cast<int>(sim.runqueues().size());
+    int others = 0;
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        const TaskId cur = sim.rq(cpu).current;
+        if (cpu == by_cpu || cur < 0 || sim.task(cur).proc != p)
+            continue;
+        sim.charge_sys(cpu, pages * ipi);
+        ++others;
+    }
+    const double copy_ns = static_cast<double>(m.chunk_bytes) / copy_bytes_per_ns(sim, from, node);
+    sim.charge_sys(by_cpu, copy_ns + (others > 0 ? pages * ipi : 0.0));
+    a.tlb_shootdown_ipis += static_cast<std::int64_t>(pages) * others;
+    a.pages_migrated += static_cast<std::int64_t>(pages);
+    sim.log(DecisionKind::PageMigrate, -1, from, node, reason);
+    return true;
+}
+
+void PolicyActions::collapse_huge_pages(Simulation &sim, ProcId p, int chunk, int by_cpu)
+{
+    if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()) || !placed(sim.processes()[p], chunk))
+        return;
+    const ModelParams &m = sim.model();
+    const int node = sim.processes()[p].chunk_node[chunk];
+    const double pmds = pmds_per_chunk(m);
+    sim.charge_sys(by_cpu, static_cast<double>(m.chunk_bytes) / copy_bytes_per_ns(sim, node, node));
+    // collapse_huge_page(): pmdp_clear_flush() on each pmd it replaces.
+    for (int k = 0; k < static_cast<int>(pmds); ++k)
+        flush_tlb_range(sim, p, by_cpu);
+    sim.numa_activity_.thp_collapses += static_cast<std::int64_t>(pmds);
 }
 
 } // namespace schedscope

@@ -1,16 +1,20 @@
 // `autonuma`: Andrea Arcangeli's AutoNUMA (2012) on top of a balancer:
 // Linux 3.6's CFS (base=cfs, what AutoNUMA27 patched) or the 2.6 domain
-// balancer (base=sched-domains). A scanner arms NUMA hinting faults over each process's memory;
-// the faults feed per-task and per-process node statistics. Memory follows
-// CPU: a chunk moves to the node that faulted on it migrate_threshold times
-// in a row. CPU follows memory: each task prefers the node holding most of
-// the memory it faulted on, the balancer favours moves towards it, a task
-// moves to an idle CPU there, and when the node is full two tasks on two
+// balancer (base=sched-domains). knuma_scand (numa_scanner.h) arms NUMA
+// hinting faults over each process's memory, page by page, and counts where
+// its pages are (the per-process statistics); the faults feed the per-task
+// ones. Memory follows CPU: a chunk that faulted migrate_threshold times in
+// a row from one node is queued for that node's knuma_migrated
+// (knuma_migrated.h). CPU follows memory: each task prefers the node
+// holding most of the memory it faulted on, the balancer favours moves
+// towards it, a task moves to an idle CPU there when both its own and its
+// process's statistics favour it, and when the node is full two tasks on two
 // nodes are exchanged if both end closer to their memory. Every half can be
 // switched off; all of it is paid for in system time.
 
 #include "engine/simulation.h"
 #include "policies/factories.h"
+#include "policies/knuma_migrated.h"
 #include "policies/numa_base.h"
 #include "policies/numa_scanner.h"
 #include "policies/policy_text.h"
@@ -33,12 +37,14 @@ constexpr SimTime kNumaMoveCooldownNs = 100'000'000;
 
 struct AutoNumaParams {
     NumaScanParams scan;
+    KnumaMigratedParams migrated;
     std::int64_t migrate_threshold = kDefaultMigrateThreshold;
     bool mem_follow = true, cpu_follow = true, exchange = true;
 };
 
-// Hinting faults by node: a task's by the node of the memory it faulted on,
-// a process's by the node its threads faulted from.
+// Statistics by node: a task's hinting faults by the node of the memory it
+// faulted on; a process's pages by the node they are on, as the scanner last
+// counted them.
 using NodeFaults = std::vector<std::int64_t>;
 
 double fault_share(const NodeFaults &f, int node)
@@ -52,7 +58,8 @@ std::string pct_text(double share) { return std::to_string(static_cast<int>(shar
 template <class Base> class AutoNumaPolicy final : public Base {
 public:
     template <class BaseParams>
-    AutoNumaPolicy(BaseParams bp, AutoNumaParams p) : Base(std::move(bp)), p_(p), scanner_(p.scan)
+    AutoNumaPolicy(BaseParams bp, AutoNumaParams p)
+        : Base(std::move(bp)), p_(p), scanner_(p.scan), knuma_migrated_(p.migrated)
     {
     }
     std::unique_ptr<Policy> clone() const override { return std::make_unique<AutoNumaPolicy>(*this); }
@@ -62,6 +69,7 @@ public:
         ParamMap m = this->base_params();
         m["base"] = numa_base_name<Base>();
         p_.scan.add_to(m);
+        p_.migrated.add_to(m);
         m["migrate_threshold"] = std::to_string(p_.migrate_threshold);
         m["mem_follow"] = p_.mem_follow ? "on" : "off";
         m["cpu_follow"] = p_.cpu_follow ? "on" : "off";
@@ -81,7 +89,7 @@ public:
         last_numa_move_ns_.assign(sim.tasks().size(), -kNumaMoveCooldownNs);
         const auto nodes = static_cast<size_t>(std::max(1, sim.topology().numa_count()));
         task_faults_.assign(sim.tasks().size(), NodeFaults(nodes, 0));
-        proc_faults_.assign(sim.processes().size(), NodeFaults(nodes, 0));
+        mm_pages_.assign(sim.processes().size(), NodeFaults(nodes, 0));
         preferred_.assign(sim.tasks().size(), kNoNode);
     }
 
@@ -93,8 +101,12 @@ public:
     void on_tick(Simulation &sim, int cpu) override
     {
         Base::on_tick(sim, cpu);
-        if (cpu == 0)
-            scanner_.tick(sim, [&](ProcId p) { decay(sim, p); });
+        if (cpu == 0) {
+            scanner_.tick(sim, [&](ProcId p) { full_pass(sim, p); });
+            knuma_migrated_.tick(sim, scanner_,
+                                 std::to_string(p_.migrate_threshold) +
+                                     " hinting faults in a row from there (migrate_threshold)");
+        }
         if (p_.cpu_follow && !this->acting())
             follow_memory(sim, cpu);
     }
@@ -102,9 +114,10 @@ public:
     void on_hinting_fault(Simulation &sim, TaskId t, int chunk, int node) override
     {
         const Task &task = sim.task(t);
+        // AutoNUMA27 numa_hinting_fault_cpu_follow_memory(): counted by the
+        // node of the page.
         ++task_faults_[static_cast<size_t>(t)][static_cast<size_t>(sim.processes()[task.proc].chunk_node[chunk])];
-        ++proc_faults_[static_cast<size_t>(task.proc)][static_cast<size_t>(node)];
-        scanner_.after_fault(sim, task.proc, chunk);
+        scanner_.on_fault(sim, t, chunk);
         if (p_.cpu_follow)
             update_preference(sim, t);
         if (p_.mem_follow)
@@ -132,15 +145,22 @@ protected:
     }
 
 private:
-    // Statistics halve once per full scan, so they follow a changing workload.
-    void decay(const Simulation &sim, ProcId p)
+    // A full scan of process p: its threads' statistics halve, so they
+    // follow a changing workload (AutoNUMA27 cpu_follow_memory_pass()), and
+    // its own are replaced by where the scan found its pages
+    // (mm_numa_fault_tmp_flush()).
+    void full_pass(const Simulation &sim, ProcId p)
     {
-        for (auto &f : proc_faults_[static_cast<size_t>(p)])
-            f /= 2;
-        for (TaskId t : sim.processes()[p].tasks)
+        const Process &proc = sim.processes()[p];
+        NodeFaults &mm = mm_pages_[static_cast<size_t>(p)];
+        for (size_t n = 0; n < mm.size() && n < proc.chunks_on_node.size(); ++n)
+            mm[n] = proc.chunks_on_node[n];
+        for (TaskId t : proc.tasks)
             for (auto &f : task_faults_[static_cast<size_t>(t)])
                 f /= 2;
     }
+
+    const NodeFaults &mm_pages(ProcId p) const { return mm_pages_[static_cast<size_t>(p)]; }
 
     const NodeFaults &faults(TaskId t) const { return task_faults_[static_cast<size_t>(t)]; }
 
@@ -169,18 +189,17 @@ private:
             if (streak[chunk] < 255)
                 ++streak[chunk];
         } else {
+            // AutoNUMA19 last_nid_set(): a fault from another node takes a
+            // queued page off knuma_migrated's list.
             last[chunk] = static_cast<std::int16_t>(node);
             streak[chunk] = 1;
+            knuma_migrated_.cancel(task.proc, chunk);
         }
         const int where = proc.chunk_node[chunk];
         if (where == node || streak[chunk] < p_.migrate_threshold)
             return;
         streak[chunk] = 0;
-        sim.migrate_chunk(task.proc, chunk, node, task.cpu,
-                          "chunk " + std::to_string(chunk) + " of " + proc.name + " moved " + node_text(where) +
-                              " -> " + node_text(node) + ": " + std::to_string(p_.migrate_threshold) +
-                              " hinting faults in a row from " + node_text(node) + " (migrate_threshold " +
-                              std::to_string(p_.migrate_threshold) + ")");
+        knuma_migrated_.queue(sim, task.proc, chunk, node);
     }
 
     // CPU follows memory: to an idle CPU of the preferred node, or by exchange.
@@ -194,9 +213,17 @@ private:
         const int want = preferred_[static_cast<size_t>(a)], here = topo.node_of_pu(cpu);
         if (want == kNoNode || want == here || sim.now() - last_numa_move_ns_.at(a) < kNumaMoveCooldownNs)
             return;
+        // AutoNUMA (2012) kernel/sched/numa.c sched_autonuma_balance(): a
+        // task still missing its process's statistics stays; to an idle CPU
+        // only if both the thread's and the process's statistics favour the
+        // node.
+        const NodeFaults &mm_a = mm_pages(ta.proc);
+        if (std::accumulate(mm_a.begin(), mm_a.end(), std::int64_t{0}) == 0)
+            return;
+        const bool mm_favours = fault_share(mm_a, want) > fault_share(mm_a, here);
         CpuSet there = topo.pus_of_node(want);
         there &= ta.cpus_allowed;
-        for (int c = there.first(); c >= 0; c = there.next(c)) {
+        for (int c = there.first(); c >= 0 && mm_favours; c = there.next(c)) {
             if (!sim.cpu_idle(c))
                 continue;
             if (this->move_task(sim, a, c, cpu, DecisionKind::PreferNode,
@@ -210,7 +237,9 @@ private:
         if (!p_.exchange)
             return;
         // Every CPU there is busy: swap with a task that is better off here.
-        const double gain_a = fault_share(faults(a), want) - fault_share(faults(a), here);
+        // sched_autonuma_balance(): a thread of the same process is weighed
+        // by both threads' statistics, one of another process by both
+        // processes'.
         int best_cpu = -1;
         double best_gain = 0;
         for (int c = there.first(); c >= 0; c = there.next(c)) {
@@ -218,7 +247,11 @@ private:
             if (b < 0 || !sim.task(b).cpus_allowed.test(cpu) ||
                 sim.now() - last_numa_move_ns_.at(b) < kNumaMoveCooldownNs)
                 continue;
-            const double gain_b = fault_share(faults(b), here) - fault_share(faults(b), want);
+            const bool same_mm = sim.task(b).proc == ta.proc;
+            const NodeFaults &wa = same_mm ? faults(a) : mm_a;
+            const NodeFaults &wb = same_mm ? faults(b) : mm_pages(sim.task(b).proc);
+            const double gain_a = fault_share(wa, want) - fault_share(wa, here);
+            const double gain_b = fault_share(wb, here) - fault_share(wb, want);
             if (gain_a > 0 && gain_b > 0 && gain_a + gain_b > best_gain) {
                 best_cpu = c;
                 best_gain = gain_a + gain_b;
@@ -243,8 +276,9 @@ private:
     std::vector<std::vector<std::uint8_t>> streak_;   // per process and chunk: faults in a row from it
     std::vector<SimTime> last_numa_move_ns_;          // per task
     std::vector<NodeFaults> task_faults_;             // per task, halved every full scan
-    std::vector<NodeFaults> proc_faults_;             // per process, halved every full scan
-    std::vector<int> preferred_;                      // per task: its preferred node, or kNoNode
+    std::vector<NodeFaults> mm_pages_;                // per process: its pages by node at its last full scan
+    KnumaMigrated knuma_migrated_;
+    std::vector<int> preferred_; // per task: its preferred node, or kNoNode
 };
 
 bool on_off(const ParamMap &p, const std::string &key, const std::string &source)
@@ -264,6 +298,8 @@ PolicyInfo autonuma_policy_info()
     info.params = numa_base_infos();
     for (auto &i : NumaScanParams::infos())
         info.params.push_back(i);
+    for (auto &i : KnumaMigratedParams::infos())
+        info.params.push_back(i);
     info.params.push_back({"migrate_threshold", std::to_string(kDefaultMigrateThreshold),
                            "hinting faults in a row from one node before a chunk moves there"});
     info.params.push_back({"mem_follow", "on", "memory follows CPU (on/off)"});
@@ -273,6 +309,7 @@ PolicyInfo autonuma_policy_info()
     info.make = [](const ParamMap &p, const std::string &source) {
         AutoNumaParams ap;
         ap.scan = NumaScanParams::parse(p, source);
+        ap.migrated = KnumaMigratedParams::parse(p, source);
         ap.migrate_threshold = param_int(p, "migrate_threshold", kDefaultMigrateThreshold, 1, 255, source);
         ap.mem_follow = on_off(p, "mem_follow", source);
         ap.cpu_follow = on_off(p, "cpu_follow", source);

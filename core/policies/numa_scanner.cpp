@@ -8,14 +8,29 @@
 namespace schedscope {
 
 namespace {
-// One pmd entry maps 2 MiB on x86-64 (512 ptes of 4 KiB).
-constexpr std::int64_t kPmdBytes = 2 * 1024 * 1024;
 // Without pmd scanning, how many faults one chunk may report per pass: the
 // pages of a 4 MiB chunk fault one by one, and a few samples per chunk are
 // what separates the accessing nodes (a modelling choice, not a kernel knob).
+// Their cost is charged with the first (every page traps).
 constexpr int kPteFaultsPerChunkPass = 4;
 constexpr double kMaxScanSleepPassMs = 3'600'000;
 constexpr std::int64_t kMaxPagesToScan = std::int64_t{1} << 40;
+// khugepaged defaults (Linux 3.6 mm/huge_memory.c): it wakes every
+// khugepaged_scan_sleep_millisecs = 10 s and scans khugepaged_pages_to_scan
+// = HPAGE_PMD_NR * 8 pages of address space, collapsing what it can.
+constexpr SimTime kKhugepagedScanSleepNs = 10'000'000'000;
+constexpr std::int64_t kKhugepagedPagesToScan = 512 * 8;
+
+// A CPU running one of the process's live tasks, or kNoCpu.
+int cpu_of_process(const Simulation &sim, const Process &proc)
+{
+    for (TaskId t : proc.tasks) {
+        const Task &task = sim.task(t);
+        if (task.state != TaskState::Exited && task.state != TaskState::NotStarted && task.cpu >= 0)
+            return task.cpu;
+    }
+    return kNoCpu;
+}
 } // namespace
 
 std::vector<ParamInfo> NumaScanParams::infos()
@@ -24,7 +39,10 @@ std::vector<ParamInfo> NumaScanParams::infos()
         {"scan_sleep_pass_ms", num_text(kDefaultScanSleepPassMs), "the scanner wakes this often to arm hinting faults"},
         {"pages_to_scan", std::to_string(kDefaultPagesToScan), "pages of each process armed per scanner wakeup"},
         {"pmd", kDefaultPmdScan ? "on" : "off",
-         "on: scan 2 MiB pmd entries (cheap, one fault per range); off: every pte"},
+         "on: mark 2 MiB pmd entries (one fault per range handles its 512 ptes); off: every pte faults"},
+        {"transparent_hugepage", kDefaultThp ? "always" : "never",
+         "always: memory starts in 2 MiB huge pages (one entry, one fault each; split to migrate, collapsed "
+         "again by khugepaged); never: 4 KiB pages"},
     };
 }
 
@@ -35,6 +53,8 @@ NumaScanParams NumaScanParams::parse(const ParamMap &p, const std::string &sourc
                                         source);
     s.pages_to_scan = param_int(p, "pages_to_scan", kDefaultPagesToScan, 1, kMaxPagesToScan, source);
     s.pmd = param_choice(p, "pmd", kDefaultPmdScan ? "on" : "off", {"on", "off"}, source) == "on";
+    s.thp = param_choice(p, "transparent_hugepage", kDefaultThp ? "always" : "never", {"always", "never"}, source) ==
+            "always";
     return s;
 }
 
@@ -43,31 +63,52 @@ void NumaScanParams::add_to(ParamMap &out) const
     out["scan_sleep_pass_ms"] = num_text(scan_sleep_pass_ms);
     out["pages_to_scan"] = std::to_string(pages_to_scan);
     out["pmd"] = pmd ? "on" : "off";
+    out["transparent_hugepage"] = thp ? "always" : "never";
+}
+
+PageGrain NumaScanner::grain(ProcId p, int chunk) const
+{
+    // AutoNUMA27 knuma_scand_pmd(): a huge pmd is marked whatever the pmd knob.
+    const bool split = p >= 0 && p < static_cast<ProcId>(split_.size()) && chunk >= 0 &&
+                       chunk < static_cast<int>(split_[p].size()) && split_[p][chunk] != 0;
+    if (p_.thp && !split)
+        return PageGrain::Huge;
+    return p_.pmd ? PageGrain::Pmd : PageGrain::Pte;
+}
+
+void NumaScanner::note_migrated(ProcId p, int chunk)
+{
+    if (!p_.thp || p < 0 || p >= static_cast<ProcId>(split_.size()) || chunk < 0 ||
+        chunk >= static_cast<int>(split_[p].size()))
+        return;
+    split_[p][chunk] = 1;
 }
 
 void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_full_pass)
 {
+    const int nproc = static_cast<int>(sim.processes().size());
+    if (split_.size() != static_cast<size_t>(nproc)) {
+        split_.resize(nproc);
+        for (ProcId pid = 0; pid < nproc; ++pid)
+            split_[pid].resize(sim.processes()[pid].chunk_node.size(), 0);
+    }
+    if (p_.thp && sim.now() >= next_khugepaged_ns_) {
+        next_khugepaged_ns_ = sim.now() + kKhugepagedScanSleepNs;
+        khugepaged(sim);
+    }
     if (sim.now() < next_pass_ns_)
         return;
     next_pass_ns_ = sim.now() + static_cast<SimTime>(p_.scan_sleep_pass_ms * 1e6);
     const auto &model = sim.model();
     const double chunks_per_pass = static_cast<double>(p_.pages_to_scan) * static_cast<double>(model.page_bytes) /
                                    static_cast<double>(model.chunk_bytes);
-    const int nproc = static_cast<int>(sim.processes().size());
     carry_chunks_.resize(nproc, 0.0);
     scan_offset_.resize(nproc, 0);
     faults_.resize(nproc);
     for (ProcId pid = 0; pid < nproc; ++pid) {
         const Process &proc = sim.processes()[pid];
         // The scanner runs where the process runs; a process with no live task is skipped.
-        int cpu = kNoCpu;
-        for (TaskId t : proc.tasks) {
-            const Task &task = sim.task(t);
-            if (task.state != TaskState::Exited && task.state != TaskState::NotStarted && task.cpu >= 0) {
-                cpu = task.cpu;
-                break;
-            }
-        }
+        const int cpu = cpu_of_process(sim, proc);
         const int nchunks = static_cast<int>(proc.chunk_node.size());
         if (cpu == kNoCpu || nchunks == 0)
             continue;
@@ -76,31 +117,62 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
         int todo = static_cast<int>(carry_chunks_[pid]);
         carry_chunks_[pid] -= todo;
         todo = std::min(todo, nchunks);
+        bool armed = false;
         for (int i = 0; i < todo; ++i) {
             const int c = scan_offset_[pid];
             scan_offset_[pid] = (c + 1) % nchunks;
             faults_[pid][c] = 0;
-            if (proc.chunk_node[c] != kNoNode) {
-                if (p_.pmd) {
-                    // One entry per 2 MiB instead of one per page.
-                    const double pmds = std::max<double>(1.0, static_cast<double>(model.chunk_bytes) / kPmdBytes);
-                    sim.arm_chunk(pid, c, cpu, pmds * static_cast<double>(model.scan_ns_per_page));
-                } else {
-                    sim.arm_chunk(pid, c, cpu);
-                }
-            }
+            armed = PolicyActions::arm_hinting(sim, pid, c, cpu, grain(pid, c)) || armed;
             if (scan_offset_[pid] == 0)
                 on_full_pass(pid);
         }
+        // AutoNUMA27 knumad_do_scan(): flush_tlb_range() over the part of
+        // the vma just scanned, so that the next accesses fault.
+        if (armed)
+            PolicyActions::flush_tlb_range(sim, pid, cpu);
     }
 }
 
-void NumaScanner::after_fault(Simulation &sim, ProcId p, int chunk)
+void NumaScanner::on_fault(Simulation &sim, TaskId t, int chunk)
 {
-    if (p_.pmd || p >= static_cast<ProcId>(faults_.size()) || chunk >= static_cast<int>(faults_[p].size()))
+    const ProcId p = sim.task(t).proc;
+    const bool tracked = p < static_cast<ProcId>(faults_.size()) && chunk < static_cast<int>(faults_[p].size());
+    const bool first = !tracked || faults_[p][chunk] == 0;
+    const PageGrain g = grain(p, chunk);
+    PolicyActions::take_hinting_fault(sim, t, g, first);
+    if (!tracked || g != PageGrain::Pte)
         return;
     if (++faults_[p][chunk] < kPteFaultsPerChunkPass)
         sim.arm_chunk(p, chunk, kNoCpu, 0); // already paid for at scan time
+}
+
+void NumaScanner::khugepaged(Simulation &sim)
+{
+    const int nproc = static_cast<int>(sim.processes().size());
+    if (nproc == 0)
+        return;
+    const auto &model = sim.model();
+    int budget = std::max<int>(1, static_cast<int>(kKhugepagedPagesToScan * model.page_bytes / model.chunk_bytes));
+    // Visits at most every process once per wakeup, so that an empty system
+    // does not spin.
+    for (int visited = 0; budget > 0 && visited <= nproc;) {
+        const ProcId pid = khugepaged_proc_ % nproc;
+        const Process &proc = sim.processes()[pid];
+        const int nchunks = static_cast<int>(proc.chunk_node.size());
+        const int cpu = cpu_of_process(sim, proc);
+        if (cpu == kNoCpu || khugepaged_chunk_ >= nchunks) {
+            khugepaged_proc_ = (pid + 1) % nproc;
+            khugepaged_chunk_ = 0;
+            ++visited;
+            continue;
+        }
+        const int c = khugepaged_chunk_++;
+        --budget;
+        if (split_[pid][c] != 0 && proc.chunk_node[c] != kNoNode) {
+            PolicyActions::collapse_huge_pages(sim, pid, c, cpu);
+            split_[pid][c] = 0;
+        }
+    }
 }
 
 } // namespace schedscope

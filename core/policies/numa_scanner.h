@@ -1,12 +1,17 @@
 #pragma once
-// The NUMA hinting-fault scanner shared by autonuma and sched-numa, after
-// AutoNUMA's knuma_scand (2012): every scan_sleep_pass_ms it walks the next
-// pages_to_scan pages of each live process's memory and arms hinting
-// faults on them. With pmd scanning one entry covers a whole 2 MiB range:
-// scanning is 512x cheaper, but a chunk reports one fault per pass instead
-// of several, so the statistics it feeds are coarser. The scanning cost
-// lands in system time on a CPU that runs the process.
+// The NUMA hinting-fault scanner of autonuma, after AutoNUMA27's knuma_scand
+// (mm/autonuma.c knumad_do_scan(), knuma_scand_pmd(), 2012): every
+// scan_sleep_pass_ms it walks the next pages_to_scan pages of each live
+// process's memory and arms hinting faults on them, then flushes the TLBs
+// of the range. Every pte is walked either way (it counts where the pages
+// are for the per-process statistics); with pmd on, only the pmd is marked,
+// so a 2 MiB range takes one fault that handles its 512 ptes, and a
+// transparent huge page is one entry and one fault. With THP on, memory
+// starts in huge pages; migrating one splits it and khugepaged builds it
+// again later. All of it is charged page by page (engine/policy_actions.h)
+// on a CPU that runs the process.
 
+#include "engine/policy_actions.h"
 #include "engine/sim_types.h"
 #include "params/params.h"
 
@@ -18,17 +23,22 @@ namespace schedscope {
 
 class Simulation;
 
-// knuma_scand defaults (mm/autonuma.c, 2012): pages_to_scan = 128 MiB of
-// 4 KiB pages every scan_sleep_millisecs = 100 ms, pmd scanning on. The
+// knuma_scand defaults (AutoNUMA27 mm/autonuma.c): pages_to_scan = 128 MiB
+// of 4 KiB pages every scan_sleep_millisecs = 100 ms, pmd scanning on. The
 // pause after a full pass (scan_sleep_pass_millisecs, 10 s) is not modelled.
 inline constexpr double kDefaultScanSleepPassMs = 100.0;
 inline constexpr std::int64_t kDefaultPagesToScan = 128 * 1024 * 1024 / 4096;
 inline constexpr bool kDefaultPmdScan = true;
+// /sys/kernel/mm/transparent_hugepage/enabled: "always", the default of the
+// distribution kernels the 2012 comparisons ran (Mel Gorman's vmstat shows
+// THP splits).
+inline constexpr bool kDefaultThp = true;
 
 struct NumaScanParams {
     double scan_sleep_pass_ms = kDefaultScanSleepPassMs;
     std::int64_t pages_to_scan = kDefaultPagesToScan;
     bool pmd = kDefaultPmdScan;
+    bool thp = kDefaultThp;
 
     static std::vector<ParamInfo> infos();
     static NumaScanParams parse(const ParamMap &p, const std::string &source);
@@ -41,18 +51,29 @@ public:
     const NumaScanParams &params() const { return p_; }
 
     // Once per tick. `on_full_pass(proc)` runs when a process's whole memory
-    // has been scanned once more (the statistics' decay period).
+    // has been scanned once more (the statistics' period).
     void tick(Simulation &sim, const std::function<void(ProcId)> &on_full_pass);
-    // After a hinting fault: without pmd scanning the other pages of the
-    // chunk are still armed, so the chunk may fault again this pass.
-    void after_fault(Simulation &sim, ProcId p, int chunk);
+    // A hinting fault the engine took on a chunk: charges the rest of its
+    // pages (PolicyActions::take_hinting_fault) and, without pmd scanning,
+    // re-arms the chunk so that it may report a few more samples this pass.
+    void on_fault(Simulation &sim, TaskId t, int chunk);
+    // How the chunk is mapped now.
+    PageGrain grain(ProcId p, int chunk) const;
+    // The chunk migrated: a huge page there was split.
+    void note_migrated(ProcId p, int chunk);
 
 private:
+    void khugepaged(Simulation &sim);
+
     NumaScanParams p_;
     SimTime next_pass_ns_ = 0;
     std::vector<double> carry_chunks_;              // per process: fractional chunks owed
     std::vector<int> scan_offset_;                  // per process: the next chunk to arm
     std::vector<std::vector<std::uint8_t>> faults_; // per process and chunk: faults taken this pass
+    std::vector<std::vector<std::uint8_t>> split_;  // per process and chunk: THP on, its huge pages split
+    SimTime next_khugepaged_ns_ = 0;
+    ProcId khugepaged_proc_ = 0; // khugepaged's cursor: process and chunk
+    int khugepaged_chunk_ = 0;
 };
 
 } // namespace schedscope

@@ -1,42 +1,84 @@
-// `sched-numa`: the home-node design contemporary with AutoNUMA (Peter
-// Zijlstra's sched/numa, 2012). Each process gets a home node; its threads
-// start there and the balancer (Linux 3.6's CFS, base=cfs, or the 2.6 domain
-// balancer, base=sched-domains) keeps them there; its memory is pulled to
-// the home node lazily, on hinting faults. There is no CPU-follows-memory:
-// the home decides, the memory comes.
+// `sched-numa`: Peter Zijlstra's sched/numa as posted in 2012, on top of a
+// balancer (Linux 3.6's CFS, base=cfs, or the 2.6 domain balancer,
+// base=sched-domains). Each process has a home node; its threads start
+// there and the balancer pulls them towards it. Its own scanner unmaps the
+// whole of a process's memory every few seconds of runtime, so that the
+// next touch of each page takes a NUMA hinting fault; a page that faults
+// twice in a row from one node migrates there (migrate on fault, lazily,
+// towards the faulting thread). With cpu_follow on (the October 2012
+// posting) the home node is re-evaluated after every scan from where the
+// process's faults say its memory is; off (the March 2012 posting) it stays
+// where the load put it. All of it is paid for in system time.
 
+#include "engine/policy_actions.h"
 #include "engine/simulation.h"
 #include "policies/factories.h"
 #include "policies/numa_base.h"
-#include "policies/numa_scanner.h"
 #include "policies/policy_text.h"
+
+#include <algorithm>
 
 namespace schedscope {
 
 namespace {
 
+// Peter Zijlstra, "[PATCH 26/31] sched, numa, mm: Add fault driven placement
+// and migration policy" (linux-mm, 25 October 2012), kernel/sched/fair.c
+// sysctls: sched_numa_scan_period_min = 5000 ms, _max = 16 x that,
+// sched_numa_settle_count = 2.
+constexpr std::int64_t kDefaultScanPeriodMinMs = 5'000;
+constexpr std::int64_t kDefaultScanPeriodMaxMs = 5'000 * 16;
+constexpr std::int64_t kDefaultSettleCount = 2;
+constexpr std::int64_t kMaxScanPeriodMs = 3'600'000;
+// The same posting's two-stage filter: a page migrates to a node on its
+// second fault in a row from that node.
+constexpr int kFaultsInARowToMigrate = 2;
+
+struct SchedNumaParams {
+    bool cpu_follow = true;
+    std::int64_t scan_period_min_ms = kDefaultScanPeriodMinMs;
+    std::int64_t scan_period_max_ms = kDefaultScanPeriodMaxMs;
+    std::int64_t settle_count = kDefaultSettleCount;
+};
+
+// Per process: what the policy knows of it.
+struct ProcState {
+    int home = kNoNode;
+    std::vector<std::int64_t> faults;   // hinting faults by the node of the page, halved every scan
+    int scan_seq = 0;                   // scans so far (mm->numa_scan_seq)
+    int migrate_seq = -1000;            // the scan at which the home last moved
+    SimTime scan_period_ns = 0;         // numa_scan_period
+    SimTime next_scan_ns = 0;           // mm->numa_next_scan
+    std::vector<std::int16_t> last_nid; // per chunk: node of its last fault
+    std::vector<std::uint8_t> in_a_row; // per chunk: faults in a row from it
+};
+
 template <class Base> class SchedNumaPolicy final : public Base {
 public:
-    template <class BaseParams> SchedNumaPolicy(BaseParams bp, NumaScanParams sp) : Base(std::move(bp)), scanner_(sp) {}
+    template <class BaseParams> SchedNumaPolicy(BaseParams bp, SchedNumaParams sp) : Base(std::move(bp)), p_(sp) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SchedNumaPolicy>(*this); }
     std::string name() const override { return "sched-numa"; }
     ParamMap params() const override
     {
         ParamMap m = this->base_params();
         m["base"] = numa_base_name<Base>();
-        scanner_.params().add_to(m);
+        m["cpu_follow"] = p_.cpu_follow ? "on" : "off";
+        m["sched_numa_scan_period_min_ms"] = std::to_string(p_.scan_period_min_ms);
+        m["sched_numa_scan_period_max_ms"] = std::to_string(p_.scan_period_max_ms);
+        m["sched_numa_settle_count"] = std::to_string(p_.settle_count);
         return m;
     }
 
     // Homes: each process in turn to the node with the fewest threads per
-    // CPU already homed there, so that homes spread like the load will.
+    // CPU already homed there (sched/numa, March 2012, kernel/sched/numa.c
+    // select_task_node() -> find_idlest_node(): the least loaded node).
     void attach(Simulation &sim) override
     {
         Base::attach(sim);
         const Topology &topo = sim.topology();
         const int nodes = std::max(1, topo.numa_count());
         std::vector<double> homed(nodes, 0.0);
-        home_.assign(sim.processes().size(), kNoNode);
+        procs_.assign(sim.processes().size(), ProcState{});
         for (const Process &p : sim.processes()) {
             int best = 0;
             double best_load = 0;
@@ -49,35 +91,55 @@ public:
                 }
             }
             homed[best] += static_cast<double>(p.tasks.size());
-            home_[static_cast<size_t>(p.id)] = best;
+            ProcState &s = procs_[static_cast<size_t>(p.id)];
+            s.home = best;
+            s.faults.assign(static_cast<size_t>(nodes), 0);
+            s.scan_period_ns = p_.scan_period_min_ms * 1'000'000;
+            // task_tick_numa(): the first scan once a thread has run a period.
+            s.next_scan_ns = s.scan_period_ns;
+            s.last_nid.assign(p.chunk_node.size(), kNoNode);
+            s.in_a_row.assign(p.chunk_node.size(), 0);
             sim.log(DecisionKind::Other, -1, -1, best,
                     "process " + p.name + " gets home " + node_text(best) + " (" + fixed1_text(best_load) +
                         " threads per CPU homed there before it)");
         }
     }
 
-    // A thread's preferred node is its process's home.
     int preferred_node(const Simulation &sim, TaskId t) const override { return home(sim.task(t).proc); }
 
     void on_tick(Simulation &sim, int cpu) override
     {
         Base::on_tick(sim, cpu);
-        if (cpu == 0)
-            scanner_.tick(sim, [](ProcId) {});
+        if (cpu != 0)
+            return;
+        for (ProcId p = 0; p < static_cast<ProcId>(procs_.size()); ++p)
+            if (sim.now() >= procs_[static_cast<size_t>(p)].next_scan_ns)
+                scan(sim, p);
     }
 
-    // Lazy migration: a faulting chunk away from home goes home.
+    // Migrate on fault: after two faults in a row from one node the page
+    // moves there, towards the thread that touches it.
     void on_hinting_fault(Simulation &sim, TaskId t, int chunk, int node) override
     {
         const Task &task = sim.task(t);
-        scanner_.after_fault(sim, task.proc, chunk);
+        PolicyActions::take_hinting_fault(sim, t, PageGrain::Pte, true);
+        ProcState &s = procs_[static_cast<size_t>(task.proc)];
         const Process &proc = sim.processes()[task.proc];
-        const int where = proc.chunk_node[chunk], to = home(task.proc);
-        if (to == kNoNode || where == to)
+        const int where = proc.chunk_node[chunk];
+        // task_numa_fault(): counted by the node of the page.
+        ++s.faults[static_cast<size_t>(where)];
+        auto &last = s.last_nid[static_cast<size_t>(chunk)];
+        auto &row = s.in_a_row[static_cast<size_t>(chunk)];
+        row = last == node ? static_cast<std::uint8_t>(std::min(255, row + 1)) : std::uint8_t{1};
+        last = static_cast<std::int16_t>(node);
+        if (where == node || row < kFaultsInARowToMigrate)
             return;
-        sim.migrate_chunk(task.proc, chunk, to, task.cpu,
-                          "chunk " + std::to_string(chunk) + " of " + proc.name + " pulled to home " + node_text(to) +
-                              " from " + node_text(where) + " on a fault from " + node_text(node));
+        row = 0;
+        PolicyActions::migrate_pages(sim, task.proc, chunk, node, task.cpu, PageGrain::Pte,
+                                     "chunk " + std::to_string(chunk) + " of " + proc.name + " moved " +
+                                         node_text(where) + " -> " + node_text(node) + " on its " +
+                                         std::to_string(kFaultsInARowToMigrate) +
+                                         "nd hinting fault in a row from there (migrate on fault)");
     }
 
 protected:
@@ -98,12 +160,77 @@ protected:
 private:
     int home(ProcId p) const
     {
-        return p >= 0 && p < static_cast<ProcId>(home_.size()) ? home_[static_cast<size_t>(p)] : kNoNode;
+        return p >= 0 && p < static_cast<ProcId>(procs_.size()) ? procs_[static_cast<size_t>(p)].home : kNoNode;
     }
 
-    NumaScanner scanner_;
-    std::vector<int> home_; // per process: its home node
+    // task_numa_work() (October 2012): a new scan sequence; the whole
+    // address space made PROT_NONE by change_protection(), one pte at a
+    // time, and the range's TLBs flushed; the next scan no sooner than
+    // twice the minimum period, later while the home stays put.
+    void scan(Simulation &sim, ProcId p)
+    {
+        ProcState &s = procs_[static_cast<size_t>(p)];
+        const Process &proc = sim.processes()[p];
+        int cpu = kNoCpu;
+        for (TaskId t : proc.tasks) {
+            const Task &task = sim.task(t);
+            if (task.state == TaskState::Running) {
+                cpu = task.cpu;
+                break;
+            }
+        }
+        if (cpu == kNoCpu)
+            return; // task_tick_numa() runs from a running thread's tick
+        ++s.scan_seq;
+        if (p_.cpu_follow)
+            place(sim, p);
+        for (auto &f : s.faults)
+            f /= 2;
+        bool armed = false;
+        for (int c = 0; c < static_cast<int>(proc.chunk_node.size()); ++c)
+            armed = PolicyActions::arm_hinting(sim, p, c, cpu, PageGrain::Pte) || armed;
+        if (armed)
+            PolicyActions::flush_tlb_range(sim, p, cpu);
+        s.next_scan_ns = sim.now() + std::max(2 * p_.scan_period_min_ms * 1'000'000, s.scan_period_ns);
+    }
+
+    // task_numa_placement() (October 2012), per process: the node most of
+    // the last period's faults hit is home; a move waits settle_count scans
+    // after the previous one (NUMA_SETTLE); the scan period resets on a
+    // move and doubles, up to its maximum, while home stays.
+    void place(Simulation &sim, ProcId p)
+    {
+        ProcState &s = procs_[static_cast<size_t>(p)];
+        const auto best = std::max_element(s.faults.begin(), s.faults.end());
+        if (best == s.faults.end() || *best == 0)
+            return;
+        const int node = static_cast<int>(best - s.faults.begin());
+        if (node == s.home) {
+            s.scan_period_ns = std::min(p_.scan_period_max_ms * 1'000'000, s.scan_period_ns * 2);
+            return;
+        }
+        s.scan_period_ns = p_.scan_period_min_ms * 1'000'000;
+        if (s.scan_seq - s.migrate_seq <= p_.settle_count)
+            return;
+        std::int64_t total = 0;
+        for (auto f : s.faults)
+            total += f;
+        sim.log(DecisionKind::PreferNode, -1, s.home, node,
+                "process " + sim.processes()[p].name + " moves home " + node_text(s.home) + " -> " + node_text(node) +
+                    ": " + std::to_string(100 * *best / std::max<std::int64_t>(1, total)) +
+                    "% of its last scan's hinting faults hit memory there");
+        s.migrate_seq = s.scan_seq;
+        s.home = node;
+    }
+
+    SchedNumaParams p_;
+    std::vector<ProcState> procs_;
 };
+
+bool on_off(const ParamMap &p, const std::string &key, const std::string &source)
+{
+    return param_choice(p, key, "on", {"on", "off"}, source) == "on";
+}
 
 } // namespace
 
@@ -111,13 +238,26 @@ PolicyInfo sched_numa_policy_info()
 {
     PolicyInfo info;
     info.name = "sched-numa";
-    info.description = "sched/numa (2012): a home node per process, threads placed and kept there, memory pulled "
-                       "home lazily on hinting faults; no CPU-follows-memory.";
+    info.description = "sched/numa (2012): a home node per process, threads placed and pulled there; its own scanner "
+                       "unmaps the process's memory every few seconds and pages migrate on fault towards the "
+                       "thread touching them; cpu_follow re-evaluates the home from where the memory is.";
     info.params = numa_base_infos();
-    for (auto &i : NumaScanParams::infos())
-        info.params.push_back(i);
+    info.params.push_back(
+        {"cpu_follow", "on", "re-evaluate the home node after every scan from the hinting faults (on/off)"});
+    info.params.push_back({"sched_numa_scan_period_min_ms", std::to_string(kDefaultScanPeriodMinMs),
+                           "runtime before a thread triggers a scan; scans are at least twice this apart"});
+    info.params.push_back({"sched_numa_scan_period_max_ms", std::to_string(kDefaultScanPeriodMaxMs),
+                           "the scan period doubles up to this while the home node stays"});
+    info.params.push_back({"sched_numa_settle_count", std::to_string(kDefaultSettleCount),
+                           "scans to wait after a home move before the next"});
     info.make = [](const ParamMap &p, const std::string &source) {
-        const NumaScanParams sp = NumaScanParams::parse(p, source);
+        SchedNumaParams sp;
+        sp.cpu_follow = on_off(p, "cpu_follow", source);
+        sp.scan_period_min_ms = param_int(p, "sched_numa_scan_period_min_ms", kDefaultScanPeriodMinMs, 1,
+                                          kMaxScanPeriodMs, source);
+        sp.scan_period_max_ms = param_int(p, "sched_numa_scan_period_max_ms", kDefaultScanPeriodMaxMs,
+                                          sp.scan_period_min_ms, kMaxScanPeriodMs, source);
+        sp.settle_count = param_int(p, "sched_numa_settle_count", kDefaultSettleCount, 0, 1000, source);
         if (parse_numa_base(p, source) == NumaBase::Cfs)
             return std::unique_ptr<Policy>(
                 std::make_unique<SchedNumaPolicy<CfsBalancer>>(parse_base_params<CfsBalancer>(p, source), sp));

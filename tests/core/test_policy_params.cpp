@@ -73,7 +73,9 @@ TEST_CASE("out-of-range and malformed values are rejected, naming the parameter"
     CHECK(field_of_error("autonuma:pages_to_scan=0") == "pages_to_scan");
     CHECK(field_of_error("autonuma:pmd=maybe") == "pmd");
     CHECK(field_of_error("autonuma:exchange=yes") == "exchange");
-    CHECK(field_of_error("sched-numa:scan_sleep_pass_ms=0") == "scan_sleep_pass_ms");
+    CHECK(field_of_error("sched-numa:sched_numa_scan_period_min_ms=0") == "sched_numa_scan_period_min_ms");
+    CHECK(field_of_error("autonuma:transparent_hugepage=madvise") == "transparent_hugepage");
+    CHECK(field_of_error("autonuma:pages_to_migrate=0") == "pages_to_migrate");
     CHECK(field_of_error("bind:mode=soft") == "mode");
     CHECK(field_of_error("sched-domains:wakeup=lazy") == "wakeup");
     CHECK(field_of_error("sched-domains:cache_hot_time_ms=1,migration_cost_ns=1000000") == "(no error)");

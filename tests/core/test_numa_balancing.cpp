@@ -1,0 +1,222 @@
+// NUMA balancing's costs and rules page by page (engine/policy_actions.h,
+// autonuma's knuma_scand and knuma_migrated, sched-numa's own scanner), on
+// a 2-node, 4-CPU machine (CPUs 0-1 node 0, 2-3 node 1) with the default
+// model: 4 MiB chunks of 1024 pages of 4 KiB, two 2 MiB pmds per chunk,
+// scan_ns_per_page 20, hinting_fault_ns 1500, ipi_ns 1500, a copy at
+// min(cache fill 5, memory 10, link 5 / 1 hop) = 5 bytes/ns.
+
+#include "catalog/catalog.h"
+#include "engine/invariants.h"
+#include "engine/policy_actions.h"
+#include "engine/simulation.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+using namespace schedscope;
+
+namespace {
+
+constexpr const char *kTwoNodes = "pack:2 [numa] core:2 pu:1";
+constexpr int kChunks = 16;
+constexpr double kPages = 1024; // per chunk
+
+Simulation make(const std::string &policy, std::uint64_t seed = 1)
+{
+    SimConfig cfg;
+    cfg.seed = seed;
+    auto [name, params] = parse_name_params(policy, "test");
+    return Simulation(std::make_shared<const Topology>(import_synthetic(kTwoNodes)), make_policy(name, params, "test"),
+                      cfg);
+}
+
+CpuSet cpus(std::initializer_list<int> list)
+{
+    CpuSet s;
+    for (int c : list)
+        s.set(c);
+    return s;
+}
+
+// One thread per CPU of `pin` (pinned there), all touching all of the
+// process's memory, which starts on `memory_node`.
+ProcId add_process(Simulation &sim, const std::vector<int> &pin, int memory_node, double work_ms = 3000)
+{
+    ProcId p = sim.add_process("proc" + std::to_string(sim.processes().size()), std::int64_t{kChunks} << 22);
+    for (int c : pin) {
+        Simulation::TaskSpec s;
+        s.program.ops = {Op{Op::Kind::Compute, static_cast<std::int64_t>(work_ms * 1e6), 0, -1}};
+        s.segments = {AccessSegment{0, kChunks, 1.0}};
+        s.mem_intensity = 0.02;
+        s.working_set_bytes = 8 << 20;
+        s.cpus_allowed = cpus({c});
+        sim.add_task(p, std::move(s));
+    }
+    sim.place_chunks(p, 0, kChunks, memory_node);
+    return p;
+}
+
+std::int64_t page_migrate_decisions(const Simulation &sim, const std::string &with = "")
+{
+    std::int64_t n = 0;
+    for (auto &d : sim.recording().decisions)
+        n += d.kind == DecisionKind::PageMigrate && d.reason.find(with) != std::string::npos;
+    return n;
+}
+
+double debt(const Simulation &sim, int cpu) { return sim.rq(cpu).sys_debt_ns; }
+
+} // namespace
+
+TEST_CASE("NUMA balancing actions charge page by page: scan, flush, fault, copy, split", "[policy][numa]")
+{
+    // Threads of one process on CPUs 0, 1 and 2; its memory on node 1.
+    Simulation sim = make("cfs");
+    const ProcId p = add_process(sim, {0, 1, 2}, 1);
+    sim.run_until(2'000'000);
+    REQUIRE(sim.task(sim.processes()[p].tasks[1]).state == TaskState::Running);
+
+    SECTION("arming walks every pte of a small-page chunk, one pmd per 2 MiB of a huge one")
+    {
+        double before = debt(sim, 0);
+        REQUIRE(PolicyActions::arm_hinting(sim, p, 0, 0, PageGrain::Pte));
+        CHECK(debt(sim, 0) - before == Approx(kPages * 20));
+        before = debt(sim, 0);
+        REQUIRE(PolicyActions::arm_hinting(sim, p, 1, 0, PageGrain::Pmd));
+        CHECK(debt(sim, 0) - before == Approx(kPages * 20)); // every pte read for the statistics
+        before = debt(sim, 0);
+        REQUIRE(PolicyActions::arm_hinting(sim, p, 2, 0, PageGrain::Huge));
+        CHECK(debt(sim, 0) - before == Approx(2 * 20));
+        CHECK(sim.numa_activity().pages_scanned == 3 * 1024);
+    }
+    SECTION("a TLB flush sends one IPI to each other CPU running the process")
+    {
+        const double before0 = debt(sim, 0), before1 = debt(sim, 1), before3 = debt(sim, 3);
+        CHECK(PolicyActions::flush_tlb_range(sim, p, 0) == 2); // CPUs 1 and 2
+        CHECK(debt(sim, 1) - before1 == Approx(1500));
+        CHECK(debt(sim, 0) - before0 == Approx(1500)); // waits for the acknowledgements
+        CHECK(debt(sim, 3) == before3);                // runs nothing of the process
+        CHECK(sim.numa_activity().tlb_shootdown_ipis == 2);
+    }
+    SECTION("a fault charges the traps and ptes its chunk stands for")
+    {
+        const TaskId t = sim.processes()[p].tasks[0]; // on CPU 0
+        double before = debt(sim, 0);
+        PolicyActions::take_hinting_fault(sim, t, PageGrain::Pte, true);
+        CHECK(debt(sim, 0) - before == Approx((kPages - 1) * 1500)); // the engine charged the first trap
+        before = debt(sim, 0);
+        PolicyActions::take_hinting_fault(sim, t, PageGrain::Pmd, true);
+        CHECK(debt(sim, 0) - before == Approx(1500 + kPages * 2 * 20));
+        before = debt(sim, 0);
+        PolicyActions::take_hinting_fault(sim, t, PageGrain::Huge, true);
+        CHECK(debt(sim, 0) - before == Approx(1500));
+        CHECK(sim.numa_activity().fault_traps == 1024 + 2 + 2);
+        CHECK(sim.numa_activity().fault_pages == 3 * 1024);
+    }
+    SECTION("a migration copies at memory speed and shoots down every page's TLB entries")
+    {
+        const double before0 = debt(sim, 0), before1 = debt(sim, 1);
+        REQUIRE(PolicyActions::migrate_pages(sim, p, 0, 0, 0, PageGrain::Pte, "test"));
+        CHECK(sim.processes()[p].chunk_node[0] == 0);
+        const double copy_ns = 4.0 * 1024 * 1024 / 5.0;
+        CHECK(debt(sim, 0) - before0 == Approx(copy_ns + kPages * 1500));
+        CHECK(debt(sim, 1) - before1 == Approx(kPages * 1500));
+        CHECK(sim.numa_activity().pages_migrated == 1024);
+        CHECK(sim.numa_activity().tlb_shootdown_ipis == 2 * 1024);
+        CHECK(sim.numa_activity().thp_splits == 0);
+        // Already there: refused, nothing charged.
+        CHECK_FALSE(PolicyActions::migrate_pages(sim, p, 0, 0, 0, PageGrain::Pte, "test"));
+        CHECK(sim.numa_activity().pages_migrated == 1024);
+    }
+    SECTION("a huge chunk is split before it migrates; khugepaged collapses it again")
+    {
+        REQUIRE(PolicyActions::migrate_pages(sim, p, 0, 0, 0, PageGrain::Huge, "test"));
+        CHECK(sim.numa_activity().thp_splits == 2);
+        PolicyActions::collapse_huge_pages(sim, p, 0, 0);
+        CHECK(sim.numa_activity().thp_collapses == 2);
+    }
+    CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("autonuma: hinting faults per page, per pmd or per huge page", "[policy][numa]")
+{
+    // Threads pinned to node 1, memory on node 0: every chunk faults and
+    // migrates once.
+    auto run = [](const std::string &policy) {
+        Simulation sim = make(policy);
+        const ProcId p = add_process(sim, {2, 3}, 0);
+        sim.run_until(1'000'000'000);
+        CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
+        return sim.numa_activity();
+    };
+    const NumaActivity pte = run("autonuma:pmd=off,transparent_hugepage=never");
+    const NumaActivity pmd = run("autonuma:pmd=on,transparent_hugepage=never");
+    const NumaActivity thp = run("autonuma:transparent_hugepage=always");
+    // Every page of a pte-armed chunk traps (a few more samples re-arm it).
+    CHECK(pte.fault_traps >= pte.fault_pages);
+    CHECK(pte.fault_pages > 0);
+    // One trap per 2 MiB handles its 512 ptes.
+    CHECK(pmd.fault_traps * 512 == pmd.fault_pages);
+    CHECK(thp.fault_traps * 512 == thp.fault_pages);
+    // Each chunk migrates once: 1024 pages each.
+    CHECK(pmd.pages_migrated == kChunks * 1024);
+    CHECK(pmd.thp_splits == 0);
+    // Huge pages split to migrate: two per chunk, once.
+    CHECK(thp.pages_migrated == kChunks * 1024);
+    CHECK(thp.thp_splits == 2 * kChunks);
+    // Every migrated page shot down the TLB of the other thread's CPU.
+    CHECK(pmd.tlb_shootdown_ipis >= pmd.pages_migrated);
+}
+
+TEST_CASE("autonuma: knuma_migrated of the faulting node moves the pages, pages_to_migrate per wakeup",
+          "[policy][numa]")
+{
+    // One chunk per wakeup (1024 pages), every 100 ms: 16 chunks take more
+    // than a second; by 0.5 s at most 5 wakeups have run.
+    Simulation sim = make("autonuma:pages_to_migrate=1024");
+    const ProcId p = add_process(sim, {2, 3}, 0);
+    sim.run_until(500'000'000);
+    const std::int64_t moved = page_migrate_decisions(sim);
+    CHECK(moved > 0);
+    CHECK(moved <= 5);
+    CHECK(page_migrate_decisions(sim, "by knuma_migrated1") == moved);
+    sim.run_until(2'500'000'000);
+    CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
+    CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("sched-numa: a page faulting twice in a row from a node migrates there", "[policy][numa]")
+{
+    // Home 0 (the first process homes on node 0), threads pinned to node 1,
+    // memory on node 0. With cpu_follow off the home stays on node 0, but the
+    // pages go to the threads that touch them. Scans every 40 ms.
+    Simulation sim = make("sched-numa:cpu_follow=off,sched_numa_scan_period_min_ms=20");
+    const ProcId p = add_process(sim, {2, 3}, 0);
+    sim.run_until(15'000'000);
+    CHECK(page_migrate_decisions(sim) == 0); // no scan yet
+    sim.run_until(1'000'000'000);
+    CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
+    CHECK(page_migrate_decisions(sim) == kChunks);
+    CHECK(sim.policy().preferred_node(sim, sim.processes()[p].tasks[0]) == 0);
+    // Every scan armed the whole memory, page by page.
+    CHECK(sim.numa_activity().pages_scanned % (kChunks * 1024) == 0);
+    CHECK(sim.numa_activity().pages_scanned > 0);
+    CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("sched-numa: with cpu_follow the home node moves to where the memory is", "[policy][numa]")
+{
+    // Home 0, threads pinned to node 1 where the memory is: the faults all
+    // hit node 1, so the home follows them there; with cpu_follow off it
+    // stays. The memory is local to its threads either way: nothing moves.
+    for (const char *follow : {"on", "off"}) {
+        Simulation sim = make(std::string("sched-numa:sched_numa_scan_period_min_ms=20,cpu_follow=") + follow);
+        const ProcId p = add_process(sim, {2, 3}, 1);
+        sim.run_until(1'000'000'000);
+        INFO("cpu_follow=" << follow);
+        const int home = sim.policy().preferred_node(sim, sim.processes()[p].tasks[0]);
+        CHECK(home == (std::string(follow) == "on" ? 1 : 0));
+        CHECK(page_migrate_decisions(sim) == 0);
+        CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
+    }
+}
