@@ -18,31 +18,19 @@ constexpr double kMaxScanSleepPassMs = 3'600'000;
 constexpr std::int64_t kMaxPagesToScan = std::int64_t{1} << 40;
 } // namespace
 
-std::vector<ParamInfo> NumaScanParams::infos()
+const ParamTable<NumaScanParams> &NumaScanParams::table()
 {
-    return {
-        {"scan_sleep_pass_ms", num_text(kDefaultScanSleepPassMs), "the scanner wakes this often to arm hinting faults"},
-        {"pages_to_scan", std::to_string(kDefaultPagesToScan), "pages of each process armed per scanner wakeup"},
-        {"pmd", kDefaultPmdScan ? "on" : "off",
-         "on: scan 2 MiB pmd entries (cheap, one fault per range); off: every pte"},
-    };
-}
-
-NumaScanParams NumaScanParams::parse(const ParamMap &p, const std::string &source)
-{
-    NumaScanParams s;
-    s.scan_sleep_pass_ms = param_double(p, "scan_sleep_pass_ms", kDefaultScanSleepPassMs, 1, kMaxScanSleepPassMs,
-                                        source);
-    s.pages_to_scan = param_int(p, "pages_to_scan", kDefaultPagesToScan, 1, kMaxPagesToScan, source);
-    s.pmd = param_choice(p, "pmd", kDefaultPmdScan ? "on" : "off", {"on", "off"}, source) == "on";
-    return s;
-}
-
-void NumaScanParams::add_to(ParamMap &out) const
-{
-    out["scan_sleep_pass_ms"] = num_text(scan_sleep_pass_ms);
-    out["pages_to_scan"] = std::to_string(pages_to_scan);
-    out["pmd"] = pmd ? "on" : "off";
+    static const ParamTable<NumaScanParams> t = [] {
+        ParamTable<NumaScanParams> t;
+        t.real("scan_sleep_pass_ms", &NumaScanParams::scan_sleep_pass_ms, 1, kMaxScanSleepPassMs, "ms",
+               "the scanner wakes this often to arm hinting faults");
+        t.integer("pages_to_scan", &NumaScanParams::pages_to_scan, 1, kMaxPagesToScan, "pages",
+                  "pages of each process armed per scanner wakeup");
+        t.on_off("pmd", &NumaScanParams::pmd,
+                 "on: scan 2 MiB pmd entries (cheap, one fault per range); off: every pte");
+        return t;
+    }();
+    return t;
 }
 
 void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_full_pass)

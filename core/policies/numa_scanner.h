@@ -8,6 +8,7 @@
 // lands in system time on a CPU that runs the process.
 
 #include "engine/sim_types.h"
+#include "params/param_table.h"
 #include "params/params.h"
 
 #include <cstdint>
@@ -30,9 +31,9 @@ struct NumaScanParams {
     std::int64_t pages_to_scan = kDefaultPagesToScan;
     bool pmd = kDefaultPmdScan;
 
-    static std::vector<ParamInfo> infos();
-    static NumaScanParams parse(const ParamMap &p, const std::string &source);
-    void add_to(ParamMap &out) const;
+    // The scanner's knobs, declared once.
+    static const ParamTable<NumaScanParams> &table();
+    void add_to(ParamMap &out) const { table().write(*this, out); }
 };
 
 class NumaScanner {

@@ -15,18 +15,31 @@ namespace schedscope {
 
 namespace {
 
+struct SchedNumaParams {
+    NumaBaseParams nb;
+    NumaScanParams scan;
+};
+
+const ParamTable<SchedNumaParams> &sched_numa_table()
+{
+    static const ParamTable<SchedNumaParams> t = [] {
+        ParamTable<SchedNumaParams> t;
+        t.include(&SchedNumaParams::nb, numa_base_table());
+        t.include(&SchedNumaParams::scan, NumaScanParams::table());
+        return t;
+    }();
+    return t;
+}
+
 template <class Base> class SchedNumaPolicy final : public Base {
 public:
-    template <class BaseParams> SchedNumaPolicy(BaseParams bp, NumaScanParams sp) : Base(std::move(bp)), scanner_(sp) {}
+    template <class BaseParams>
+    SchedNumaPolicy(BaseParams bp, SchedNumaParams p) : Base(std::move(bp)), p_(std::move(p)), scanner_(p_.scan)
+    {
+    }
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SchedNumaPolicy>(*this); }
     std::string name() const override { return "sched-numa"; }
-    ParamMap params() const override
-    {
-        ParamMap m = this->base_params();
-        m["base"] = numa_base_name<Base>();
-        scanner_.params().add_to(m);
-        return m;
-    }
+    ParamMap params() const override { return policy_params(sched_numa_table(), p_, this->wakeup_mode()); }
 
     // Homes: each process in turn to the node with the fewest threads per
     // CPU already homed there, so that homes spread like the load will.
@@ -96,6 +109,7 @@ protected:
     }
 
 private:
+    SchedNumaParams p_;
     NumaScanner scanner_;
 };
 
@@ -103,22 +117,11 @@ private:
 
 PolicyInfo sched_numa_policy_info()
 {
-    PolicyInfo info;
-    info.name = "sched-numa";
-    info.description = "sched/numa (2012): a home node per process, threads placed and kept there, memory pulled "
-                       "home lazily on hinting faults; no CPU-follows-memory.";
-    info.params = numa_base_infos();
-    for (auto &i : NumaScanParams::infos())
-        info.params.push_back(i);
-    info.make = [](const ParamMap &p, const std::string &source) {
-        const NumaScanParams sp = NumaScanParams::parse(p, source);
-        if (parse_numa_base(p, source) == NumaBase::Cfs)
-            return std::unique_ptr<Policy>(
-                std::make_unique<SchedNumaPolicy<CfsBalancer>>(parse_base_params<CfsBalancer>(p, source), sp));
-        return std::unique_ptr<Policy>(
-            std::make_unique<SchedNumaPolicy<DomainBalancer>>(parse_base_params<DomainBalancer>(p, source), sp));
-    };
-    return info;
+    return policy_info<SchedNumaParams>(
+        "sched-numa",
+        "sched/numa (2012): a home node per process, threads placed and kept there, memory pulled home lazily on "
+        "hinting faults; no CPU-follows-memory.",
+        sched_numa_table(), [](const SchedNumaParams &p) { return make_on_numa_base<SchedNumaPolicy>(p.nb, p); });
 }
 
 } // namespace schedscope
