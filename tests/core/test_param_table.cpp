@@ -1,5 +1,6 @@
 // The parameter tables (params/param_table.h): defaults, refusals naming the
-// parameter, `when`, included tables, params() read back through parsing.
+// parameter, `when`, included tables, params() read back through parsing;
+// and the example policy registered by one line, round-robin.
 
 #include "catalog/catalog.h"
 #include "engine/simulation.h"
@@ -131,6 +132,7 @@ TEST_CASE("a parameter table refuses unknown names, listing the known ones", "[p
     CHECK(contains(msg, "test thing"));
     CHECK(contains(msg, "count, ratio, mode, flag, colour, file, rate_ms"));
     // Policies and workloads refuse the same way.
+    CHECK_THROWS_AS(make_policy("round-robin", {{"strid", "2"}}, "test"), InputError);
     try {
         make_policy("cfs", {{"sched_latency", "1"}}, "test");
         FAIL("expected an InputError");
@@ -182,4 +184,73 @@ TEST_CASE("every workload refuses unknown parameters, naming them", "[params][wo
             CHECK(e.field() == "wakeup");
         }
     }
+}
+
+namespace {
+
+Simulation round_robin_sim(const std::string &params)
+{
+    auto [name, p] = parse_name_params("round-robin:" + params, "test");
+    return Simulation(std::make_shared<const Topology>(import_synthetic("pack:1 core:4 pu:1")),
+                      make_policy(name, p, "test"), SimConfig{});
+}
+
+TaskId add_task(Simulation &sim, std::vector<Op> ops, CpuSet allowed = {})
+{
+    const ProcId p = sim.add_process("p" + std::to_string(sim.processes().size()), 4 << 20);
+    Simulation::TaskSpec s;
+    s.program.ops = std::move(ops);
+    s.cpus_allowed = allowed;
+    return sim.add_task(p, std::move(s));
+}
+
+const Op kCompute10Ms{Op::Kind::Compute, 10'000'000, 0, -1};
+
+} // namespace
+
+TEST_CASE("round-robin places each new task on the next CPU in turn, stride CPUs on", "[policy]")
+{
+    SECTION("stride 1")
+    {
+        Simulation sim = round_robin_sim("");
+        for (int i = 0; i < 6; ++i)
+            add_task(sim, {kCompute10Ms});
+        sim.run_until(100'000);
+        const std::vector<int> expected{0, 1, 2, 3, 0, 1};
+        for (int t = 0; t < 6; ++t)
+            CHECK(sim.task(t).cpu == expected[t]);
+    }
+    SECTION("stride 3 on 4 CPUs visits them all")
+    {
+        Simulation sim = round_robin_sim("stride=3");
+        for (int i = 0; i < 5; ++i)
+            add_task(sim, {kCompute10Ms});
+        sim.run_until(100'000);
+        const std::vector<int> expected{0, 3, 2, 1, 0};
+        for (int t = 0; t < 5; ++t)
+            CHECK(sim.task(t).cpu == expected[t]);
+    }
+    SECTION("a CPU the task may not use is skipped")
+    {
+        Simulation sim = round_robin_sim("");
+        CpuSet only_2;
+        only_2.set(2);
+        add_task(sim, {kCompute10Ms}, only_2);
+        add_task(sim, {kCompute10Ms});
+        sim.run_until(100'000);
+        CHECK(sim.task(0).cpu == 2);
+        CHECK(sim.task(1).cpu == 3); // the turn went on from CPU 2
+    }
+}
+
+TEST_CASE("round-robin wakes a task on the next CPU in turn, not where it slept", "[policy]")
+{
+    Simulation sim = round_robin_sim("");
+    const TaskId t = add_task(sim, {Op{Op::Kind::Compute, 1'000'000, 0, -1}, Op{Op::Kind::Sleep, 1'000'000, 0, -1},
+                                    Op{Op::Kind::Compute, 5'000'000, 0, -1}});
+    sim.run_until(500'000);
+    CHECK(sim.task(t).cpu == 0);
+    sim.run_until(3'000'000); // woken at about 2 ms
+    CHECK(sim.task(t).cpu == 1);
+    CHECK(sim.policy().params().at("stride") == "1");
 }
