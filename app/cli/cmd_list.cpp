@@ -10,6 +10,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace schedscope::cli {
@@ -83,8 +84,23 @@ const ListSection kListSections[] = {
     {"Model constants:", print_model},
 };
 
-int run_list()
+// `list --markdown`: each policy's and workload's parameter table, between
+// the markers scripts/doc-tables.py replaces in docs/policies.md and
+// docs/workloads.md.
+template <class Info> void print_markdown(std::ostream &out, const std::vector<Info> &items, const char *kind)
 {
+    for (const auto &i : items)
+        out << "<!-- params: " << kind << " " << i.name << " -->\n"
+            << params_markdown_table(i.params) << "<!-- /params -->\n";
+}
+
+int run_list(bool markdown)
+{
+    if (markdown) {
+        print_markdown(std::cout, policy_catalog(), "policy");
+        print_markdown(std::cout, workload_catalog(), "workload");
+        return kExitOk;
+    }
     bool first = true;
     for (const auto &section : kListSections) {
         if (!first)
@@ -96,11 +112,15 @@ int run_list()
     return kExitOk;
 }
 
-const CommandRegistrar registrar{
-    Command{"list", [](CLI::App &app) -> std::function<int()> {
-                app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
-                return [] { return run_list(); };
-            }}};
+const CommandRegistrar registrar{Command{
+    "list", [](CLI::App &app) -> std::function<int()> {
+        auto *sub = app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
+        auto markdown = std::make_shared<bool>(false);
+        sub->add_flag("--markdown", *markdown,
+                      "Print the parameter tables of the policies and workloads in Markdown, as "
+                      "docs/policies.md and docs/workloads.md hold them (scripts/doc-tables.py)");
+        return [markdown] { return run_list(*markdown); };
+    }}};
 
 } // namespace
 } // namespace schedscope::cli

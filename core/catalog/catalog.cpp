@@ -14,19 +14,9 @@ const std::vector<PolicyInfo> &policy_catalog()
 
 const std::vector<WorkloadInfo> &workload_catalog()
 {
-    // The catalog checks every workload's parameter names before its factory
-    // runs, as make_policy does for policies: a name the workload does not
-    // declare (a policy's `wakeup`, a typo) is refused, not ignored.
-    static const std::vector<WorkloadInfo> list = [] {
-        std::vector<WorkloadInfo> l = builtin_workloads();
-        for (WorkloadInfo &w : l)
-            w.build = [build = std::move(w.build), params = w.params, what = "workload '" + w.name + "'"](
-                          Simulation &sim, const ParamMap &p, const std::string &source) {
-                check_param_names(p, params, what, source);
-                build(sim, p, source);
-            };
-        return l;
-    }();
+    // Each workload's build refuses parameter names its table does not
+    // declare (a policy's `wakeup`, a typo), as make_policy does for policies.
+    static const std::vector<WorkloadInfo> list = builtin_workloads();
     return list;
 }
 

@@ -1,9 +1,12 @@
 #include "params/params.h"
 
+#include "params/param_table.h"
+
 #include "util/input_error.h"
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace schedscope {
 
@@ -41,9 +44,25 @@ double param_double(const ParamMap &p, const std::string &key, double def, doubl
                     const std::string &source)
 {
     auto it = p.find(key);
-    if (it == p.end())
-        return def;
-    const std::string &s = it->second;
+    return it == p.end() ? def : parse_real(it->second, key, lo, hi, source);
+}
+
+std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                       const std::string &source)
+{
+    auto it = p.find(key);
+    return it == p.end() ? def : parse_integer(it->second, key, lo, hi, source);
+}
+
+std::string real_text(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+double parse_real(const std::string &s, const std::string &key, double lo, double hi, const std::string &source)
+{
     double v = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v))
@@ -54,13 +73,9 @@ double param_double(const ParamMap &p, const std::string &key, double def, doubl
     return v;
 }
 
-std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t def, std::int64_t lo, std::int64_t hi,
-                       const std::string &source)
+std::int64_t parse_integer(const std::string &s, const std::string &key, std::int64_t lo, std::int64_t hi,
+                           const std::string &source)
 {
-    auto it = p.find(key);
-    if (it == p.end())
-        return def;
-    const std::string &s = it->second;
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || ptr != s.data() + s.size())
@@ -69,6 +84,15 @@ std::int64_t param_int(const ParamMap &p, const std::string &key, std::int64_t d
         throw InputError(source, 0, key,
                          s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return v;
+}
+
+void require_in_range(std::int64_t v, std::int64_t lo, std::int64_t hi, const std::string &key,
+                      const std::string &source)
+{
+    if (v < lo || v > hi)
+        throw InputError(source, 0, key,
+                         std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                             "]");
 }
 
 std::string param_choice(const ParamMap &p, const std::string &key, const std::string &def,
@@ -86,10 +110,50 @@ std::string param_choice(const ParamMap &p, const std::string &key, const std::s
     throw InputError(source, 0, key, "'" + it->second + "' is not one of: " + list);
 }
 
+namespace {
+// A table cell: no line breaks, and '|' escaped so it does not end the cell.
+std::string cell(const std::string &s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else
+            out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+} // namespace
+
+std::string params_markdown_table(const std::vector<ParamInfo> &params)
+{
+    if (params.empty())
+        return "No parameters of its own.\n";
+    std::string out = "| parameter | default | range | unit | meaning |\n|---|---|---|---|---|\n";
+    for (size_t i = 0; i < params.size();) {
+        const ParamInfo &p = params[i];
+        if (p.group.empty()) {
+            out += "| `" + p.name + "` | " + cell(p.default_value.empty() ? "(none)" : p.default_value) + " | " +
+                   cell(p.range) + " | " + cell(p.unit) + " | " + cell(p.description) + " |\n";
+            ++i;
+            continue;
+        }
+        std::string names;
+        for (; i < params.size() && params[i].group == p.group; ++i)
+            names += (names.empty() ? "`" : ", `") + params[i].name + "`";
+        out += "| " + names + " | | | | " + cell(p.group) + " |\n";
+    }
+    return out;
+}
+
 const ParamInfo &wakeup_param_info()
 {
-    static const ParamInfo info{"wakeup", "locked",
-                                "locked: the waker takes the target's runqueue lock; queued: wake list + IPI (2011)"};
+    static const ParamInfo info{"wakeup",
+                                "locked",
+                                "locked: the waker takes the target's runqueue lock; queued: wake list + IPI (2011)",
+                                "",
+                                "locked | queued",
+                                ""};
     return info;
 }
 

@@ -13,10 +13,15 @@ namespace schedscope {
 
 using ParamMap = std::map<std::string, std::string>;
 
+// One parameter as listings and docs show it; ParamTable (params/param_table.h)
+// derives these from its declarations.
 struct ParamInfo {
     std::string name;
     std::string default_value;
     std::string description;
+    std::string unit = {};  // e.g. "ms", "KiB"; empty when the name or help says it
+    std::string range = {}; // "1 to 255", "on | off"; empty: any text
+    std::string group = {}; // a block of parameters taken from another table ("base=cfs")
 };
 
 // "name:k=v,k=v" -> name and parameters; throws InputError naming `source`.
@@ -33,6 +38,11 @@ std::string param_choice(const ParamMap &p, const std::string &key, const std::s
 // Rejects keys not in `known`, listing them.
 void check_param_names(const ParamMap &p, const std::vector<ParamInfo> &known, const std::string &what,
                        const std::string &source);
+// A Markdown table of parameters (docs/policies.md, docs/workloads.md):
+// name, default, range, unit, meaning; consecutive parameters of one
+// `group` share a row that names them and says where they are described.
+std::string params_markdown_table(const std::vector<ParamInfo> &params);
+
 // The `wakeup` knob every policy takes besides its own parameters
 // (make_policy adds it to the names it accepts); no workload takes it.
 const ParamInfo &wakeup_param_info();

@@ -36,11 +36,30 @@ constexpr std::int64_t kMinFaultsForPreference = 4;
 constexpr SimTime kNumaMoveCooldownNs = 100'000'000;
 
 struct AutoNumaParams {
+    NumaBaseParams nb;
     NumaScanParams scan;
     KnumaMigratedParams migrated;
     std::int64_t migrate_threshold = kDefaultMigrateThreshold;
     bool mem_follow = true, cpu_follow = true, exchange = true;
 };
+
+const ParamTable<AutoNumaParams> &autonuma_table()
+{
+    static const ParamTable<AutoNumaParams> t = [] {
+        ParamTable<AutoNumaParams> t;
+        t.include(&AutoNumaParams::nb, numa_base_table());
+        t.include(&AutoNumaParams::scan, NumaScanParams::table());
+        t.include(&AutoNumaParams::migrated, KnumaMigratedParams::table());
+        t.integer("migrate_threshold", &AutoNumaParams::migrate_threshold, 1, 255, "faults",
+                  "hinting faults in a row from one node before a chunk moves there");
+        t.on_off("mem_follow", &AutoNumaParams::mem_follow, "memory follows CPU (on/off)");
+        t.on_off("cpu_follow", &AutoNumaParams::cpu_follow, "CPU follows memory: preferred node per task (on/off)");
+        t.on_off("exchange", &AutoNumaParams::exchange,
+                 "swap two tasks on two nodes when both end closer to their memory (on/off)");
+        return t;
+    }();
+    return t;
+}
 
 // Statistics by node: a task's hinting faults by the node of the memory it
 // faulted on; a process's pages by the node they are on, as the scanner last
@@ -64,18 +83,7 @@ public:
     }
     std::unique_ptr<Policy> clone() const override { return std::make_unique<AutoNumaPolicy>(*this); }
     std::string name() const override { return "autonuma"; }
-    ParamMap params() const override
-    {
-        ParamMap m = this->base_params();
-        m["base"] = numa_base_name<Base>();
-        p_.scan.add_to(m);
-        p_.migrated.add_to(m);
-        m["migrate_threshold"] = std::to_string(p_.migrate_threshold);
-        m["mem_follow"] = p_.mem_follow ? "on" : "off";
-        m["cpu_follow"] = p_.cpu_follow ? "on" : "off";
-        m["exchange"] = p_.exchange ? "on" : "off";
-        return m;
-    }
+    ParamMap params() const override { return policy_params(autonuma_table(), p_, this->wakeup_mode()); }
 
     void attach(Simulation &sim) override
     {
@@ -281,46 +289,15 @@ private:
     std::vector<int> preferred_; // per task: its preferred node, or kNoNode
 };
 
-bool on_off(const ParamMap &p, const std::string &key, const std::string &source)
-{
-    return param_choice(p, key, "on", {"on", "off"}, source) == "on";
-}
-
 } // namespace
 
 PolicyInfo autonuma_policy_info()
 {
-    PolicyInfo info;
-    info.name = "autonuma";
-    info.description = "AutoNUMA (2012): hinting-fault scanner, memory follows CPU, CPU follows memory and task "
-                       "exchange between nodes, over Linux 3.6's CFS balancer (base=cfs) or the 2.6 domain balancer "
-                       "(base=sched-domains).";
-    info.params = numa_base_infos();
-    for (auto &i : NumaScanParams::infos())
-        info.params.push_back(i);
-    for (auto &i : KnumaMigratedParams::infos())
-        info.params.push_back(i);
-    info.params.push_back({"migrate_threshold", std::to_string(kDefaultMigrateThreshold),
-                           "hinting faults in a row from one node before a chunk moves there"});
-    info.params.push_back({"mem_follow", "on", "memory follows CPU (on/off)"});
-    info.params.push_back({"cpu_follow", "on", "CPU follows memory: preferred node per task (on/off)"});
-    info.params.push_back(
-        {"exchange", "on", "swap two tasks on two nodes when both end closer to their memory (on/off)"});
-    info.make = [](const ParamMap &p, const std::string &source) {
-        AutoNumaParams ap;
-        ap.scan = NumaScanParams::parse(p, source);
-        ap.migrated = KnumaMigratedParams::parse(p, source);
-        ap.migrate_threshold = param_int(p, "migrate_threshold", kDefaultMigrateThreshold, 1, 255, source);
-        ap.mem_follow = on_off(p, "mem_follow", source);
-        ap.cpu_follow = on_off(p, "cpu_follow", source);
-        ap.exchange = on_off(p, "exchange", source);
-        if (parse_numa_base(p, source) == NumaBase::Cfs)
-            return std::unique_ptr<Policy>(
-                std::make_unique<AutoNumaPolicy<CfsBalancer>>(parse_base_params<CfsBalancer>(p, source), ap));
-        return std::unique_ptr<Policy>(
-            std::make_unique<AutoNumaPolicy<DomainBalancer>>(parse_base_params<DomainBalancer>(p, source), ap));
-    };
-    return info;
+    return policy_info<AutoNumaParams>(
+        "autonuma",
+        "AutoNUMA (2012): hinting-fault scanner, memory follows CPU, CPU follows memory and task exchange between "
+        "nodes, over Linux 3.6's CFS balancer (base=cfs) or the 2.6 domain balancer (base=sched-domains).",
+        autonuma_table(), [](const AutoNumaParams &p) { return make_on_numa_base<AutoNumaPolicy>(p.nb, p); });
 }
 
 } // namespace schedscope

@@ -19,48 +19,19 @@ constexpr double kNsPerMs = 1e6;
 
 std::string BalancerParams::level_param(const std::string &level) { return "cache_hot_time_ms." + level; }
 
-std::vector<ParamInfo> BalancerParams::infos()
+namespace {
+// Both may be given (a saved params map has both); they must agree. Then
+// autotune=profile reads the profile.
+void check_balancer(BalancerParams &b, const ParamMap &p, const std::string &source)
 {
-    std::vector<ParamInfo> out{
-        {"cache_hot_time_ms", num_text(kDefaultCacheHotTimeMs),
-         "a task that ran less than this ago is cache hot and is not pulled (all levels)"},
-        {"migration_cost_ns", std::to_string(static_cast<long long>(kDefaultCacheHotTimeMs * kNsPerMs)),
-         "the same knob in ns, as later kernels name it (sched_migration_cost_ns)"},
-        {"cache_nice_tries", std::to_string(kDefaultCacheNiceTries),
-         "failed balancing attempts after which hot tasks are pulled anyway"},
-        {"autotune", "off", "off, or profile: take each level's cache_hot_time from a migration profile"},
-        {"profile", "", "the migration profile file (schedscope-cli profile --save) for autotune=profile"},
-    };
-    for (const auto &level : domain_level_names())
-        out.push_back({level_param(level), "",
-                       "cache_hot_time_ms for the " + level + " level only (it must exist on the machine)"});
-    return out;
-}
-
-BalancerParams BalancerParams::parse(const ParamMap &p, const std::string &source)
-{
-    BalancerParams b;
     b.source = source;
-    b.cache_hot_time_ms = param_double(p, "cache_hot_time_ms", kDefaultCacheHotTimeMs, 0, kMaxCacheHotTimeMs, source);
-    if (p.count("migration_cost_ns")) {
-        const double ns = param_double(p, "migration_cost_ns", 0, 0, kMaxCacheHotTimeMs * kNsPerMs, source);
-        // Both may be given (a saved params map has both); they must agree.
-        if (p.count("cache_hot_time_ms") && std::abs(ns / kNsPerMs - b.cache_hot_time_ms) > 1e-6)
+    if (p.count("migration_cost_ns") && p.count("cache_hot_time_ms")) {
+        const double ms = parse_real(p.at("cache_hot_time_ms"), "cache_hot_time_ms", 0, kMaxCacheHotTimeMs, source);
+        if (std::abs(b.cache_hot_time_ms - ms) > 1e-6)
             throw InputError(source, 0, "migration_cost_ns",
                              "disagrees with cache_hot_time_ms (" + p.at("cache_hot_time_ms") +
                                  " ms); give one of them");
-        b.cache_hot_time_ms = ns / kNsPerMs;
     }
-    b.cache_nice_tries = static_cast<int>(
-        param_int(p, "cache_nice_tries", kDefaultCacheNiceTries, 0, kMaxCacheNiceTries, source));
-    for (const auto &level : domain_level_names()) {
-        const std::string key = level_param(level);
-        if (p.count(key))
-            b.level_hot_ms[level] = param_double(p, key, 0, 0, kMaxCacheHotTimeMs, source);
-    }
-    b.autotune = param_choice(p, "autotune", "off", {"off", "profile"}, source);
-    if (auto it = p.find("profile"); it != p.end())
-        b.profile_path = it->second;
     if (b.autotune == "profile") {
         if (b.profile_path.empty())
             throw InputError(source, 0, "profile",
@@ -73,7 +44,44 @@ BalancerParams BalancerParams::parse(const ParamMap &p, const std::string &sourc
     } else if (!b.profile_path.empty()) {
         throw InputError(source, 0, "profile", "a profile is only read with autotune=profile");
     }
-    return b;
+}
+} // namespace
+
+const ParamTable<BalancerParams> &BalancerParams::table()
+{
+    static const ParamTable<BalancerParams> t = [] {
+        ParamTable<BalancerParams> t;
+        t.real("cache_hot_time_ms", &BalancerParams::cache_hot_time_ms, 0, kMaxCacheHotTimeMs, "ms",
+               "a task that ran less than this ago is cache hot and is not pulled (all levels)");
+        // migration_cost_ns sets cache_hot_time_ms; it reads back from it.
+        t.text_field(
+            {"migration_cost_ns", "", "the same knob in ns, as later kernels name it (sched_migration_cost_ns)", "ns",
+             "0 to " + real_text(kMaxCacheHotTimeMs * kNsPerMs)},
+            [](BalancerParams &b, const std::string &s, const std::string &key, const std::string &source) {
+                b.cache_hot_time_ms = parse_real(s, key, 0, kMaxCacheHotTimeMs * kNsPerMs, source) / kNsPerMs;
+            },
+            [](const BalancerParams &b) -> std::optional<std::string> {
+                return std::to_string(static_cast<long long>(std::llround(b.cache_hot_time_ms * kNsPerMs)));
+            });
+        t.integer("cache_nice_tries", &BalancerParams::cache_nice_tries, 0, kMaxCacheNiceTries, "",
+                  "failed balancing attempts after which hot tasks are pulled anyway");
+        t.choice("autotune", &BalancerParams::autotune, {"off", "profile"},
+                 "off, or profile: take each level's cache_hot_time from a migration profile");
+        t.text("profile", &BalancerParams::profile_path,
+               "the migration profile file (schedscope-cli profile --save) for autotune=profile");
+        for (const auto &level : domain_level_names())
+            t.real_with(
+                level_param(level), [level](BalancerParams &b, double v) { b.level_hot_ms[level] = v; },
+                [level](const BalancerParams &b) -> std::optional<double> {
+                    auto it = b.level_hot_ms.find(level);
+                    return it == b.level_hot_ms.end() ? std::nullopt : std::optional<double>(it->second);
+                },
+                0, kMaxCacheHotTimeMs, "ms",
+                "cache_hot_time_ms for the " + level + " level only (it must exist on the machine)");
+        t.check(check_balancer);
+        return t;
+    }();
+    return t;
 }
 
 double BalancerParams::hot_ms_for(const std::string &level) const
@@ -96,18 +104,6 @@ std::string BalancerParams::hot_origin(const std::string &level) const
     if (profile_overall_ms)
         return "overall value of " + profile_path;
     return "cache_hot_time_ms";
-}
-
-void BalancerParams::add_to(ParamMap &out) const
-{
-    out["cache_hot_time_ms"] = num_text(cache_hot_time_ms);
-    out["migration_cost_ns"] = std::to_string(static_cast<long long>(std::llround(cache_hot_time_ms * kNsPerMs)));
-    out["cache_nice_tries"] = std::to_string(cache_nice_tries);
-    out["autotune"] = autotune;
-    if (!profile_path.empty())
-        out["profile"] = profile_path;
-    for (const auto &[level, ms] : level_hot_ms)
-        out[level_param(level)] = num_text(ms);
 }
 
 } // namespace schedscope

@@ -4,6 +4,7 @@
 // from a migration profile) and cache_nice_tries.
 
 #include "engine/policy.h"
+#include "params/param_table.h"
 #include "params/params.h"
 
 #include <map>
@@ -26,12 +27,11 @@ struct BalancerParams {
     std::optional<double> profile_overall_ms;
     std::string source; // where the parameters came from, for errors
 
-    // The parameter list every domain-balanced policy accepts.
-    static std::vector<ParamInfo> infos();
+    // The parameters every domain-balanced policy accepts, declared once;
+    // parsing loads the profile when autotune=profile.
+    static const ParamTable<BalancerParams> &table();
     // The per-level override's parameter name, e.g. "cache_hot_time_ms.NUMA".
     static std::string level_param(const std::string &level);
-    // Reads and checks the parameters; loads the profile when autotune=profile.
-    static BalancerParams parse(const ParamMap &p, const std::string &source);
 
     // The cache-hot time a level uses: explicit override, then the profile,
     // then the machine-wide value.
@@ -39,7 +39,7 @@ struct BalancerParams {
     // Where that value came from, for the reason logged at attach.
     std::string hot_origin(const std::string &level) const;
     // Effective values, for Policy::params().
-    void add_to(ParamMap &out) const;
+    void add_to(ParamMap &out) const { table().write(*this, out); }
 };
 
 } // namespace schedscope

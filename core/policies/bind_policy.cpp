@@ -21,6 +21,26 @@ namespace {
 
 enum class BindMode { Hard, Inverse, Interleave };
 
+struct BindParams {
+    BindMode mode = BindMode::Hard;
+    BalancerParams balancer;
+};
+
+const ParamTable<BindParams> &bind_table()
+{
+    static const ParamTable<BindParams> t = [] {
+        ParamTable<BindParams> t;
+        t.choice<BindMode>(
+            "mode", &BindParams::mode,
+            {{"hard", BindMode::Hard}, {"inverse", BindMode::Inverse}, {"interleave", BindMode::Interleave}},
+            "hard, inverse or interleave");
+        t.include(&BindParams::balancer, BalancerParams::table(), {}, "", "",
+                  "the balancer's: the parameters of `sched-domains`, as its table gives them");
+        return t;
+    }();
+    return t;
+}
+
 class BindPolicy final : public DomainBalancer {
 public:
     BindPolicy(BalancerParams bp, BindMode m) : DomainBalancer(std::move(bp)), mode_(m) {}
@@ -28,9 +48,7 @@ public:
     std::string name() const override { return "bind"; }
     ParamMap params() const override
     {
-        ParamMap m = base_params();
-        m["mode"] = mode_ == BindMode::Hard ? "hard" : mode_ == BindMode::Inverse ? "inverse" : "interleave";
-        return m;
+        return policy_params(bind_table(), BindParams{mode_, balancer_params()}, wakeup_mode());
     }
 
     void attach(Simulation &sim) override
@@ -163,18 +181,11 @@ private:
 
 PolicyInfo bind_policy_info()
 {
-    PolicyInfo info;
-    info.name = "bind";
-    info.description = "numactl-style static placement: hard (threads bound to their memory's nodes), inverse "
-                       "(bound to the wrong nodes), or interleave (memory spread over all nodes).";
-    info.params = BalancerParams::infos();
-    info.params.insert(info.params.begin(), {"mode", "hard", "hard, inverse or interleave"});
-    info.make = [](const ParamMap &p, const std::string &source) {
-        const std::string m = param_choice(p, "mode", "hard", {"hard", "inverse", "interleave"}, source);
-        const BindMode mode = m == "hard" ? BindMode::Hard : m == "inverse" ? BindMode::Inverse : BindMode::Interleave;
-        return std::make_unique<BindPolicy>(BalancerParams::parse(p, source), mode);
-    };
-    return info;
+    return policy_info<BindParams>(
+        "bind",
+        "numactl-style static placement: hard (threads bound to their memory's nodes), inverse (bound to the wrong "
+        "nodes), or interleave (memory spread over all nodes).",
+        bind_table(), [](const BindParams &p) { return std::make_unique<BindPolicy>(p.balancer, p.mode); });
 }
 
 } // namespace schedscope

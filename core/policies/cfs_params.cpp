@@ -5,48 +5,31 @@
 
 namespace schedscope {
 
-std::vector<ParamInfo> CfsParams::infos()
+const ParamTable<CfsParams> &CfsParams::table()
 {
-    return {
-        {"sched_latency_ns", std::to_string(kCfsLatencyNs),
-         "targeted preemption latency: every runnable task runs once per period (before scaling)"},
-        {"sched_min_granularity_ns", std::to_string(kCfsMinGranularityNs),
-         "shortest slice; with more than latency/min_granularity tasks the period stretches (before scaling)"},
-        {"sched_wakeup_granularity_ns", std::to_string(kCfsWakeupGranularityNs),
-         "a woken task preempts only if its vruntime is this much behind the running one's (before scaling)"},
-        {"sched_migration_cost_ns", std::to_string(kCfsMigrationCostNs),
-         "a task that ran less than this ago is cache hot; a CPU idle on average less than this skips new-idle "
-         "balancing"},
-        {"sched_tunable_scaling", "log",
-         "scaling of the three times above by CPU count (max 8): none, log (1+log2), linear"},
-        {"sched_nr_migrate", std::to_string(kCfsNrMigrate), "tasks a balancing pass looks at, at most"},
-    };
-}
-
-CfsParams CfsParams::parse(const ParamMap &p, const std::string &source)
-{
-    CfsParams c;
-    c.source = source;
     constexpr std::int64_t kMaxNs = 10'000'000'000; // 10 s: any sane setting
-    c.sched_latency_ns = param_int(p, "sched_latency_ns", kCfsLatencyNs, 100'000, kMaxNs, source);
-    c.sched_min_granularity_ns = param_int(p, "sched_min_granularity_ns", kCfsMinGranularityNs, 100'000, kMaxNs,
-                                           source);
-    c.sched_wakeup_granularity_ns = param_int(p, "sched_wakeup_granularity_ns", kCfsWakeupGranularityNs, 0, kMaxNs,
-                                              source);
-    c.sched_migration_cost_ns = param_int(p, "sched_migration_cost_ns", kCfsMigrationCostNs, 0, kMaxNs, source);
-    c.sched_tunable_scaling = param_choice(p, "sched_tunable_scaling", "log", {"none", "log", "linear"}, source);
-    c.sched_nr_migrate = static_cast<int>(param_int(p, "sched_nr_migrate", kCfsNrMigrate, 1, 1'000'000, source));
-    return c;
-}
-
-void CfsParams::add_to(ParamMap &out) const
-{
-    out["sched_latency_ns"] = std::to_string(sched_latency_ns);
-    out["sched_min_granularity_ns"] = std::to_string(sched_min_granularity_ns);
-    out["sched_wakeup_granularity_ns"] = std::to_string(sched_wakeup_granularity_ns);
-    out["sched_migration_cost_ns"] = std::to_string(sched_migration_cost_ns);
-    out["sched_tunable_scaling"] = sched_tunable_scaling;
-    out["sched_nr_migrate"] = std::to_string(sched_nr_migrate);
+    static const ParamTable<CfsParams> t = [] {
+        ParamTable<CfsParams> t;
+        t.integer("sched_latency_ns", &CfsParams::sched_latency_ns, 100'000, kMaxNs, "ns",
+                  "targeted preemption latency: every runnable task runs once per period (before scaling)");
+        t.integer("sched_min_granularity_ns", &CfsParams::sched_min_granularity_ns, 100'000, kMaxNs, "ns",
+                  "shortest slice; with more than latency/min_granularity tasks the period stretches (before "
+                  "scaling)");
+        t.integer("sched_wakeup_granularity_ns", &CfsParams::sched_wakeup_granularity_ns, 0, kMaxNs, "ns",
+                  "a woken task preempts only if its vruntime is this much behind the running one's (before "
+                  "scaling)");
+        t.integer("sched_migration_cost_ns", &CfsParams::sched_migration_cost_ns, 0, kMaxNs, "ns",
+                  "a task that ran less than this ago is cache hot; a CPU idle on average less than this skips "
+                  "new-idle balancing");
+        t.choice("sched_tunable_scaling", &CfsParams::sched_tunable_scaling, {"none", "log", "linear"},
+                 "scaling of the three times above by CPU count (max 8): none, log (1+log2), linear");
+        t.integer("sched_nr_migrate", &CfsParams::sched_nr_migrate, 1, 1'000'000, "tasks",
+                  "tasks a balancing pass looks at, at most");
+        // Kept for the messages of checks made at attach.
+        t.check([](CfsParams &c, const ParamMap &, const std::string &source) { c.source = source; });
+        return t;
+    }();
+    return t;
 }
 
 int CfsParams::scaling_factor(int ncpus) const

@@ -6,6 +6,7 @@
 // get_update_sysctl_factor()).
 
 #include "engine/sim_types.h"
+#include "params/param_table.h"
 #include "params/params.h"
 
 #include <string>
@@ -29,9 +30,9 @@ struct CfsParams {
     int sched_nr_migrate = kCfsNrMigrate;
     std::string source;
 
-    static std::vector<ParamInfo> infos();
-    static CfsParams parse(const ParamMap &p, const std::string &source);
-    void add_to(ParamMap &out) const;
+    // The knobs, declared once: parsing, params(), list and docs read it.
+    static const ParamTable<CfsParams> &table();
+    void add_to(ParamMap &out) const { table().write(*this, out); }
     // Linux 3.6 kernel/sched/fair.c: get_update_sysctl_factor(): 1, 1 +
     // ilog2(cpus) or cpus, with the CPU count capped at 8.
     int scaling_factor(int ncpus) const;

@@ -20,16 +20,12 @@ public:
 
 PolicyInfo cfs_policy_info()
 {
-    return PolicyInfo{
+    return policy_info<CfsParams>(
         "cfs",
         "Linux 3.6 CFS: vruntime-ordered runqueues with nice weights, wakeup preemption, and its load balancer "
         "(SMT/MC/CPU/NUMA domains, weighted cpu_load[], wake_affine, select_idle_sibling, new-idle balancing gated "
         "by avg_idle).",
-        CfsParams::infos(),
-        [](const ParamMap &p, const std::string &source) {
-            return std::make_unique<CfsPolicy>(CfsParams::parse(p, source));
-        },
-    };
+        CfsParams::table(), [](const CfsParams &p) { return std::make_unique<CfsPolicy>(p); });
 }
 
 } // namespace schedscope

@@ -1,5 +1,7 @@
 #pragma once
-// The built-in policies, listed for the catalog (catalog/catalog.cpp).
+// The built-in policies, listed for the catalog (catalog/catalog.cpp). Each
+// lives in its own file and is registered by one line of
+// policies/policy_list.h.
 
 #include "policies/policy_info.h"
 
@@ -9,13 +11,8 @@ namespace schedscope {
 
 std::vector<PolicyInfo> builtin_policies();
 
-// One entry per policy family; each lives in its own file.
-PolicyInfo simple_policy_info();
-PolicyInfo linux25_numa_policy_info();
-PolicyInfo sched_domains_policy_info();
-PolicyInfo cfs_policy_info();
-PolicyInfo autonuma_policy_info();
-PolicyInfo sched_numa_policy_info();
-PolicyInfo bind_policy_info();
+#define SCHEDSCOPE_POLICY(id) PolicyInfo id##_policy_info();
+#include "policies/policy_list.h"
+#undef SCHEDSCOPE_POLICY
 
 } // namespace schedscope

@@ -14,29 +14,17 @@ constexpr double kMaxMigrateSleepMs = 3'600'000;
 constexpr std::int64_t kMaxPagesToMigrate = std::int64_t{1} << 40;
 } // namespace
 
-std::vector<ParamInfo> KnumaMigratedParams::infos()
+const ParamTable<KnumaMigratedParams> &KnumaMigratedParams::table()
 {
-    return {
-        {"migrate_sleep_millisecs", num_text(kDefaultMigrateSleepMs),
-         "knuma_migrated: each node's daemon wakes this often"},
-        {"pages_to_migrate", std::to_string(kDefaultPagesToMigrate),
-         "knuma_migrated: pages a node's daemon migrates per wakeup"},
-    };
-}
-
-KnumaMigratedParams KnumaMigratedParams::parse(const ParamMap &p, const std::string &source)
-{
-    KnumaMigratedParams k;
-    k.migrate_sleep_ms = param_double(p, "migrate_sleep_millisecs", kDefaultMigrateSleepMs, 1, kMaxMigrateSleepMs,
-                                      source);
-    k.pages_to_migrate = param_int(p, "pages_to_migrate", kDefaultPagesToMigrate, 1, kMaxPagesToMigrate, source);
-    return k;
-}
-
-void KnumaMigratedParams::add_to(ParamMap &out) const
-{
-    out["migrate_sleep_millisecs"] = num_text(migrate_sleep_ms);
-    out["pages_to_migrate"] = std::to_string(pages_to_migrate);
+    static const ParamTable<KnumaMigratedParams> t = [] {
+        ParamTable<KnumaMigratedParams> t;
+        t.real("migrate_sleep_millisecs", &KnumaMigratedParams::migrate_sleep_ms, 1, kMaxMigrateSleepMs, "ms",
+               "knuma_migrated: each node's daemon wakes this often");
+        t.integer("pages_to_migrate", &KnumaMigratedParams::pages_to_migrate, 1, kMaxPagesToMigrate, "pages",
+                  "knuma_migrated: pages a node's daemon migrates per wakeup");
+        return t;
+    }();
+    return t;
 }
 
 int KnumaMigrated::queued_to(ProcId p, int chunk) const

@@ -10,6 +10,7 @@
 // per-node rate limit; the daemon is what the measurements ran with.
 
 #include "engine/sim_types.h"
+#include "params/param_table.h"
 #include "params/params.h"
 
 #include <cstdint>
@@ -32,9 +33,8 @@ struct KnumaMigratedParams {
     double migrate_sleep_ms = kDefaultMigrateSleepMs;
     std::int64_t pages_to_migrate = kDefaultPagesToMigrate;
 
-    static std::vector<ParamInfo> infos();
-    static KnumaMigratedParams parse(const ParamMap &p, const std::string &source);
-    void add_to(ParamMap &out) const;
+    // knuma_migrated's knobs, declared once.
+    static const ParamTable<KnumaMigratedParams> &table();
 };
 
 class KnumaMigrated {

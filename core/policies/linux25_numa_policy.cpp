@@ -51,35 +51,76 @@ struct Linux25Params {
     Linux25OrigParams orig_params;
 };
 
+bool is_rework(const Linux25Params &p) { return !p.orig; }
+bool is_orig(const Linux25Params &p) { return p.orig; }
+
+// variant=orig runs Linux25Orig on its own parameters: the shared knobs are
+// copied there, and two defaults differ (2.5.59's HZ/4 busy tick, and its
+// own timeslices).
+void finish_linux25(Linux25Params &p, const ParamMap &given, const std::string &)
+{
+    if (!p.orig)
+        return;
+    if (!given.count("busy_rebalance_tick_ms"))
+        p.busy_tick_ms = kLinux25OrigBusyTickMs;
+    if (!given.count("timeslice"))
+        p.o1_slices = true;
+    p.orig_params.idle_tick_ms = p.idle_tick_ms;
+    p.orig_params.busy_tick_ms = p.busy_tick_ms;
+}
+
+const ParamTable<Linux25Params> &linux25_table()
+{
+    static const ParamTable<Linux25Params> t = [] {
+        ParamTable<Linux25Params> t;
+        // The rework's params() map is what it was before variants existed
+        // (plus timeslice when not the default), so that its reports and
+        // saved scenarios stay byte-identical: variant is written for orig only.
+        t.choice<bool>("variant", &Linux25Params::orig, {{"rework", false}, {"orig", true}},
+                       "rework (the tick-driven rework of 2003), or orig (2.5.59 as released)")
+            .written_if(is_orig);
+        t.integer("idle_rebalance_tick_ms", &Linux25Params::idle_tick_ms, 1, kMaxTickMs, "ms",
+                  "an idle CPU balances within its node this often");
+        t.integer("busy_rebalance_tick_ms", &Linux25Params::busy_tick_ms, 1, kMaxTickMs, "ms",
+                  "a busy CPU balances this often (variant=orig: default 250, 2.5.59's HZ/4)");
+        t.integer("node_rebalance_tick_ms", &Linux25Params::node_tick_ms, 1, kMaxTickMs, "ms",
+                  "a busy CPU balances across nodes this often")
+            .when(is_rework, "variant=rework");
+        t.integer("idle_node_rebalance_tick_ms", &Linux25Params::idle_node_tick_ms, 0, kMaxTickMs, "ms",
+                  "an idle CPU balances across nodes this often (0 = off)")
+            .when(is_rework, "variant=rework");
+        t.integer("imbalance_pct", &Linux25Params::imbalance_pct, 100, 1000, "%",
+                  "pull only when the busiest exceeds this % of our load")
+            .when(is_rework, "variant=rework");
+        t.choice<bool>("idle_balance_mask", &Linux25Params::mask_is_cpu, {{"node", false}, {"cpu", true}},
+                       "node, or cpu: the 2.5 bug where idle CPUs pass their own mask and never pull")
+            .when(is_rework, "variant=rework");
+        t.choice<bool>("timeslice", &Linux25Params::o1_slices, {{"cfs", false}, {"o1", true}},
+                       "cfs (the engine's 6 ms fair rotation) or o1 (2.5's 102 ms nice-0 timeslice); variant=orig "
+                       "defaults to o1")
+            .written_if([](const Linux25Params &p) { return p.orig || p.o1_slices; });
+        t.integer_with(
+             "node_balance_rate", [](Linux25Params &p, std::int64_t v) { p.orig_params.node_balance_rate = v; },
+             [](const Linux25Params &p) { return std::optional<std::int64_t>(p.orig_params.node_balance_rate); }, 1,
+             1'000'000, "balances", "variant=orig: every this many-th balance crosses nodes (NODE_BALANCE_RATE)")
+            .when(is_orig, "variant=orig");
+        t.integer_with(
+             "node_threshold_pct", [](Linux25Params &p, std::int64_t v) { p.orig_params.node_threshold_pct = v; },
+             [](const Linux25Params &p) { return std::optional<std::int64_t>(p.orig_params.node_threshold_pct); }, 100,
+             1000, "%", "variant=orig: the busiest node must exceed this % of ours (NODE_THRESHOLD)")
+            .when(is_orig, "variant=orig");
+        t.check(finish_linux25);
+        return t;
+    }();
+    return t;
+}
+
 class Linux25NumaPolicy final : public Policy {
 public:
     explicit Linux25NumaPolicy(Linux25Params p) : p_(p), orig_(p.orig_params) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<Linux25NumaPolicy>(*this); }
     std::string name() const override { return "linux-2.5-numa"; }
-    ParamMap params() const override
-    {
-        if (p_.orig)
-            return {{"variant", "orig"},
-                    {"idle_rebalance_tick_ms", std::to_string(p_.orig_params.idle_tick_ms)},
-                    {"busy_rebalance_tick_ms", std::to_string(p_.orig_params.busy_tick_ms)},
-                    {"node_balance_rate", std::to_string(p_.orig_params.node_balance_rate)},
-                    {"node_threshold_pct", std::to_string(p_.orig_params.node_threshold_pct)},
-                    {"timeslice", p_.o1_slices ? "o1" : "cfs"},
-                    {"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
-        // The rework's map is what it was before variants existed (plus
-        // timeslice when not the default), so that its reports and saved
-        // scenarios stay byte-identical.
-        ParamMap m{{"idle_rebalance_tick_ms", std::to_string(p_.idle_tick_ms)},
-                   {"busy_rebalance_tick_ms", std::to_string(p_.busy_tick_ms)},
-                   {"node_rebalance_tick_ms", std::to_string(p_.node_tick_ms)},
-                   {"idle_node_rebalance_tick_ms", std::to_string(p_.idle_node_tick_ms)},
-                   {"imbalance_pct", std::to_string(p_.imbalance_pct)},
-                   {"idle_balance_mask", p_.mask_is_cpu ? "cpu" : "node"},
-                   {"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}};
-        if (p_.o1_slices)
-            m["timeslice"] = "o1";
-        return m;
-    }
+    ParamMap params() const override { return policy_params(linux25_table(), p_, wakeup_mode()); }
 
     // timeslice=o1: a CPU-bound task keeps the CPU for its whole O(1)
     // timeslice (the nice-0 slice), so a task queued behind it has not run
@@ -272,58 +313,12 @@ private:
 
 PolicyInfo linux25_numa_policy_info()
 {
-    PolicyInfo info;
-    info.name = "linux-2.5-numa";
-    info.description = "Linux 2.5.59 NUMA scheduler: variant=rework balances within the node on the tick and "
-                       "across nodes on a slower period; variant=orig (2.5.59 as released) crosses nodes every "
-                       "NODE_BALANCE_RATE-th balance. Exec on the least loaded node.";
-    info.params = {
-        {"variant", "rework", "rework (the tick-driven rework of 2003), or orig (2.5.59 as released)"},
-        {"idle_rebalance_tick_ms", std::to_string(kIdleRebalanceTickMs),
-         "an idle CPU balances within its node this often"},
-        {"busy_rebalance_tick_ms", std::to_string(kBusyRebalanceTickMs),
-         "a busy CPU balances this often (variant=orig: default 250, 2.5.59's HZ/4)"},
-        {"node_rebalance_tick_ms", std::to_string(kNodeRebalanceTickMs), "a busy CPU balances across nodes this often"},
-        {"idle_node_rebalance_tick_ms", "0", "an idle CPU balances across nodes this often (0 = off)"},
-        {"imbalance_pct", std::to_string(kImbalancePct), "pull only when the busiest exceeds this % of our load"},
-        {"idle_balance_mask", "node", "node, or cpu: the 2.5 bug where idle CPUs pass their own mask and never pull"},
-        {"timeslice", "cfs",
-         "cfs (the engine's 6 ms fair rotation) or o1 (2.5's 102 ms nice-0 timeslice); "
-         "variant=orig defaults to o1"},
-        {"node_balance_rate", std::to_string(kLinux25NodeBalanceRate),
-         "variant=orig: every this many-th balance crosses nodes (NODE_BALANCE_RATE)"},
-        {"node_threshold_pct", std::to_string(kLinux25NodeThresholdPct),
-         "variant=orig: the busiest node must exceed this % of ours (NODE_THRESHOLD)"},
-    };
-    info.make = [](const ParamMap &p, const std::string &source) {
-        Linux25Params lp;
-        lp.orig = param_choice(p, "variant", "rework", {"rework", "orig"}, source) == "orig";
-        // A knob of the other variant would be silently ignored: refuse it.
-        const std::vector<std::string> rework_only{"node_rebalance_tick_ms", "idle_node_rebalance_tick_ms",
-                                                   "imbalance_pct", "idle_balance_mask"};
-        const std::vector<std::string> orig_only{"node_balance_rate", "node_threshold_pct"};
-        for (const auto &k : lp.orig ? rework_only : orig_only)
-            if (p.count(k))
-                throw InputError(source, 0, k,
-                                 "applies to variant=" + std::string(lp.orig ? "rework" : "orig") + " only");
-        lp.o1_slices = param_choice(p, "timeslice", lp.orig ? "o1" : "cfs", {"cfs", "o1"}, source) == "o1";
-        if (lp.orig) {
-            Linux25OrigParams &op = lp.orig_params;
-            op.idle_tick_ms = param_int(p, "idle_rebalance_tick_ms", kIdleRebalanceTickMs, 1, kMaxTickMs, source);
-            op.busy_tick_ms = param_int(p, "busy_rebalance_tick_ms", kLinux25OrigBusyTickMs, 1, kMaxTickMs, source);
-            op.node_balance_rate = param_int(p, "node_balance_rate", kLinux25NodeBalanceRate, 1, 1'000'000, source);
-            op.node_threshold_pct = param_int(p, "node_threshold_pct", kLinux25NodeThresholdPct, 100, 1000, source);
-            return std::make_unique<Linux25NumaPolicy>(lp);
-        }
-        lp.idle_tick_ms = param_int(p, "idle_rebalance_tick_ms", kIdleRebalanceTickMs, 1, kMaxTickMs, source);
-        lp.busy_tick_ms = param_int(p, "busy_rebalance_tick_ms", kBusyRebalanceTickMs, 1, kMaxTickMs, source);
-        lp.node_tick_ms = param_int(p, "node_rebalance_tick_ms", kNodeRebalanceTickMs, 1, kMaxTickMs, source);
-        lp.idle_node_tick_ms = param_int(p, "idle_node_rebalance_tick_ms", 0, 0, kMaxTickMs, source);
-        lp.imbalance_pct = param_int(p, "imbalance_pct", kImbalancePct, 100, 1000, source);
-        lp.mask_is_cpu = param_choice(p, "idle_balance_mask", "node", {"node", "cpu"}, source) == "cpu";
-        return std::make_unique<Linux25NumaPolicy>(lp);
-    };
-    return info;
+    return policy_info<Linux25Params>(
+        "linux-2.5-numa",
+        "Linux 2.5.59 NUMA scheduler: variant=rework balances within the node on the tick and across nodes on a "
+        "slower period; variant=orig (2.5.59 as released) crosses nodes every NODE_BALANCE_RATE-th balance. Exec on "
+        "the least loaded node.",
+        linux25_table(), [](const Linux25Params &p) { return std::make_unique<Linux25NumaPolicy>(p); });
 }
 
 } // namespace schedscope

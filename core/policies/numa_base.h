@@ -5,39 +5,41 @@
 // balancer these policies ran on before. Each base takes its own knobs; a
 // knob of the other base is refused with a message naming `base`.
 
-#include "params/params.h"
+#include "params/param_table.h"
 #include "policies/balancer_params.h"
 #include "policies/cfs_balancer.h"
 #include "policies/cfs_params.h"
 #include "policies/domain_balancer.h"
 
-#include <string>
+#include <memory>
 #include <type_traits>
-#include <vector>
 
 namespace schedscope {
 
 enum class NumaBase { Cfs, SchedDomains };
 
-inline constexpr const char *kDefaultNumaBase = "cfs";
+struct NumaBaseParams {
+    NumaBase base = NumaBase::Cfs;
+    CfsParams cfs;          // base=cfs
+    BalancerParams domains; // base=sched-domains
+};
 
-// `base` and both bases' knobs.
-std::vector<ParamInfo> numa_base_infos();
-// Reads `base` and refuses the other base's knobs.
-NumaBase parse_numa_base(const ParamMap &p, const std::string &source);
+// `base` and both bases' knobs, each base's only where it applies.
+const ParamTable<NumaBaseParams> &numa_base_table();
 
 template <class Base> constexpr const char *numa_base_name()
 {
     return std::is_same_v<Base, CfsBalancer> ? "cfs" : "sched-domains";
 }
 
-// The base's own parameters, parsed (CfsParams or BalancerParams).
-template <class Base> auto parse_base_params(const ParamMap &p, const std::string &source)
+// Builds Policy<CfsBalancer> or Policy<DomainBalancer> from the base's own
+// parameters and `rest`, as `base` says.
+template <template <class> class Policy, class Rest>
+std::unique_ptr<schedscope::Policy> make_on_numa_base(const NumaBaseParams &nb, const Rest &rest)
 {
-    if constexpr (std::is_same_v<Base, CfsBalancer>)
-        return CfsParams::parse(p, source);
-    else
-        return BalancerParams::parse(p, source);
+    if (nb.base == NumaBase::Cfs)
+        return std::make_unique<Policy<CfsBalancer>>(nb.cfs, rest);
+    return std::make_unique<Policy<DomainBalancer>>(nb.domains, rest);
 }
 
 } // namespace schedscope

@@ -33,37 +33,22 @@ int cpu_of_process(const Simulation &sim, const Process &proc)
 }
 } // namespace
 
-std::vector<ParamInfo> NumaScanParams::infos()
+const ParamTable<NumaScanParams> &NumaScanParams::table()
 {
-    return {
-        {"scan_sleep_pass_ms", num_text(kDefaultScanSleepPassMs), "the scanner wakes this often to arm hinting faults"},
-        {"pages_to_scan", std::to_string(kDefaultPagesToScan), "pages of each process armed per scanner wakeup"},
-        {"pmd", kDefaultPmdScan ? "on" : "off",
-         "on: mark 2 MiB pmd entries (one fault per range handles its 512 ptes); off: every pte faults"},
-        {"transparent_hugepage", kDefaultThp ? "always" : "never",
-         "always: memory starts in 2 MiB huge pages (one entry, one fault each; split to migrate, collapsed "
-         "again by khugepaged); never: 4 KiB pages"},
-    };
-}
-
-NumaScanParams NumaScanParams::parse(const ParamMap &p, const std::string &source)
-{
-    NumaScanParams s;
-    s.scan_sleep_pass_ms = param_double(p, "scan_sleep_pass_ms", kDefaultScanSleepPassMs, 1, kMaxScanSleepPassMs,
-                                        source);
-    s.pages_to_scan = param_int(p, "pages_to_scan", kDefaultPagesToScan, 1, kMaxPagesToScan, source);
-    s.pmd = param_choice(p, "pmd", kDefaultPmdScan ? "on" : "off", {"on", "off"}, source) == "on";
-    s.thp = param_choice(p, "transparent_hugepage", kDefaultThp ? "always" : "never", {"always", "never"}, source) ==
-            "always";
-    return s;
-}
-
-void NumaScanParams::add_to(ParamMap &out) const
-{
-    out["scan_sleep_pass_ms"] = num_text(scan_sleep_pass_ms);
-    out["pages_to_scan"] = std::to_string(pages_to_scan);
-    out["pmd"] = pmd ? "on" : "off";
-    out["transparent_hugepage"] = thp ? "always" : "never";
+    static const ParamTable<NumaScanParams> t = [] {
+        ParamTable<NumaScanParams> t;
+        t.real("scan_sleep_pass_ms", &NumaScanParams::scan_sleep_pass_ms, 1, kMaxScanSleepPassMs, "ms",
+               "the scanner wakes this often to arm hinting faults");
+        t.integer("pages_to_scan", &NumaScanParams::pages_to_scan, 1, kMaxPagesToScan, "pages",
+                  "pages of each process armed per scanner wakeup");
+        t.on_off("pmd", &NumaScanParams::pmd,
+                 "on: mark 2 MiB pmd entries (one fault per range handles its 512 ptes); off: every pte faults");
+        t.choice("transparent_hugepage", &NumaScanParams::thp, {{"always", true}, {"never", false}},
+                 "always: memory starts in 2 MiB huge pages (one entry, one fault each; split to migrate, collapsed "
+                 "again by khugepaged); never: 4 KiB pages");
+        return t;
+    }();
+    return t;
 }
 
 PageGrain NumaScanner::grain(ProcId p, int chunk) const

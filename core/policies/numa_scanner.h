@@ -13,6 +13,7 @@
 
 #include "engine/policy_actions.h"
 #include "engine/sim_types.h"
+#include "params/param_table.h"
 #include "params/params.h"
 
 #include <cstdint>
@@ -40,9 +41,9 @@ struct NumaScanParams {
     bool pmd = kDefaultPmdScan;
     bool thp = kDefaultThp;
 
-    static std::vector<ParamInfo> infos();
-    static NumaScanParams parse(const ParamMap &p, const std::string &source);
-    void add_to(ParamMap &out) const;
+    // The scanner's knobs, declared once.
+    static const ParamTable<NumaScanParams> &table();
+    void add_to(ParamMap &out) const { table().write(*this, out); }
 };
 
 class NumaScanner {

@@ -3,11 +3,13 @@
 // does, its parameters and how to build it.
 
 #include "engine/policy.h"
+#include "params/param_table.h"
 #include "params/params.h"
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedscope {
@@ -19,5 +21,30 @@ struct PolicyInfo {
     // Throws InputError naming `source` and the parameter for bad values.
     std::function<std::unique_ptr<Policy>(const ParamMap &, const std::string &source)> make;
 };
+
+// A policy whose parameters are the table's: `build` gets them parsed and
+// checked (the catalog handles `wakeup`, which every policy takes).
+template <class P>
+PolicyInfo policy_info(std::string name, std::string description, const ParamTable<P> &table,
+                       std::function<std::unique_ptr<Policy>(const P &)> build)
+{
+    PolicyInfo info{std::move(name), std::move(description), table.infos(), {}};
+    info.make = [&table, build = std::move(build), what = "policy '" + info.name + "'"](const ParamMap &p,
+                                                                                        const std::string &source) {
+        ParamMap own = p;
+        own.erase(wakeup_param_info().name);
+        return build(table.parse(own, what, source));
+    };
+    return info;
+}
+
+// A policy's effective parameters for Policy::params(): its table's values
+// and the wakeup knob.
+template <class P> ParamMap policy_params(const ParamTable<P> &table, const P &p, WakeupMode wakeup)
+{
+    ParamMap m = table.write(p);
+    m[wakeup_param_info().name] = wakeup == WakeupMode::Queued ? "queued" : "locked";
+    return m;
+}
 
 } // namespace schedscope

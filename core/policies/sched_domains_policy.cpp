@@ -20,15 +20,11 @@ public:
 
 PolicyInfo sched_domains_policy_info()
 {
-    return PolicyInfo{
+    return policy_info<BalancerParams>(
         "sched-domains",
         "Linux 2.6 scheduling domains (SMT, cache, package, NUMA levels of the machine) with cache-hot "
         "protection; the balancer with no NUMA affinity.",
-        BalancerParams::infos(),
-        [](const ParamMap &p, const std::string &source) {
-            return std::make_unique<SchedDomainsPolicy>(BalancerParams::parse(p, source));
-        },
-    };
+        BalancerParams::table(), [](const BalancerParams &p) { return std::make_unique<SchedDomainsPolicy>(p); });
 }
 
 } // namespace schedscope

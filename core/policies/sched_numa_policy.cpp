@@ -35,11 +35,36 @@ constexpr std::int64_t kMaxScanPeriodMs = 3'600'000;
 constexpr int kFaultsInARowToMigrate = 2;
 
 struct SchedNumaParams {
+    NumaBaseParams nb;
     bool cpu_follow = true;
     std::int64_t scan_period_min_ms = kDefaultScanPeriodMinMs;
     std::int64_t scan_period_max_ms = kDefaultScanPeriodMaxMs;
     std::int64_t settle_count = kDefaultSettleCount;
 };
+
+const ParamTable<SchedNumaParams> &sched_numa_table()
+{
+    static const ParamTable<SchedNumaParams> t = [] {
+        ParamTable<SchedNumaParams> t;
+        t.include(&SchedNumaParams::nb, numa_base_table());
+        t.on_off("cpu_follow", &SchedNumaParams::cpu_follow,
+                 "re-evaluate the home node after every scan from the hinting faults (on/off)");
+        t.integer("sched_numa_scan_period_min_ms", &SchedNumaParams::scan_period_min_ms, 1, kMaxScanPeriodMs, "ms",
+                  "runtime before a thread triggers a scan; scans are at least twice this apart");
+        t.integer("sched_numa_scan_period_max_ms", &SchedNumaParams::scan_period_max_ms, 1, kMaxScanPeriodMs, "ms",
+                  "the scan period doubles up to this while the home node stays");
+        t.integer("sched_numa_settle_count", &SchedNumaParams::settle_count, 0, 1000, "scans",
+                  "scans to wait after a home move before the next");
+        t.check([](SchedNumaParams &s, const ParamMap &, const std::string &source) {
+            if (s.scan_period_max_ms < s.scan_period_min_ms)
+                throw InputError(source, 0, "sched_numa_scan_period_max_ms",
+                                 "must be at least sched_numa_scan_period_min_ms (" +
+                                     std::to_string(s.scan_period_min_ms) + ")");
+        });
+        return t;
+    }();
+    return t;
+}
 
 // Per process: what the policy knows of it.
 struct ProcState {
@@ -55,19 +80,13 @@ struct ProcState {
 
 template <class Base> class SchedNumaPolicy final : public Base {
 public:
-    template <class BaseParams> SchedNumaPolicy(BaseParams bp, SchedNumaParams sp) : Base(std::move(bp)), p_(sp) {}
+    template <class BaseParams>
+    SchedNumaPolicy(BaseParams bp, SchedNumaParams sp) : Base(std::move(bp)), p_(std::move(sp))
+    {
+    }
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SchedNumaPolicy>(*this); }
     std::string name() const override { return "sched-numa"; }
-    ParamMap params() const override
-    {
-        ParamMap m = this->base_params();
-        m["base"] = numa_base_name<Base>();
-        m["cpu_follow"] = p_.cpu_follow ? "on" : "off";
-        m["sched_numa_scan_period_min_ms"] = std::to_string(p_.scan_period_min_ms);
-        m["sched_numa_scan_period_max_ms"] = std::to_string(p_.scan_period_max_ms);
-        m["sched_numa_settle_count"] = std::to_string(p_.settle_count);
-        return m;
-    }
+    ParamMap params() const override { return policy_params(sched_numa_table(), p_, this->wakeup_mode()); }
 
     // Homes: each process in turn to the node with the fewest threads per
     // CPU already homed there (sched/numa, March 2012, kernel/sched/numa.c
@@ -227,44 +246,16 @@ private:
     std::vector<ProcState> procs_;
 };
 
-bool on_off(const ParamMap &p, const std::string &key, const std::string &source)
-{
-    return param_choice(p, key, "on", {"on", "off"}, source) == "on";
-}
-
 } // namespace
 
 PolicyInfo sched_numa_policy_info()
 {
-    PolicyInfo info;
-    info.name = "sched-numa";
-    info.description = "sched/numa (2012): a home node per process, threads placed and pulled there; its own scanner "
-                       "unmaps the process's memory every few seconds and pages migrate on fault towards the "
-                       "thread touching them; cpu_follow re-evaluates the home from where the memory is.";
-    info.params = numa_base_infos();
-    info.params.push_back(
-        {"cpu_follow", "on", "re-evaluate the home node after every scan from the hinting faults (on/off)"});
-    info.params.push_back({"sched_numa_scan_period_min_ms", std::to_string(kDefaultScanPeriodMinMs),
-                           "runtime before a thread triggers a scan; scans are at least twice this apart"});
-    info.params.push_back({"sched_numa_scan_period_max_ms", std::to_string(kDefaultScanPeriodMaxMs),
-                           "the scan period doubles up to this while the home node stays"});
-    info.params.push_back({"sched_numa_settle_count", std::to_string(kDefaultSettleCount),
-                           "scans to wait after a home move before the next"});
-    info.make = [](const ParamMap &p, const std::string &source) {
-        SchedNumaParams sp;
-        sp.cpu_follow = on_off(p, "cpu_follow", source);
-        sp.scan_period_min_ms = param_int(p, "sched_numa_scan_period_min_ms", kDefaultScanPeriodMinMs, 1,
-                                          kMaxScanPeriodMs, source);
-        sp.scan_period_max_ms = param_int(p, "sched_numa_scan_period_max_ms", kDefaultScanPeriodMaxMs,
-                                          sp.scan_period_min_ms, kMaxScanPeriodMs, source);
-        sp.settle_count = param_int(p, "sched_numa_settle_count", kDefaultSettleCount, 0, 1000, source);
-        if (parse_numa_base(p, source) == NumaBase::Cfs)
-            return std::unique_ptr<Policy>(
-                std::make_unique<SchedNumaPolicy<CfsBalancer>>(parse_base_params<CfsBalancer>(p, source), sp));
-        return std::unique_ptr<Policy>(
-            std::make_unique<SchedNumaPolicy<DomainBalancer>>(parse_base_params<DomainBalancer>(p, source), sp));
-    };
-    return info;
+    return policy_info<SchedNumaParams>(
+        "sched-numa",
+        "sched/numa (2012): a home node per process, threads placed and pulled there; its own scanner unmaps the "
+        "process's memory every few seconds and pages migrate on fault towards the thread touching them; cpu_follow "
+        "re-evaluates the home from where the memory is.",
+        sched_numa_table(), [](const SchedNumaParams &p) { return make_on_numa_base<SchedNumaPolicy>(p.nb, p); });
 }
 
 } // namespace schedscope

@@ -9,11 +9,19 @@ namespace schedscope {
 
 namespace {
 
+struct SimpleParams {};
+
+const ParamTable<SimpleParams> &simple_table()
+{
+    static const ParamTable<SimpleParams> t; // no parameters of its own
+    return t;
+}
+
 class SimplePolicy final : public Policy {
 public:
     std::unique_ptr<Policy> clone() const override { return std::make_unique<SimplePolicy>(*this); }
     std::string name() const override { return "simple"; }
-    ParamMap params() const override { return {{"wakeup", wakeup_mode() == WakeupMode::Queued ? "queued" : "locked"}}; }
+    ParamMap params() const override { return policy_params(simple_table(), {}, wakeup_mode()); }
 
     int select_cpu_fork(Simulation &sim, TaskId t) override { return least_loaded(sim, t, -1); }
 
@@ -77,12 +85,9 @@ private:
 
 PolicyInfo simple_policy_info()
 {
-    return PolicyInfo{
-        "simple",
-        "Least-loaded placement; an idle CPU pulls from the busiest runqueue every tick. Knows no topology.",
-        {},
-        [](const ParamMap &, const std::string &) { return std::make_unique<SimplePolicy>(); },
-    };
+    return policy_info<SimpleParams>(
+        "simple", "Least-loaded placement; an idle CPU pulls from the busiest runqueue every tick. Knows no topology.",
+        simple_table(), [](const SimpleParams &) { return std::make_unique<SimplePolicy>(); });
 }
 
 } // namespace schedscope

@@ -22,31 +22,39 @@ constexpr std::int64_t kHackbenchSendNs = 2'000;     // a 100-byte write() on a 
 constexpr std::int64_t kHackbenchRecvNs = 2'000;     // the matching read(), ~2 us
 constexpr std::int64_t kHackbenchWorkingSetKiB = 64; // stack, socket buffers, task struct
 
-const std::vector<ParamInfo> &hackbench_params()
+struct HackbenchParams {
+    std::int64_t groups = kHackbenchGroups;
+    std::int64_t loops = kHackbenchLoops;
+    double send_us = kHackbenchSendNs / 1e3;
+    double receive_us = kHackbenchRecvNs / 1e3;
+    std::int64_t socket_buffer_bytes = kHackbenchSocketBufferBytes;
+};
+
+const ParamTable<HackbenchParams> &hackbench_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"groups", std::to_string(kHackbenchGroups), "groups of 20 senders + 20 receivers"},
-        {"loops", std::to_string(kHackbenchLoops), "messages each sender sends to each receiver of its group"},
-        {"send_us", "2", "work to send one message, us"},
-        {"receive_us", "2", "work to receive one message, us"},
-        {"socket_buffer_bytes", std::to_string(kHackbenchSocketBufferBytes),
-         "a receiver's socket buffer; senders block when it is full (0 = never block)"},
-    };
-    return params;
+    static const ParamTable<HackbenchParams> t = [] {
+        ParamTable<HackbenchParams> t;
+        t.integer("groups", &HackbenchParams::groups, 1, 100'000, "", "groups of 20 senders + 20 receivers");
+        t.integer("loops", &HackbenchParams::loops, 1, 1'000'000, "messages",
+                  "messages each sender sends to each receiver of its group");
+        t.real("send_us", &HackbenchParams::send_us, 0.001, 1e6, "us", "work to send one message, us");
+        t.real("receive_us", &HackbenchParams::receive_us, 0.001, 1e6, "us", "work to receive one message, us");
+        t.integer("socket_buffer_bytes", &HackbenchParams::socket_buffer_bytes, 0, std::int64_t(1) << 40, "bytes",
+                  "a receiver's socket buffer; senders block when it is full (0 = never block)");
+        return t;
+    }();
+    return t;
 }
 
-void build_hackbench(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_hackbench(Simulation &sim, const HackbenchParams &p, const std::string &)
 {
     HackbenchShape shape;
-    shape.groups = param_int(p, "groups", kHackbenchGroups, 1, 100'000, source);
-    shape.loops = param_int(p, "loops", kHackbenchLoops, 1, 1'000'000, source);
-    shape.send_ns = static_cast<std::int64_t>(param_double(p, "send_us", kHackbenchSendNs / 1e3, 0.001, 1e6, source) *
-                                              1e3);
-    shape.receive_ns = static_cast<std::int64_t>(
-        param_double(p, "receive_us", kHackbenchRecvNs / 1e3, 0.001, 1e6, source) * 1e3);
+    shape.groups = p.groups;
+    shape.loops = p.loops;
+    shape.send_ns = static_cast<std::int64_t>(p.send_us * 1e3);
+    shape.receive_ns = static_cast<std::int64_t>(p.receive_us * 1e3);
     shape.working_set_bytes = kHackbenchWorkingSetKiB * 1024;
-    shape.buffer_messages = hackbench_buffer_messages(
-        param_int(p, "socket_buffer_bytes", kHackbenchSocketBufferBytes, 0, std::int64_t(1) << 40, source));
+    shape.buffer_messages = hackbench_buffer_messages(p.socket_buffer_bytes);
     add_hackbench_groups(sim, shape, "hackbench");
 }
 
@@ -54,13 +62,11 @@ void build_hackbench(Simulation &sim, const ParamMap &p, const std::string &sour
 
 WorkloadInfo hackbench_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "hackbench";
-    w.description = "hackbench: N groups of 20 senders and 20 receivers; every sender sends `loops` messages to "
-                    "each receiver of its group, each a possible wakeup. Elapsed time.";
-    w.params = hackbench_params();
-    w.build = build_hackbench;
-    return w;
+    return workload_info<HackbenchParams>(
+        "hackbench",
+        "hackbench: N groups of 20 senders and 20 receivers; every sender sends `loops` messages to each receiver "
+        "of its group, each a possible wakeup. Elapsed time.",
+        hackbench_table(), build_hackbench);
 }
 
 } // namespace schedscope

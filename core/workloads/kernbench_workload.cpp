@@ -23,27 +23,39 @@ constexpr std::int64_t kKernbenchJobMaxMs = 200;       // ... and of a large one
 constexpr std::int64_t kKernbenchWorkingSetKiB = 2048; // cc1's hot data: ~2 MB
 constexpr double kKernbenchAccessesPerUs = 10.0;       // compilers are mostly cache-resident
 
-const std::vector<ParamInfo> &kernbench_params()
+struct KernbenchParams {
+    std::int64_t jobs = kKernbenchJobs;
+    std::int64_t parallel = 0; // 0 = 2 x PUs
+    std::int64_t job_min_ms = kKernbenchJobMinMs;
+    std::int64_t job_max_ms = kKernbenchJobMaxMs;
+    double working_set_kb = kKernbenchWorkingSetKiB;
+};
+
+const ParamTable<KernbenchParams> &kernbench_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"jobs", std::to_string(kKernbenchJobs), "compile jobs"},
-        {"parallel", "0", "jobs in flight, make -j (0 = 2 x PUs, kernbench's 'optimal' run)"},
-        {"job_min_ms", std::to_string(kKernbenchJobMinMs), "shortest job, ms of CPU"},
-        {"job_max_ms", std::to_string(kKernbenchJobMaxMs), "longest job, ms of CPU"},
-        {"working_set_kb", std::to_string(kKernbenchWorkingSetKiB), "hot data per job, KiB"},
-    };
-    return params;
+    static const ParamTable<KernbenchParams> t = [] {
+        ParamTable<KernbenchParams> t;
+        t.integer("jobs", &KernbenchParams::jobs, 1, 10'000'000, "", "compile jobs");
+        t.integer("parallel", &KernbenchParams::parallel, 0, 100'000, "",
+                  "jobs in flight, make -j (0 = 2 x PUs, kernbench's 'optimal' run)");
+        t.integer("job_min_ms", &KernbenchParams::job_min_ms, 1, 10'000'000, "ms", "shortest job, ms of CPU");
+        t.integer("job_max_ms", &KernbenchParams::job_max_ms, 1, 10'000'000, "ms", "longest job, ms of CPU");
+        t.real("working_set_kb", &KernbenchParams::working_set_kb, 0, 1e8, "KiB", "hot data per job, KiB");
+        t.check([](KernbenchParams &k, const ParamMap &, const std::string &source) {
+            require_in_range(k.job_max_ms, k.job_min_ms, 10'000'000, "job_max_ms", source);
+        });
+        return t;
+    }();
+    return t;
 }
 
-void build_kernbench(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_kernbench(Simulation &sim, const KernbenchParams &p, const std::string &)
 {
-    const std::int64_t jobs = param_int(p, "jobs", kKernbenchJobs, 1, 10'000'000, source);
-    std::int64_t parallel = param_int(p, "parallel", 0, 0, 100'000, source);
-    if (parallel == 0)
-        parallel = 2 * sim.topology().pu_count();
-    const std::int64_t jmin = param_int(p, "job_min_ms", kKernbenchJobMinMs, 1, 10'000'000, source);
-    const std::int64_t jmax = param_int(p, "job_max_ms", kKernbenchJobMaxMs, jmin, 10'000'000, source);
-    const double ws_kb = param_double(p, "working_set_kb", kKernbenchWorkingSetKiB, 0, 1e8, source);
+    const std::int64_t jobs = p.jobs;
+    const std::int64_t parallel = p.parallel == 0 ? 2 * sim.topology().pu_count() : p.parallel;
+    const std::int64_t jmin = p.job_min_ms;
+    const std::int64_t jmax = p.job_max_ms;
+    const double ws_kb = p.working_set_kb;
     const SimTime mean_job_ns = (jmin + jmax) * 1'000'000 / 2;
     const SimTime interval_ns = std::max<SimTime>(1, mean_job_ns / parallel);
     const std::int64_t ws_bytes = static_cast<std::int64_t>(ws_kb * 1024);
@@ -65,13 +77,11 @@ void build_kernbench(Simulation &sim, const ParamMap &p, const std::string &sour
 
 WorkloadInfo kernbench_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "kernbench";
-    w.description = "kernbench: a stream of short CPU-bound compile jobs created by fork/exec, about `parallel` "
-                    "in flight (make -j). Elapsed time.";
-    w.params = kernbench_params();
-    w.build = build_kernbench;
-    return w;
+    return workload_info<KernbenchParams>(
+        "kernbench",
+        "kernbench: a stream of short CPU-bound compile jobs created by fork/exec, about `parallel` in flight (make "
+        "-j). Elapsed time.",
+        kernbench_table(), build_kernbench);
 }
 
 } // namespace schedscope

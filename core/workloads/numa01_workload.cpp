@@ -36,29 +36,53 @@ constexpr std::int64_t kNuma01Loops = 50;                            // numa01.c
 constexpr std::int64_t kNuma01ThreadAllocLoops = 1000;               // numa01.c nr = 1000 with THREAD_ALLOC
 constexpr std::int64_t kNuma01Processes = 2;                         // numa01.c forks once
 
-std::vector<ParamInfo> numa01_params(bool thread_alloc)
+enum class FirstWrite { Node, Half, Threads };
+
+struct Numa01Params {
+    bool thread_alloc = false; // numa01_THREAD_ALLOC: not a parameter, the table's prototype sets it
+    std::int64_t threads = 0;
+    std::int64_t memory_mb = kNuma01MemoryMiB;
+    std::int64_t loops = kNuma01Loops;
+    FirstWrite first_write = FirstWrite::Node;
+    std::int64_t first_node = 0;
+    double mem_accesses_per_us = kStreamAccessesPerUs;
+    BenchBind bind = BenchBind::None;
+};
+
+// The largest node number a parameter may name before the machine is known;
+// build checks it against the machine's nodes.
+constexpr std::int64_t kMaxNodeNumber = 1 << 16;
+
+ParamTable<Numa01Params> numa01_table(bool thread_alloc)
 {
-    return {
-        {"threads", "0", "threads per process (0 = half the PUs, as the benchmark's NCPUS/2)"},
-        {"memory_mb", std::to_string(kNuma01MemoryMiB),
-         "memory per process, MiB (benchmark: 3072; default scaled down by " + std::to_string(kNuma01ScaleFactor) +
-             ")"},
-        {"loops", std::to_string(thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops),
-         thread_alloc ? "times each thread writes its own slice (benchmark: 1000)"
-                      : "times each thread writes the whole process memory (benchmark: 50)"},
-        {"first_write", "node",
-         "node | half | threads: where both processes' memory is first written (node = all of it on first_node, "
-         "as numa01.c's NO_BIND_FORCE_SAME_NODE build does in its 2012 revisions; half = spread over the half of "
-         "the nodes holding first_node, as the same build does in the later libnuma revision; threads = each "
-         "page on the node of the thread that writes it first, as the build without it does). All the same on "
-         "2 nodes but threads"},
-        {"first_node", "0", "the node (first_write=node) or a node of the half (first_write=half) written first"},
-        {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
-         "cache lines written per us of unstalled work (a bzero loop)"},
-        {"bind", "none",
-         "none | hard | inverse: the benchmark's own _HARD_BIND / _INVERSE_BIND (process p's threads and "
-         "memory on its half of the nodes, or its threads on the other half)"},
-    };
+    Numa01Params proto;
+    proto.thread_alloc = thread_alloc;
+    proto.loops = thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops;
+    ParamTable<Numa01Params> t(proto);
+    t.integer("threads", &Numa01Params::threads, 0, 100'000, "",
+              "threads per process (0 = half the PUs, as the benchmark's NCPUS/2)");
+    t.integer("memory_mb", &Numa01Params::memory_mb, 1, 1 << 24, "MiB",
+              "memory per process, MiB (benchmark: 3072; default scaled down by " + std::to_string(kNuma01ScaleFactor) +
+                  ")");
+    t.integer("loops", &Numa01Params::loops, 1, 1'000'000, "",
+              thread_alloc ? "times each thread writes its own slice (benchmark: 1000)"
+                           : "times each thread writes the whole process memory (benchmark: 50)");
+    t.choice<FirstWrite>(
+        "first_write", &Numa01Params::first_write,
+        {{"node", FirstWrite::Node}, {"half", FirstWrite::Half}, {"threads", FirstWrite::Threads}},
+        "node | half | threads: where both processes' memory is first written (node = all of it on first_node, "
+        "as numa01.c's NO_BIND_FORCE_SAME_NODE build does in its 2012 revisions; half = spread over the half of "
+        "the nodes holding first_node, as the same build does in the later libnuma revision; threads = each "
+        "page on the node of the thread that writes it first, as the build without it does). All the same on "
+        "2 nodes but threads");
+    t.integer("first_node", &Numa01Params::first_node, 0, kMaxNodeNumber, "",
+              "the node (first_write=node) or a node of the half (first_write=half) written first");
+    t.real("mem_accesses_per_us", &Numa01Params::mem_accesses_per_us, 0.001, 1e5, "1/us",
+           "cache lines written per us of unstalled work (a bzero loop)");
+    t.choice<BenchBind>("bind", &Numa01Params::bind, bench_bind_choices(),
+                        "none | hard | inverse: the benchmark's own _HARD_BIND / _INVERSE_BIND (process p's threads "
+                        "and memory on its half of the nodes, or its threads on the other half)");
+    return t;
 }
 
 // Chunk c on nodes[c % size]: pages written by threads spread over `nodes`.
@@ -68,22 +92,23 @@ void spread_chunks(Simulation &sim, ProcId proc, int chunks, const std::vector<i
         sim.place_chunks(proc, c, c + 1, nodes[static_cast<size_t>(c) % nodes.size()]);
 }
 
-void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source, bool thread_alloc)
+void build_numa01(Simulation &sim, const Numa01Params &p, const std::string &source)
 {
+    const bool thread_alloc = p.thread_alloc;
     const std::string what = thread_alloc ? "numa01_THREAD_ALLOC" : "numa01";
     const Topology &topo = sim.topology();
     const int npu = topo.pu_count();
     const int nodes = std::max(1, topo.numa_count());
-    std::int64_t threads = param_int(p, "threads", 0, 0, 100'000, source);
+    std::int64_t threads = p.threads;
     if (threads == 0)
         threads = std::max(1, npu / 2);
-    const std::int64_t mem_mb = param_int(p, "memory_mb", kNuma01MemoryMiB, 1, 1 << 24, source);
-    const std::int64_t loops = param_int(p, "loops", thread_alloc ? kNuma01ThreadAllocLoops : kNuma01Loops, 1,
-                                         1'000'000, source);
-    const int first_node = static_cast<int>(param_int(p, "first_node", 0, 0, nodes - 1, source));
-    const std::string first_write = param_choice(p, "first_write", "node", {"node", "half", "threads"}, source);
-    const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
-    const BenchBind bind = parse_bench_bind(p, source);
+    const std::int64_t mem_mb = p.memory_mb;
+    const std::int64_t loops = p.loops;
+    require_in_range(p.first_node, 0, nodes - 1, "first_node", source);
+    const int first_node = static_cast<int>(p.first_node);
+    const FirstWrite first_write = p.first_write;
+    const double intensity_us = p.mem_accesses_per_us;
+    const BenchBind bind = p.bind;
 
     // Each thread's slice must be at least a chunk of the model's memory.
     std::int64_t bytes = mem_mb * 1024 * 1024;
@@ -98,9 +123,9 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
     // once, so the pages spread over it), or every node with CPUs.
     std::vector<int> first_nodes;
     for (int n = 0; n < nodes; ++n) {
-        const bool in = first_write == "node"   ? n == first_node
-                        : first_write == "half" ? half_of(n) == half_of(first_node)
-                                                : !topo.pus_of_node(n).empty();
+        const bool in = first_write == FirstWrite::Node   ? n == first_node
+                        : first_write == FirstWrite::Half ? half_of(n) == half_of(first_node)
+                                                          : !topo.pus_of_node(n).empty();
         if (in)
             first_nodes.push_back(n);
     }
@@ -150,25 +175,23 @@ void build_numa01(Simulation &sim, const ParamMap &p, const std::string &source,
 
 WorkloadInfo numa01_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "numa01";
-    w.description = "autonuma-benchmark numa01: 2 processes x NCPUS/2 threads; both processes' memory first written "
-                    "on one node (first_write: or one half of the nodes, or where each writer runs), then every "
-                    "thread writes all of its process's memory 50 times. Elapsed time.";
-    w.params = numa01_params(false);
-    w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa01(sim, p, src, false); };
-    return w;
+    static const ParamTable<Numa01Params> table = numa01_table(false);
+    return workload_info<Numa01Params>(
+        "numa01",
+        "autonuma-benchmark numa01: 2 processes x NCPUS/2 threads; both processes' memory first written on one node "
+        "(first_write: or one half of the nodes, or where each writer runs), then every thread writes all of its "
+        "process's memory 50 times. Elapsed time.",
+        table, build_numa01);
 }
 
 WorkloadInfo numa01_thread_alloc_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "numa01_THREAD_ALLOC";
-    w.description = "autonuma-benchmark numa01_THREAD_ALLOC: as numa01, but each thread writes only its own "
-                    "slice of its process's memory, 1000 times. Elapsed time.";
-    w.params = numa01_params(true);
-    w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa01(sim, p, src, true); };
-    return w;
+    static const ParamTable<Numa01Params> table = numa01_table(true);
+    return workload_info<Numa01Params>(
+        "numa01_THREAD_ALLOC",
+        "autonuma-benchmark numa01_THREAD_ALLOC: as numa01, but each thread writes only its own slice of its "
+        "process's memory, 1000 times. Elapsed time.",
+        table, build_numa01);
 }
 
 } // namespace schedscope

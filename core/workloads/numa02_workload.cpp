@@ -26,37 +26,52 @@ namespace {
 constexpr std::int64_t kNuma02MemoryMiB = 1024; // numa02.c SIZE = 1 GiB
 constexpr std::int64_t kNuma02Loops = 800;      // numa02.c TOTALSIZE / SIZE = 800
 
-std::vector<ParamInfo> numa02_params(bool smt)
+struct Numa02Params {
+    bool smt = false; // numa02_SMT: not a parameter, the table's prototype sets it
+    std::int64_t threads = 0;
+    std::int64_t memory_mb = kNuma02MemoryMiB;
+    std::int64_t loops = kNuma02Loops;
+    bool by_nodes = true;
+    double mem_accesses_per_us = kStreamAccessesPerUs;
+    BenchBind bind = BenchBind::None;
+};
+
+ParamTable<Numa02Params> numa02_table(bool smt)
 {
-    return {
-        {"threads", "0", smt ? "threads (0 = half the PUs, the benchmark's NCPUS/2)" : "threads (0 = one per PU)"},
-        {"memory_mb", std::to_string(kNuma02MemoryMiB),
-         "process memory, MiB (benchmark: 1024; raised so each slice is at least one chunk)"},
-        {"loops", std::to_string(kNuma02Loops), "times each thread writes its slice (benchmark: 800)"},
-        {"first_touch", "nodes",
-         "nodes: part k of the memory starts on node k | thread: each thread first-touches its slice wherever it runs"},
-        {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
-         "cache lines written per us of unstalled work (a bzero loop)"},
-        {"bind", "none",
-         "none | hard | inverse: the benchmark's own binding, thread i on node i/(THREADS/NODES) or "
-         "(THREADS-1-i)/(THREADS/NODES), CPUs only (its memory is placed node by node)"},
-    };
+    Numa02Params proto;
+    proto.smt = smt;
+    ParamTable<Numa02Params> t(proto);
+    t.integer("threads", &Numa02Params::threads, 0, 100'000, "",
+              smt ? "threads (0 = half the PUs, the benchmark's NCPUS/2)" : "threads (0 = one per PU)");
+    t.integer("memory_mb", &Numa02Params::memory_mb, 1, 1 << 24, "MiB",
+              "process memory, MiB (benchmark: 1024; raised so each slice is at least one chunk)");
+    t.integer("loops", &Numa02Params::loops, 1, 1'000'000, "", "times each thread writes its slice (benchmark: 800)");
+    t.choice<bool>(
+        "first_touch", &Numa02Params::by_nodes, {{"nodes", true}, {"thread", false}},
+        "nodes: part k of the memory starts on node k | thread: each thread first-touches its slice wherever it runs");
+    t.real("mem_accesses_per_us", &Numa02Params::mem_accesses_per_us, 0.001, 1e5, "1/us",
+           "cache lines written per us of unstalled work (a bzero loop)");
+    t.choice<BenchBind>("bind", &Numa02Params::bind, bench_bind_choices(),
+                        "none | hard | inverse: the benchmark's own binding, thread i on node i/(THREADS/NODES) or "
+                        "(THREADS-1-i)/(THREADS/NODES), CPUs only (its memory is placed node by node)");
+    return t;
 }
 
-void build_numa02(Simulation &sim, const ParamMap &p, const std::string &source, bool smt)
+void build_numa02(Simulation &sim, const Numa02Params &p, const std::string &)
 {
+    const bool smt = p.smt;
     const std::string what = smt ? "numa02_SMT" : "numa02";
     const Topology &topo = sim.topology();
     const int npu = topo.pu_count();
     const int nodes = std::max(1, topo.numa_count());
-    std::int64_t threads = param_int(p, "threads", 0, 0, 100'000, source);
+    std::int64_t threads = p.threads;
     if (threads == 0)
         threads = smt ? std::max(1, npu / 2) : npu;
-    const std::int64_t mem_mb = param_int(p, "memory_mb", kNuma02MemoryMiB, 1, 1 << 24, source);
-    const std::int64_t loops = param_int(p, "loops", kNuma02Loops, 1, 1'000'000, source);
-    const bool by_nodes = param_choice(p, "first_touch", "nodes", {"nodes", "thread"}, source) == "nodes";
-    const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
-    const BenchBind bind = parse_bench_bind(p, source);
+    const std::int64_t mem_mb = p.memory_mb;
+    const std::int64_t loops = p.loops;
+    const bool by_nodes = p.by_nodes;
+    const double intensity_us = p.mem_accesses_per_us;
+    const BenchBind bind = p.bind;
 
     const std::int64_t bytes = std::max(mem_mb * 1024 * 1024, threads * sim.model().chunk_bytes);
     const int chunks = chunks_for_bytes(sim, bytes);
@@ -80,24 +95,22 @@ void build_numa02(Simulation &sim, const ParamMap &p, const std::string &source,
 
 WorkloadInfo numa02_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "numa02";
-    w.description = "autonuma-benchmark numa02: 1 process, one thread per PU, each writing its own slice of the "
-                    "process memory 800 times; memory first placed node by node. Elapsed time.";
-    w.params = numa02_params(false);
-    w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa02(sim, p, src, false); };
-    return w;
+    static const ParamTable<Numa02Params> table = numa02_table(false);
+    return workload_info<Numa02Params>(
+        "numa02",
+        "autonuma-benchmark numa02: 1 process, one thread per PU, each writing its own slice of the process memory "
+        "800 times; memory first placed node by node. Elapsed time.",
+        table, build_numa02);
 }
 
 WorkloadInfo numa02_smt_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "numa02_SMT";
-    w.description = "autonuma-benchmark numa02_SMT: as numa02 with NCPUS/2 threads (one per core on SMT-2 "
-                    "machines), so placement can also choose idle cores over busy siblings. Elapsed time.";
-    w.params = numa02_params(true);
-    w.build = [](Simulation &sim, const ParamMap &p, const std::string &src) { build_numa02(sim, p, src, true); };
-    return w;
+    static const ParamTable<Numa02Params> table = numa02_table(true);
+    return workload_info<Numa02Params>(
+        "numa02_SMT",
+        "autonuma-benchmark numa02_SMT: as numa02 with NCPUS/2 threads (one per core on SMT-2 machines), so "
+        "placement can also choose idle cores over busy siblings. Elapsed time.",
+        table, build_numa02);
 }
 
 } // namespace schedscope

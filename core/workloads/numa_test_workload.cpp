@@ -39,28 +39,42 @@ constexpr std::int64_t kNumaTestDisturbGroups = 10; // the report's "hackbench 1
 constexpr std::int64_t kNumaTestDisturbLoops = 100; // hackbench's default: the report ran a plain "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbAtMs = 3000; // the script: hackbench "3 seconds after the tasks were started"
 
-const std::vector<ParamInfo> &numa_test_params()
+struct NumaTestParams {
+    std::int64_t tasks = 0; // 0 = one per PU
+    std::int64_t memory_mb = kNumaTestMemoryMiB;
+    double work_ms = kNumaTestWorkMs;
+    double mem_accesses_per_us = kNumaTestAccessesPerUs;
+    std::int64_t disturb_groups = kNumaTestDisturbGroups;
+    std::int64_t disturb_loops = kNumaTestDisturbLoops;
+    std::int64_t disturb_at_ms = kNumaTestDisturbAtMs;
+};
+
+const ParamTable<NumaTestParams> &numa_test_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"tasks", "0", "memory-intensive tasks (0 = one per PU)"},
-        {"memory_mb", std::to_string(kNumaTestMemoryMiB), "memory per task, MiB"},
-        {"work_ms", std::to_string(kNumaTestWorkMs), "work per task at full speed, ms"},
-        {"mem_accesses_per_us", "593.75", "accesses past L1 per us of compute"},
-        {"disturb_groups", std::to_string(kNumaTestDisturbGroups), "hackbench groups of the disturbance (0 = none)"},
-        {"disturb_loops", std::to_string(kNumaTestDisturbLoops), "messages per sender per receiver"},
-        {"disturb_at_ms", std::to_string(kNumaTestDisturbAtMs), "when the disturbance starts, ms"},
-    };
-    return params;
+    static const ParamTable<NumaTestParams> t = [] {
+        ParamTable<NumaTestParams> t;
+        t.integer("tasks", &NumaTestParams::tasks, 0, 100'000, "", "memory-intensive tasks (0 = one per PU)");
+        t.integer("memory_mb", &NumaTestParams::memory_mb, 1, 1 << 24, "MiB", "memory per task, MiB");
+        t.real("work_ms", &NumaTestParams::work_ms, 0.001, 1e8, "ms", "work per task at full speed, ms");
+        t.real("mem_accesses_per_us", &NumaTestParams::mem_accesses_per_us, 0, 1e5, "1/us",
+               "accesses past L1 per us of compute");
+        t.integer("disturb_groups", &NumaTestParams::disturb_groups, 0, 100'000, "",
+                  "hackbench groups of the disturbance (0 = none)");
+        t.integer("disturb_loops", &NumaTestParams::disturb_loops, 1, 1'000'000, "messages",
+                  "messages per sender per receiver");
+        t.integer("disturb_at_ms", &NumaTestParams::disturb_at_ms, 0, 100'000'000, "ms",
+                  "when the disturbance starts, ms");
+        return t;
+    }();
+    return t;
 }
 
-void build_numa_test(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_numa_test(Simulation &sim, const NumaTestParams &p, const std::string &)
 {
-    std::int64_t tasks = param_int(p, "tasks", 0, 0, 100'000, source);
-    if (tasks == 0)
-        tasks = sim.topology().pu_count();
-    const std::int64_t mem_mb = param_int(p, "memory_mb", kNumaTestMemoryMiB, 1, 1 << 24, source);
-    const double work_ms = param_double(p, "work_ms", kNumaTestWorkMs, 0.001, 1e8, source);
-    const double intensity = param_double(p, "mem_accesses_per_us", kNumaTestAccessesPerUs, 0, 1e5, source) / 1000.0;
+    const std::int64_t tasks = p.tasks == 0 ? sim.topology().pu_count() : p.tasks;
+    const std::int64_t mem_mb = p.memory_mb;
+    const double work_ms = p.work_ms;
+    const double intensity = p.mem_accesses_per_us / 1000.0;
     const int chunks = chunks_for_bytes(sim, mem_mb * 1024 * 1024);
     for (std::int64_t i = 0; i < tasks; ++i) {
         const ProcId proc = sim.add_process("numa_test." + std::to_string(i), chunks * sim.model().chunk_bytes);
@@ -72,9 +86,9 @@ void build_numa_test(Simulation &sim, const ParamMap &p, const std::string &sour
         sim.add_task(proc, std::move(s));
     }
     HackbenchShape shape;
-    shape.groups = param_int(p, "disturb_groups", kNumaTestDisturbGroups, 0, 100'000, source);
-    shape.loops = param_int(p, "disturb_loops", kNumaTestDisturbLoops, 1, 1'000'000, source);
-    shape.start_ns = param_int(p, "disturb_at_ms", kNumaTestDisturbAtMs, 0, 100'000'000, source) * 1'000'000;
+    shape.groups = p.disturb_groups;
+    shape.loops = p.disturb_loops;
+    shape.start_ns = p.disturb_at_ms * 1'000'000;
     shape.send_ns = 2'000; // as hackbench_workload.cpp
     shape.receive_ns = 2'000;
     shape.working_set_bytes = 64 * 1024;
@@ -86,13 +100,11 @@ void build_numa_test(Simulation &sim, const ParamMap &p, const std::string &sour
 
 WorkloadInfo numa_test_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "numa_test";
-    w.description = "numa_test: N memory-intensive tasks on their own first-touched memory, disturbed for a short "
-                    "time by a hackbench of 10 groups. Elapsed time.";
-    w.params = numa_test_params();
-    w.build = build_numa_test;
-    return w;
+    return workload_info<NumaTestParams>(
+        "numa_test",
+        "numa_test: N memory-intensive tasks on their own first-touched memory, disturbed for a short time by a "
+        "hackbench of 10 groups. Elapsed time.",
+        numa_test_table(), build_numa_test);
 }
 
 } // namespace schedscope

@@ -56,39 +56,64 @@ constexpr int kOltpTxnsPerProgram = 16;
 // (an assumption for the 2004 4-way box; -1 = the process's own CPU).
 constexpr std::int64_t kOltpIrqCpu = 0;
 
-const std::vector<ParamInfo> &oltp_params()
+// The largest CPU number a parameter may name before the machine is known;
+// build checks it against the machine's PUs.
+constexpr std::int64_t kMaxCpuNumber = 1 << 20;
+
+struct OltpParams {
+    std::int64_t processes = 0; // 0 = kOltpProcessesPerPu per PU
+    std::int64_t buffer_mb = kOltpBufferMiB;
+    double hot_set_kb = kOltpHotSetKiB;
+    std::int64_t burst_min_us = kOltpBurstMinUs;
+    std::int64_t burst_max_us = kOltpBurstMaxUs;
+    std::int64_t io_us = kOltpIoMeanUs;
+    std::int64_t steps_per_txn = kOltpStepsPerTxn;
+    double mem_accesses_per_us = kOltpAccessesPerUs;
+    double io_sigma = kOltpIoSigma;
+    std::int64_t irq_cpu = kOltpIrqCpu;
+};
+
+const ParamTable<OltpParams> &oltp_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"processes", "0", "server processes (0 = " + std::to_string(kOltpProcessesPerPu) + " per PU)"},
-        {"buffer_mb", std::to_string(kOltpBufferMiB), "shared buffer, MiB"},
-        {"hot_set_kb", std::to_string(kOltpHotSetKiB), "hot working set per process, KiB"},
-        {"burst_min_us", std::to_string(kOltpBurstMinUs), "shortest CPU burst between I/Os, us"},
-        {"burst_max_us", std::to_string(kOltpBurstMaxUs), "longest CPU burst between I/Os, us"},
-        {"io_us", std::to_string(kOltpIoMeanUs), "mean blocking I/O time (exponential), us"},
-        {"steps_per_txn", std::to_string(kOltpStepsPerTxn), "burst + I/O pairs per transaction"},
-        {"mem_accesses_per_us", "30", "accesses past L1 per us of compute"},
-        {"io_sigma", "1", "sigma of log(I/O time) (lognormal; 0 = exponential, the earlier model)"},
-        {"irq_cpu", std::to_string(kOltpIrqCpu),
-         "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU)"},
-    };
-    return params;
+    static const ParamTable<OltpParams> t = [] {
+        ParamTable<OltpParams> t;
+        t.integer("processes", &OltpParams::processes, 0, 1'000'000, "",
+                  "server processes (0 = " + std::to_string(kOltpProcessesPerPu) + " per PU)");
+        t.integer("buffer_mb", &OltpParams::buffer_mb, 1, 1 << 24, "MiB", "shared buffer, MiB");
+        t.real("hot_set_kb", &OltpParams::hot_set_kb, 1, 1e8, "KiB", "hot working set per process, KiB");
+        t.integer("burst_min_us", &OltpParams::burst_min_us, 1, 10'000'000, "us",
+                  "shortest CPU burst between I/Os, us");
+        t.integer("burst_max_us", &OltpParams::burst_max_us, 1, 10'000'000, "us", "longest CPU burst between I/Os, us");
+        t.integer("io_us", &OltpParams::io_us, 1, 100'000'000, "us", "mean blocking I/O time (exponential), us");
+        t.integer("steps_per_txn", &OltpParams::steps_per_txn, 1, 1000, "", "burst + I/O pairs per transaction");
+        t.real("mem_accesses_per_us", &OltpParams::mem_accesses_per_us, 0, 1e5, "1/us",
+               "accesses past L1 per us of compute");
+        t.real("io_sigma", &OltpParams::io_sigma, 0, 5, "",
+               "sigma of log(I/O time) (lognormal; 0 = exponential, the earlier model)");
+        t.integer("irq_cpu", &OltpParams::irq_cpu, -1, kMaxCpuNumber, "",
+                  "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU)");
+        t.check([](OltpParams &o, const ParamMap &, const std::string &source) {
+            require_in_range(o.burst_max_us, o.burst_min_us, 10'000'000, "burst_max_us", source);
+        });
+        return t;
+    }();
+    return t;
 }
 
-void build_oltp(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
 {
-    std::int64_t procs = param_int(p, "processes", 0, 0, 1'000'000, source);
-    if (procs == 0)
-        procs = kOltpProcessesPerPu * sim.topology().pu_count();
-    const std::int64_t buffer_mb = param_int(p, "buffer_mb", kOltpBufferMiB, 1, 1 << 24, source);
-    const double hot_kb = param_double(p, "hot_set_kb", kOltpHotSetKiB, 1, 1e8, source);
-    const std::int64_t bmin = param_int(p, "burst_min_us", kOltpBurstMinUs, 1, 10'000'000, source);
-    const std::int64_t bmax = param_int(p, "burst_max_us", kOltpBurstMaxUs, bmin, 10'000'000, source);
-    const std::int64_t io = param_int(p, "io_us", kOltpIoMeanUs, 1, 100'000'000, source);
-    const std::int64_t steps = param_int(p, "steps_per_txn", kOltpStepsPerTxn, 1, 1000, source);
-    const double intensity = param_double(p, "mem_accesses_per_us", kOltpAccessesPerUs, 0, 1e5, source) / 1000.0;
+    const std::int64_t procs = p.processes == 0 ? kOltpProcessesPerPu * sim.topology().pu_count() : p.processes;
+    const std::int64_t buffer_mb = p.buffer_mb;
+    const double hot_kb = p.hot_set_kb;
+    const std::int64_t bmin = p.burst_min_us;
+    const std::int64_t bmax = p.burst_max_us;
+    const std::int64_t io = p.io_us;
+    const std::int64_t steps = p.steps_per_txn;
+    const double intensity = p.mem_accesses_per_us / 1000.0;
 
-    const double sigma = param_double(p, "io_sigma", kOltpIoSigma, 0, 5, source);
-    const std::int64_t irq_cpu = param_int(p, "irq_cpu", kOltpIrqCpu, -1, sim.topology().pu_count() - 1, source);
+    const double sigma = p.io_sigma;
+    require_in_range(p.irq_cpu, -1, sim.topology().pu_count() - 1, "irq_cpu", source);
+    const std::int64_t irq_cpu = p.irq_cpu;
 
     const int buffer_chunks = chunks_for_bytes(sim, buffer_mb * 1024 * 1024);
     const ProcId shm = sim.add_process("oltp", buffer_chunks * sim.model().chunk_bytes);
@@ -136,14 +161,11 @@ void build_oltp(Simulation &sim, const ParamMap &p, const std::string &source)
 
 WorkloadInfo oltp_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "oltp";
-    w.description = "OLTP-like: many processes over a large shared buffer, short CPU bursts between blocking I/Os, "
-                    "a hot working set each that is a good share of the cache. Transactions/s.";
-    w.params = oltp_params();
-    w.build = build_oltp;
-    w.fixed_work = false;
-    return w;
+    return workload_info<OltpParams>(
+        "oltp",
+        "OLTP-like: many processes over a large shared buffer, short CPU bursts between blocking I/Os, a hot "
+        "working set each that is a good share of the cache. Transactions/s.",
+        oltp_table(), build_oltp, false);
 }
 
 } // namespace schedscope

@@ -30,33 +30,45 @@ constexpr std::int64_t kSembenchWorkingSetKiB = 16; // a few lines of stack and 
 // estimate of a vDSO call and a short scan, not a measurement).
 constexpr std::int64_t kSembenchLoopPassNs = 1000;
 
-const std::vector<ParamInfo> &sembench_params()
+struct SembenchParams {
+    std::int64_t threads = 0; // 0 = kSembenchThreadsPerPu per PU
+    std::int64_t wake = kSembenchWakeNum;
+    std::int64_t burn_us = kSembenchBurnUs;
+    bool pinned = false;
+    bool loop = false;
+    std::int64_t pass_ns = kSembenchLoopPassNs;
+};
+
+const ParamTable<SembenchParams> &sembench_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"threads", "0", "worker threads (0 = " + std::to_string(kSembenchThreadsPerPu) + " per PU)"},
-        {"wake", std::to_string(kSembenchWakeNum), "workers woken per round (at most threads)"},
-        {"burn_us", std::to_string(kSembenchBurnUs), "work of one burn, us (0: none, sembench.c's worker)"},
-        {"affinity", "free", "free, or pinned: worker i bound to PU i mod PUs, as sembench.c binds them"},
-        {"waker", "rounds",
-         "rounds: wake W, wait for their W reports; loop: sembench.c's main loop, waking up to W "
-         "waiting workers per pass, never waiting"},
-        {"pass_ns", std::to_string(kSembenchLoopPassNs),
-         "waker=loop: one pass of the waker's loop besides its wakeups, ns"},
-    };
-    return params;
+    static const ParamTable<SembenchParams> t = [] {
+        ParamTable<SembenchParams> t;
+        t.integer("threads", &SembenchParams::threads, 0, 1'000'000, "",
+                  "worker threads (0 = " + std::to_string(kSembenchThreadsPerPu) + " per PU)");
+        t.integer("wake", &SembenchParams::wake, 1, 1'000'000, "", "workers woken per round (at most threads)");
+        t.integer("burn_us", &SembenchParams::burn_us, 0, 100'000'000, "us",
+                  "work of one burn, us (0: none, sembench.c's worker)");
+        t.choice<bool>("affinity", &SembenchParams::pinned, {{"free", false}, {"pinned", true}},
+                       "free, or pinned: worker i bound to PU i mod PUs, as sembench.c binds them");
+        t.choice<bool>("waker", &SembenchParams::loop, {{"rounds", false}, {"loop", true}},
+                       "rounds: wake W, wait for their W reports; loop: sembench.c's main loop, waking up to W "
+                       "waiting workers per pass, never waiting");
+        t.integer("pass_ns", &SembenchParams::pass_ns, 1, 1'000'000'000, "ns",
+                  "waker=loop: one pass of the waker's loop besides its wakeups, ns");
+        return t;
+    }();
+    return t;
 }
 
-void build_sembench(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_sembench(Simulation &sim, const SembenchParams &p, const std::string &)
 {
-    std::int64_t threads = param_int(p, "threads", 0, 0, 1'000'000, source);
-    if (threads == 0)
-        threads = kSembenchThreadsPerPu * sim.topology().pu_count();
-    const std::int64_t wake = std::min(param_int(p, "wake", kSembenchWakeNum, 1, 1'000'000, source), threads);
-    const std::int64_t burn_ns = param_int(p, "burn_us", kSembenchBurnUs, 0, 100'000'000, source) * 1000;
-    const bool pinned = param_choice(p, "affinity", "free", {"free", "pinned"}, source) == "pinned";
-    const bool loop = param_choice(p, "waker", "rounds", {"rounds", "loop"}, source) == "loop";
+    const std::int64_t threads = p.threads == 0 ? kSembenchThreadsPerPu * sim.topology().pu_count() : p.threads;
+    const std::int64_t wake = std::min(p.wake, threads);
+    const std::int64_t burn_ns = p.burn_us * 1000;
+    const bool pinned = p.pinned;
+    const bool loop = p.loop;
     const int npu = sim.topology().pu_count();
-    const std::int64_t pass_ns = param_int(p, "pass_ns", kSembenchLoopPassNs, 1, 1'000'000'000, source);
+    const std::int64_t pass_ns = p.pass_ns;
 
     const ProcId proc = sim.add_process("sembench", sim.model().chunk_bytes);
     const int sem = sim.add_channel();
@@ -100,14 +112,11 @@ void build_sembench(Simulation &sim, const ParamMap &p, const std::string &sourc
 
 WorkloadInfo sembench_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "sembench";
-    w.description = "sembench: T threads on a semaphore, W woken at a time by one waker; each woken worker burns "
-                    "briefly and reports back. Burns/s.";
-    w.params = sembench_params();
-    w.build = build_sembench;
-    w.fixed_work = false;
-    return w;
+    return workload_info<SembenchParams>(
+        "sembench",
+        "sembench: T threads on a semaphore, W woken at a time by one waker; each woken worker burns briefly and "
+        "reports back. Burns/s.",
+        sembench_table(), build_sembench, false);
 }
 
 } // namespace schedscope

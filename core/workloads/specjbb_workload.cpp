@@ -28,20 +28,34 @@ constexpr std::int64_t kSpecjbbHotSetKiB = 4096;    // per thread: the warehouse
 constexpr std::int64_t kSpecjbbNoiseMiB = 512;      // memory per noise VM
 constexpr double kSpecjbbNoiseAccessesPerUs = 40.0; // noise VMs are busy, memory-touching guests
 
-const std::vector<ParamInfo> &specjbb_params()
+struct SpecjbbParams {
+    std::int64_t jvms = 1;
+    std::int64_t warehouses = 0; // 0 = PUs / jvms
+    std::int64_t heap_mb = kSpecjbbHeapMiB;
+    std::int64_t noise = 0;
+    std::int64_t noise_threads = 0; // 0 = PUs / nodes
+    bool prefault = false;
+};
+
+const ParamTable<SpecjbbParams> &specjbb_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"jvms", "1", "independent JVM processes, each with its own heap and warehouses"},
-        {"warehouses", "0", "warehouse threads per JVM (0 = PUs / jvms)"},
-        {"heap_mb", std::to_string(kSpecjbbHeapMiB), "Java heap per JVM, MiB"},
-        {"noise", "0", "noise processes (other VMs) beside the JVM"},
-        {"noise_threads", "0", "threads per noise process (0 = PUs / node count, a VM the size of a node)"},
-        {"prefault", "none", "none: warehouses first-touch their own objects | node0: the heap starts on node 0"},
-    };
-    return params;
+    static const ParamTable<SpecjbbParams> t = [] {
+        ParamTable<SpecjbbParams> t;
+        t.integer("jvms", &SpecjbbParams::jvms, 1, 10'000, "",
+                  "independent JVM processes, each with its own heap and warehouses");
+        t.integer("warehouses", &SpecjbbParams::warehouses, 0, 100'000, "",
+                  "warehouse threads per JVM (0 = PUs / jvms)");
+        t.integer("heap_mb", &SpecjbbParams::heap_mb, 1, 1 << 24, "MiB", "Java heap per JVM, MiB");
+        t.integer("noise", &SpecjbbParams::noise, 0, 10'000, "", "noise processes (other VMs) beside the JVM");
+        t.integer("noise_threads", &SpecjbbParams::noise_threads, 0, 100'000, "",
+                  "threads per noise process (0 = PUs / node count, a VM the size of a node)");
+        t.choice<bool>("prefault", &SpecjbbParams::prefault, {{"none", false}, {"node0", true}},
+                       "none: warehouses first-touch their own objects | node0: the heap starts on node 0");
+        return t;
+    }();
+    return t;
 }
 
-// A JVM's warehouse threads, each on its own slice of the JVM's heap.
 void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::int64_t warehouses, int chunks)
 {
     for (std::int64_t i = 0; i < warehouses; ++i) {
@@ -58,20 +72,20 @@ void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::
     }
 }
 
-void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_specjbb(Simulation &sim, const SpecjbbParams &p, const std::string &)
 {
     const int npu = sim.topology().pu_count();
     const int nodes = std::max(1, sim.topology().numa_count());
-    const std::int64_t jvms = param_int(p, "jvms", 1, 1, 10'000, source);
-    std::int64_t warehouses = param_int(p, "warehouses", 0, 0, 100'000, source);
+    const std::int64_t jvms = p.jvms;
+    std::int64_t warehouses = p.warehouses;
     if (warehouses == 0)
         warehouses = std::max<std::int64_t>(1, npu / jvms);
-    const std::int64_t heap_mb = param_int(p, "heap_mb", kSpecjbbHeapMiB, 1, 1 << 24, source);
-    const std::int64_t noise = param_int(p, "noise", 0, 0, 10'000, source);
-    std::int64_t noise_threads = param_int(p, "noise_threads", 0, 0, 100'000, source);
+    const std::int64_t heap_mb = p.heap_mb;
+    const std::int64_t noise = p.noise;
+    std::int64_t noise_threads = p.noise_threads;
     if (noise_threads == 0)
         noise_threads = std::max(1, npu / nodes);
-    const bool prefault = param_choice(p, "prefault", "none", {"none", "node0"}, source) == "node0";
+    const bool prefault = p.prefault;
 
     const int chunks = chunks_for_bytes(sim, std::max(heap_mb * 1024 * 1024, warehouses * sim.model().chunk_bytes));
     for (std::int64_t j = 0; j < jvms; ++j) {
@@ -102,14 +116,11 @@ void build_specjbb(Simulation &sim, const ParamMap &p, const std::string &source
 
 WorkloadInfo specjbb_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "specjbb";
-    w.description = "SPECjbb-like: `jvms` JVMs, each with warehouse threads running transactions over its own "
-                    "heap, optionally beside noise processes (other VMs). Operations/s.";
-    w.params = specjbb_params();
-    w.build = build_specjbb;
-    w.fixed_work = false;
-    return w;
+    return workload_info<SpecjbbParams>(
+        "specjbb",
+        "SPECjbb-like: `jvms` JVMs, each with warehouse threads running transactions over its own heap, optionally "
+        "beside noise processes (other VMs). Operations/s.",
+        specjbb_table(), build_specjbb, false);
 }
 
 } // namespace schedscope

@@ -21,26 +21,34 @@ constexpr std::int64_t kStreamElementBytes = 8;           // STREAM_TYPE double
 constexpr std::int64_t kStreamNtimes = 10;                // stream.c NTIMES
 constexpr int kStreamArraysTouchedPerIteration = 10;      // copy 2 + scale 2 + add 3 + triad 3
 
-const std::vector<ParamInfo> &stream_params()
+struct StreamParams {
+    std::int64_t instances = 0; // 0 = one per PU
+    std::int64_t array_elements = kStreamArrayElements;
+    std::int64_t ntimes = kStreamNtimes;
+    double mem_accesses_per_us = kStreamAccessesPerUs;
+};
+
+const ParamTable<StreamParams> &stream_table()
 {
-    static const std::vector<ParamInfo> params = {
-        {"instances", "0", "independent single-threaded instances (0 = one per PU)"},
-        {"array_elements", std::to_string(kStreamArrayElements), "elements (doubles) per array"},
-        {"ntimes", std::to_string(kStreamNtimes), "iterations of the four kernels"},
-        {"mem_accesses_per_us", std::to_string(static_cast<int>(kStreamAccessesPerUs)),
-         "cache lines touched per us of unstalled work"},
-    };
-    return params;
+    static const ParamTable<StreamParams> t = [] {
+        ParamTable<StreamParams> t;
+        t.integer("instances", &StreamParams::instances, 0, 100'000, "",
+                  "independent single-threaded instances (0 = one per PU)");
+        t.integer("array_elements", &StreamParams::array_elements, 1, 1LL << 36, "", "elements (doubles) per array");
+        t.integer("ntimes", &StreamParams::ntimes, 1, 1'000'000, "", "iterations of the four kernels");
+        t.real("mem_accesses_per_us", &StreamParams::mem_accesses_per_us, 0.001, 1e5, "1/us",
+               "cache lines touched per us of unstalled work");
+        return t;
+    }();
+    return t;
 }
 
-void build_stream(Simulation &sim, const ParamMap &p, const std::string &source)
+void build_stream(Simulation &sim, const StreamParams &p, const std::string &)
 {
-    std::int64_t instances = param_int(p, "instances", 0, 0, 100'000, source);
-    if (instances == 0)
-        instances = sim.topology().pu_count();
-    const std::int64_t elements = param_int(p, "array_elements", kStreamArrayElements, 1, 1LL << 36, source);
-    const std::int64_t ntimes = param_int(p, "ntimes", kStreamNtimes, 1, 1'000'000, source);
-    const double intensity_us = param_double(p, "mem_accesses_per_us", kStreamAccessesPerUs, 0.001, 1e5, source);
+    const std::int64_t instances = p.instances == 0 ? sim.topology().pu_count() : p.instances;
+    const std::int64_t elements = p.array_elements;
+    const std::int64_t ntimes = p.ntimes;
+    const double intensity_us = p.mem_accesses_per_us;
     const std::int64_t array_bytes = elements * kStreamElementBytes;
     const int chunks = chunks_for_bytes(sim, 3 * array_bytes);
     const double moved = static_cast<double>(kStreamArraysTouchedPerIteration) * static_cast<double>(array_bytes);
@@ -60,13 +68,11 @@ void build_stream(Simulation &sim, const ParamMap &p, const std::string &source)
 
 WorkloadInfo stream_workload_info()
 {
-    WorkloadInfo w;
-    w.name = "stream";
-    w.description = "STREAM: N independent single-threaded instances, three arrays each, copy/scale/add/triad "
-                    "NTIMES; memory-bandwidth bound. Elapsed time.";
-    w.params = stream_params();
-    w.build = build_stream;
-    return w;
+    return workload_info<StreamParams>(
+        "stream",
+        "STREAM: N independent single-threaded instances, three arrays each, copy/scale/add/triad NTIMES; "
+        "memory-bandwidth bound. Elapsed time.",
+        stream_table(), build_stream);
 }
 
 } // namespace schedscope

@@ -41,10 +41,9 @@ std::pair<int, int> slice_chunks(int chunks, int i, int n)
     return {begin, std::max(end, begin + 1)};
 }
 
-BenchBind parse_bench_bind(const ParamMap &p, const std::string &source)
+std::vector<std::pair<std::string, BenchBind>> bench_bind_choices()
 {
-    const std::string b = param_choice(p, "bind", "none", {"none", "hard", "inverse"}, source);
-    return b == "hard" ? BenchBind::Hard : b == "inverse" ? BenchBind::Inverse : BenchBind::None;
+    return {{"none", BenchBind::None}, {"hard", BenchBind::Hard}, {"inverse", BenchBind::Inverse}};
 }
 
 int bench_bind_node(BenchBind b, int i, int count, int nodes)

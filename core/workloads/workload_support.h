@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace schedscope {
 
@@ -37,7 +39,8 @@ std::pair<int, int> slice_chunks(int chunks, int i, int n);
 // thread (or process) i of `count` goes to node i / (count / nodes) (hard)
 // or (count - 1 - i) / (count / nodes) (inverse).
 enum class BenchBind { None, Hard, Inverse };
-BenchBind parse_bench_bind(const ParamMap &p, const std::string &source);
+// The `bind` parameter's names for them.
+std::vector<std::pair<std::string, BenchBind>> bench_bind_choices();
 int bench_bind_node(BenchBind b, int i, int count, int nodes);
 
 // hackbench's groups: 20 senders and 20 receivers per group; each sender
