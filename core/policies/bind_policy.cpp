@@ -43,6 +43,8 @@ public:
             for (int n = 0; n < nodes; ++n)
                 all.set(n);
             for (const Process &p : sim.processes()) {
+                if (p.kernel)
+                    continue; // numactl runs the workload, not the kernel's threads
                 Process &pm = sim.process_mut(p.id);
                 pm.alloc = AllocPolicy::Interleave;
                 pm.alloc_nodes = all;
@@ -56,7 +58,7 @@ public:
         }
         std::vector<ProcId> procs;
         for (const Process &p : sim.processes())
-            if (!p.tasks.empty())
+            if (!p.tasks.empty() && !p.kernel) // numactl binds the workload, not the kernel's threads
                 procs.push_back(p.id);
         if (procs.size() > 1) {
             const int units = static_cast<int>(procs.size());

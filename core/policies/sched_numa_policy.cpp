@@ -37,6 +37,8 @@ public:
         const int nodes = std::max(1, topo.numa_count());
         std::vector<double> homed(nodes, 0.0);
         for (const Process &p : sim.processes()) {
+            if (p.kernel)
+                continue; // kernel threads have no memory to be homed with
             int best = 0;
             double best_load = 0;
             for (int n = 0; n < nodes; ++n) {
