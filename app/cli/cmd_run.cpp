@@ -24,7 +24,7 @@ namespace schedscope::cli {
 namespace {
 
 struct RunArgs {
-    std::string scenario_file, topology, workload, duration, json_file, save_scenario;
+    std::string scenario_file, topology, workload, duration, json_file, save_scenario, noise;
     std::vector<std::string> policies;
     std::uint64_t seed = 0;
     bool seed_given = false;
@@ -144,6 +144,8 @@ int run_command(const RunArgs &a)
         s.repeat = a.repeat;
     if (!a.duration.empty())
         s.duration_s = parse_duration_s(a.duration, "--duration");
+    if (!a.noise.empty())
+        s.model["os_noise"] = a.noise == "on" ? 1.0 : 0.0; // the CLI checked on|off
     if (s.workload.name.empty())
         throw InputError("--workload", "no workload: give --workload NAME or --scenario FILE");
     if (s.policies.empty() && split_bind_suffix(s.workload.name).second.empty())
@@ -228,6 +230,9 @@ const CommandRegistrar registrar{Command{
             ->check(kWholeNumber64)
             ->each([args](const std::string &) { args->seed_given = true; });
         sub->add_option("--repeat", args->repeat, "Runs per policy")->check(CLI::Range(1, 1000));
+        sub->add_option("--noise", args->noise,
+                        "on | off: OS noise (kernel threads, interrupts, timer slack); off for teaching")
+            ->check(CLI::IsMember({"on", "off"}));
         sub->add_option("--json", args->json_file, "Write results as JSON to FILE (atomically)");
         sub->add_flag("--no-series", args->no_series, "Leave the time series out of the JSON");
         sub->add_option("--save-scenario", args->save_scenario, "Save the effective scenario to FILE");

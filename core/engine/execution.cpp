@@ -27,8 +27,14 @@ void Simulation::advance_cpu_to_now(int cpu)
     }
     Task &t = tasks_[rq.current];
     t.stats.sys_ns += sys_ns;
-    rq.user_ns += rest;
-    t.stats.user_ns += rest;
+    if (t.kernel) {
+        // A kernel thread's run time is system time.
+        rq.sys_ns += rest;
+        t.stats.sys_ns += rest;
+    } else {
+        rq.user_ns += rest;
+        t.stats.user_ns += rest;
+    }
     const double work = static_cast<double>(rest) * rq.rate;
     const double done = std::min(work, std::max(0.0, t.remaining_work_ns));
     t.remaining_work_ns -= work;
@@ -67,7 +73,9 @@ void Simulation::recompute_rate(int cpu)
         return;
     }
     Task &t = tasks_[rq.current];
-    double rate = 1.0;
+    // x / 1.0 is x: at the reference clock a compute-only task runs at 1 exactly.
+    const double cpw = memory_.compute_ns_per_work();
+    double rate = cpw == 1.0 ? 1.0 : 1.0 / cpw;
     if (t.mem_intensity > 0) {
         rate = memory_.memory_bound_rate(t, rq, cpu, pu_node_[static_cast<size_t>(cpu)]);
     } else {

@@ -29,9 +29,20 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
     node_queue_.assign(nnode, 0.0);
     zero_row_.assign(nnode, 0.0);
     unit_row_.assign(nnode, 1.0);
+    int nearest_remote = 0, farthest = kSlitLocalDistance;
     for (int a = 0; a < topo_->numa_count(); ++a)
-        for (int b = 0; b < topo_->numa_count(); ++b)
+        for (int b = 0; b < topo_->numa_count(); ++b) {
             max_link_hops_ = std::max(max_link_hops_, link_hops(a, b));
+            const int d = topo_->node_distance(a, b);
+            farthest = std::max(farthest, d);
+            if (a != b && (nearest_remote == 0 || d < nearest_remote))
+                nearest_remote = d;
+        }
+    lat_ratio_by_slit_.resize(static_cast<size_t>(farthest) + 1);
+    for (int d = 0; d <= farthest; ++d)
+        lat_ratio_by_slit_[static_cast<size_t>(d)] = model.latency_ratio(d, nearest_remote);
+    compute_per_work_ = model.compute_ns_per_work_ns();
+    per_in_flight_ = 1.0 / model.mem_misses_in_flight;
 
     auto latency_of = [&](int level) {
         return level == 1 ? model.l1_latency_ns : level == 2 ? model.l2_latency_ns : model.l3_latency_ns;
@@ -166,7 +177,7 @@ double MemoryModel::memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     const double *lq = link_queue_row(here);
     double mem = 0, weight = 0;
     for (int n : t.used_nodes) {
-        const double d = topo_->node_distance(here, n) / 10.0;
+        const double d = latency_ratio(here, n);
         mem += t.node_weight[n] * d * node_congestion_[n] * link[n] + t.node_weight[n] * (node_queue_[n] + lq[n]);
         weight += t.node_weight[n];
     }
@@ -177,7 +188,7 @@ double MemoryModel::memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     const double mem_factor = weight > 0 ? mem / weight : local_factor;
     const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
     const double lat = cache_lat + miss * model_.mem_latency_local_ns * mem_factor;
-    const double rate = 1.0 / (1.0 + t.mem_intensity * lat);
+    const double rate = 1.0 / (compute_per_work_ + t.mem_intensity * overlap(t) * lat);
     if (t.mig_cost.record >= 0)
         price_migration(t, rq, here, cache_lat, miss, mem_factor, lat);
     rq.mem_frac = miss;
@@ -216,7 +227,7 @@ void MemoryModel::price_migration(Task &t, Runqueue &rq, int here, double cache_
         double mem = t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
         double weight = t.unplaced_weight;
         for (int n : t.used_nodes) {
-            mem += t.node_weight[n] * topo_->node_distance(mc.from_node, n) / 10.0 * node_congestion_[n] * link[n] +
+            mem += t.node_weight[n] * latency_ratio(mc.from_node, n) * node_congestion_[n] * link[n] +
                    t.node_weight[n] * (node_queue_[n] + lq[n]);
             weight += t.node_weight[n];
         }
@@ -241,7 +252,8 @@ void MemoryModel::price_migration(Task &t, Runqueue &rq, int here, double cache_
         mc.record = -1;
         return;
     }
-    const double per_lat = t.mem_intensity / (1.0 + t.mem_intensity * lat);
+    const double stall = t.mem_intensity * overlap(t);
+    const double per_lat = stall / (compute_per_work_ + stall * lat);
     rq.refill_frac = refill * per_lat;
     rq.remote_frac = std::max(0.0, remote) * per_lat;
 }

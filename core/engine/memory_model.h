@@ -10,12 +10,20 @@
 // Simulation so that its rates can be tested on their own
 // (tests/core/test_memory_model.cpp).
 //
-// A task's progress rate (work-ns per ns) is 1 / (1 + stall), where stall is
-// the time its accesses past L1 wait per ns of work: each one hits the first
-// cache level above L1 that holds it (hit share = warmth / working set) or
-// goes to memory, whose latency is the local latency times the SLIT distance
-// / 10 of the node holding it, times that node's bandwidth congestion and,
+// A task's progress rate (work-ns per ns) is 1 / (c + stall), where c is the
+// ns a work-ns of compute takes at the machine's clock and stall is the time
+// its accesses past L1 wait per ns of work: each one hits the first cache
+// level above L1 that holds it (hit share = warmth / working set) or goes to
+// memory, whose latency is the local latency times the node pair's latency
+// ratio (the machine's remote latency, or its SLIT distance mapped by
+// ModelParams::latency_ratio), times that node's bandwidth congestion and,
 // when remote, the congestion of the interconnect between the two nodes.
+// Accesses that stream overlap mem_misses_in_flight deep (out-of-order issue
+// and prefetch keep that many lines coming), so each stalls for latency /
+// in-flight; dependent ones (pointer chasing) wait the whole latency. A lone
+// stream is thus bounded by in-flight x line / latency, and many streams by
+// the node's and the link's bandwidth through the congestion multipliers
+// and queueing.
 
 #include "engine/model_params.h"
 #include "engine/sim_types.h"
@@ -84,6 +92,21 @@ public:
     double memory_congestion(int n) const { return node_congestion_[static_cast<size_t>(n)]; }
     double link_congestion(int a, int b) const { return link_row(a)[b]; }
     double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
+    // Memory latency from node a to node b over the local latency.
+    double latency_ratio(int a, int b) const
+    {
+        return lat_ratio_by_slit_[static_cast<size_t>(topo_->node_distance(a, b))];
+    }
+    // Share of an access's latency the task stalls for: all of it for a
+    // dependent access, 1 / mem_misses_in_flight for one of a stream.
+    double overlap(const Task &t) const
+    {
+        const double dep = t.dependent_fraction;
+        return dep + (1.0 - dep) * per_in_flight_;
+    }
+    // ns a work-ns of compute takes at this machine's clock (1 at the
+    // clock the workloads' figures are written for).
+    double compute_ns_per_work() const { return compute_per_work_; }
 
 private:
     void price_migration(Task &t, Runqueue &rq, int here, double cache_lat, double miss, double mem_factor,
@@ -134,6 +157,11 @@ private:
     Scratch link_demand_;
     std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty
     double max_link_hops_ = 1.0;   // of the longest route
+    // Memory latency over local, by SLIT distance (ModelParams::latency_ratio),
+    // for every distance the machine's matrix holds.
+    std::vector<double> lat_ratio_by_slit_;
+    double compute_per_work_ = 1.0;
+    double per_in_flight_ = 1.0; // 1 / mem_misses_in_flight
 };
 
 } // namespace schedscope

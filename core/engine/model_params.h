@@ -7,19 +7,35 @@
 // to any calibration target: they are order-of-magnitude figures from vendor
 // optimisation manuals and the usual "latency numbers" tables.
 
+#include "topology/topology.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace schedscope {
 
+// The clock of the core the workloads' compute figures describe (a
+// 2010s x86 server core, e.g. a 2.4-2.66 GHz Westmere).
+inline constexpr double kWorkReferenceClockGhz = 2.5;
+
 struct ModelParams {
     // --- memory hierarchy latencies (one dependent cache-line access) ---
     double l1_latency_ns = 1.0;         // ~4 cycles at 3-4 GHz
     double l2_latency_ns = 4.0;         // ~12 cycles
     double l3_latency_ns = 15.0;        // ~40-50 cycles on a shared LLC
-    double mem_latency_local_ns = 80.0; // local DRAM; remote = local x SLIT/10
-    double cache_line_bytes = 64.0;     // x86 line size when hwloc does not say
+    double mem_latency_local_ns = 80.0; // local DRAM, one dependent load
+    // Remote DRAM at the machine's nearest remote SLIT distance; farther
+    // pairs add the same extra per SLIT step. 0 = not known: the SLIT
+    // rule below gives it.
+    double mem_latency_remote_ns = 0.0;
+    // The SLIT fallback: remote / local latency = 1 + (slit / 10 - 1) x this.
+    // SLIT is not a latency ratio: a 4-socket Xeon E7-4800 measures 135 /
+    // 195-201 ns (1.46) under SLIT 20 (Intel Memory Latency Checker, Intel
+    // developer blog, January 2014), a 2-socket Xeon 5570 65 / 106 ns (1.63)
+    // under SLIT 21 (Molka et al., PACT 2009): 0.46-0.59, so 0.5.
+    double slit_latency_factor = 0.5;
+    double cache_line_bytes = 64.0; // x86 line size when hwloc does not say
 
     // --- bandwidths ---
     double mem_bandwidth_bytes_per_ns = 10.0; // 10 GB/s per node, one DDR3 channel pair
@@ -33,7 +49,19 @@ struct ModelParams {
     // the curve's tangent, so it stays finite at saturation.
     double queueing_max_utilisation = 0.9;
 
+    // --- memory-level parallelism ---
+    // Lines a sequential stream keeps in flight (demand misses and hardware
+    // or software prefetches together): a streaming access stalls for
+    // latency / this, a dependent (pointer-chasing) one for the whole
+    // latency. Default: the 10 L1D fill buffers of Nehalem/Westmere cores
+    // (Intel 64 and IA-32 Optimization Reference Manual, 2009, section 2.2).
+    double mem_misses_in_flight = 10.0;
+
     // --- execution ---
+    // The core clock the workloads' compute figures are written for (a
+    // 2010s x86 server core); a machine with another clock runs compute
+    // proportionally slower or faster (IPC differences are not modelled).
+    double cpu_clock_ghz = 2.5;
     double smt_gain = 1.25;            // two busy siblings deliver 1.25x one thread (Intel HT figures)
     double mem_accesses_per_us = 20.0; // a memory-bound task's cache-line touches per us of pure compute
     double default_cache_size_bytes = 2.0 * 1024 * 1024; // when a topology has no cache sizes (numactl input)
@@ -51,6 +79,41 @@ struct ModelParams {
     std::int64_t chunk_bytes = 4 * 1024 * 1024; // memory modelled in 4 MiB chunks (3 GiB = 768 chunks)
     std::int64_t page_bytes = 4096;
 
+    // --- OS noise (core/engine/os_noise.cpp): what a real machine runs
+    // beside the workload. On by default; os_noise = 0 turns all of it off.
+    double os_noise = 1.0;
+    // A kworker per CPU for the periodic per-CPU work: vmstat_update runs on
+    // every CPU each sysctl_stat_interval = HZ, 1 s (mm/vmstat.c, 2.6.x-3.x),
+    // folding per-CPU counters into the zones: tens of us.
+    std::int64_t noise_kworker_period_ms = 1000;
+    std::int64_t noise_kworker_run_us = 20;
+    // Device interrupts over the machine, each on a CPU chosen at random
+    // (irqbalance spreads the vectors), each a handler plus its softirq.
+    // Assumed: a server at moderate network and disk load; a NIC's
+    // interrupt moderation alone allows 4,000-20,000 a second (e1000
+    // InterruptThrottleRate, dynamic mode).
+    double noise_irq_per_s = 2000;
+    std::int64_t noise_irq_ns = 5'000;
+    // Softirq work that overflows to the CPU's ksoftirqd (__do_softirq
+    // gives up after MAX_SOFTIRQ_RESTART = 10 passes, kernel/softirq.c):
+    // assumed for one interrupt in ten at that load.
+    double noise_softirq_deferred_share = 0.1;
+    std::int64_t noise_softirq_run_us = 30;
+    // Two periodic daemons any CPU may run: irqbalance rescans every 10 s
+    // (its SLEEP_INTERVAL) reading /proc/interrupts and /proc/stat, about a
+    // millisecond; the writeback flusher wakes every dirty_writeback_centisecs
+    // = 5 s (mm/page-writeback.c), a few hundred us with little dirty data.
+    std::int64_t noise_irqbalance_period_ms = 10'000;
+    std::int64_t noise_irqbalance_run_us = 1'000;
+    std::int64_t noise_flusher_period_ms = 5'000;
+    std::int64_t noise_flusher_run_us = 300;
+    // The tick's own cost on a busy CPU (scheduler_tick, the timer softirq,
+    // time accounting): about a microsecond on a 2010s core.
+    std::int64_t noise_tick_ns = 1'000;
+    // Sleeps end late by up to the timer slack: 50 us, the default
+    // timer_slack_ns of every task (include/linux/init_task.h, 2.6.28+).
+    std::int64_t noise_timer_slack_ns = 50'000;
+
     // Names, for scenario files, the CLI and validation.
     struct Field {
         const char *name;
@@ -61,6 +124,17 @@ struct ModelParams {
     // out-of-range values.
     void set(const std::string &name, double value, const std::string &source);
     double get(const std::string &name) const;
+
+    // Memory latency between nodes at SLIT distance `slit`, over the local
+    // latency (1 when local). `nearest_remote` is the machine's smallest
+    // remote distance: a known remote latency applies there, and each
+    // further SLIT step adds the same extra (a crude stand-in for hops).
+    double latency_ratio(int slit, int nearest_remote) const;
+    // Sets the machine's own figures (a sample's "model:" lines), checking
+    // each name and range; a bad one names the topology file and its line.
+    void apply_machine_figures(const Topology &topo);
+    // ns a work-ns of compute takes on this machine's clock.
+    double compute_ns_per_work_ns() const { return kWorkReferenceClockGhz / cpu_clock_ghz; }
 };
 
 } // namespace schedscope

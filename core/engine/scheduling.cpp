@@ -155,6 +155,9 @@ void Simulation::run_program(TaskId tid)
             double d = static_cast<double>(op.a);
             if (op.b > op.a)
                 d = rng_.exponential(0.5 * static_cast<double>(op.a + op.b));
+            // A timer fires late by up to the task's timer slack (OS noise).
+            if (cfg_.model.os_noise > 0 && cfg_.model.noise_timer_slack_ns > 0)
+                d += rng_.uniform() * static_cast<double>(cfg_.model.noise_timer_slack_ns);
             block(tid);
             events_.push(now_ + std::max<SimTime>(1, static_cast<SimTime>(d)), EventType::TimerWake, tid, t.wake_seq);
             switch_to_next(cpu);
@@ -174,28 +177,10 @@ void Simulation::run_program(TaskId tid)
         }
         case Op::Kind::Post: {
             ++t.pc;
-            Channel &ch = channels_.at(op.channel);
             // b = 1 wakes only tasks already waiting, as a waker that hands
             // work to the idle ones it finds (sembench's ipc_wake_some()).
-            ch.tokens += op.b == 1 ? std::min<std::int64_t>(op.a, static_cast<std::int64_t>(ch.waiters.size())) : op.a;
             waking_from_ = tid;
-            // Each waiter woken gets its token (a semaphore's up hands the
-            // count to the task blocked in semop, which does not take it
-            // again): all are set aside before the first wakeup, so that a
-            // woken task that runs at once and waits again on this channel
-            // blocks rather than taking a token meant for another waiter.
-            std::int64_t n = std::min<std::int64_t>(ch.tokens, static_cast<std::int64_t>(ch.waiters.size()));
-            ch.tokens -= n;
-            for (; n > 0 && !ch.waiters.empty(); --n) {
-                const TaskId w = ch.waiters.front();
-                ch.waiters.pop_front();
-                // A round wakes hundreds of tasks, each cold in the host's
-                // caches: fetch the next ones' state while this one is woken.
-                if (n > 1 && !ch.waiters.empty())
-                    prefetch_task(ch.waiters.front());
-                wake(w, cpu);
-            }
-            ch.tokens += n; // waiters another post took meanwhile: their tokens stay
+            post_tokens(op.channel, op.a, cpu, op.b == 1);
             waking_from_ = -1;
             break;
         }
@@ -207,6 +192,29 @@ void Simulation::run_program(TaskId tid)
     }
     throw std::logic_error("task '" + t.name + "' ran " + std::to_string(kMaxOpsPerDispatch) +
                            " operations without computing or blocking");
+}
+
+void Simulation::post_tokens(int channel, std::int64_t tokens, int waker_cpu, bool only_waiting)
+{
+    Channel &ch = channels_.at(channel);
+    ch.tokens += only_waiting ? std::min<std::int64_t>(tokens, static_cast<std::int64_t>(ch.waiters.size())) : tokens;
+    // Each waiter woken gets its token (a semaphore's up hands the count to
+    // the task blocked in semop, which does not take it again): all are set
+    // aside before the first wakeup, so that a woken task that runs at once
+    // and waits again on this channel blocks rather than taking a token
+    // meant for another waiter.
+    std::int64_t n = std::min<std::int64_t>(ch.tokens, static_cast<std::int64_t>(ch.waiters.size()));
+    ch.tokens -= n;
+    for (; n > 0 && !ch.waiters.empty(); --n) {
+        const TaskId w = ch.waiters.front();
+        ch.waiters.pop_front();
+        // A round wakes hundreds of tasks, each cold in the host's
+        // caches: fetch the next ones' state while this one is woken.
+        if (n > 1 && !ch.waiters.empty())
+            prefetch_task(ch.waiters.front());
+        wake(w, waker_cpu);
+    }
+    ch.tokens += n; // waiters another post took meanwhile: their tokens stay
 }
 
 void Simulation::block(TaskId tid)

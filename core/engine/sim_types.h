@@ -82,6 +82,7 @@ struct Process {
     CpuSet alloc_nodes; // Bind / Interleave: the allowed nodes (as a node set)
     std::vector<TaskId> tasks;
     std::vector<int> chunks_on_node; // resident chunk count per node
+    bool kernel = false;             // the OS's own threads (os_noise.cpp): no policy binds or homes it
 };
 
 struct TaskStats {
@@ -120,6 +121,7 @@ struct alignas(64) Task {
     TaskId id = 0;
     ProcId proc = 0;
     TaskState state = TaskState::NotStarted;
+    bool kernel = false;                           // a kernel thread: its run time is system time
     int cpu = kNoCpu;                              // PU it is on (running or queued), or last ran on
     int pc = 0;                                    // next op of the program
     int prev_cpu = kNoCpu;                         // PU before the last migration
@@ -131,8 +133,9 @@ struct alignas(64) Task {
     SimTime vruntime_ns = 0;                       // fair share ordering on a runqueue
     double remaining_work_ns = 0;                  // of the current Compute op
     std::int64_t iteration = 0;
-    double mem_intensity = 0.0;     // cache-line accesses per ns of compute that go past L1
-    double working_set_bytes = 0.0; // what it would like to keep in cache
+    double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
+    double working_set_bytes = 0.0;  // what it would like to keep in cache
+    double dependent_fraction = 0.0; // share of those accesses that wait for the previous one (pointer chasing)
     // program.ops as the engine runs them: one copy per distinct program,
     // owned by the Simulation and shared by its tasks (thousands of threads
     // of one workload run the same few ops, which then stay in the host's

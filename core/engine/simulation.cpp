@@ -132,6 +132,7 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     }
     t.segments = std::move(spec.segments);
     t.mem_intensity = spec.mem_intensity;
+    t.dependent_fraction = std::clamp(spec.dependent_fraction, 0.0, 1.0);
     t.working_set_bytes = spec.working_set_bytes;
     if (spec.nice < kNiceMin || spec.nice > kNiceMax)
         throw InputError("workload", 0, "nice",
@@ -206,6 +207,8 @@ void Simulation::start()
 {
     if (started_)
         return;
+    if (cfg_.model.os_noise > 0)
+        add_os_noise();
     started_ = true;
     op_lookup_.clear(); // no task is added after the start; checkpoints need not copy it
     // Access weights from scratch, now that all memory placement is known.
@@ -358,6 +361,8 @@ void Simulation::on_tick()
 {
     advance_all();
     memory_.update_congestion(rqs_, tasks_, pu_node_);
+    if (cfg_.model.os_noise > 0)
+        os_noise_tick();
     const int npu = topo_->pu_count();
     for (int cpu = 0; cpu < npu; ++cpu) {
         // A burst that ended exactly on the tick.

@@ -70,6 +70,10 @@ public:
         std::vector<AccessSegment> segments; // empty = no memory traffic beyond its cache
         double mem_intensity = 0.0;          // accesses past L1 per ns of compute
         double working_set_bytes = 0.0;
+        // Share of its accesses that depend on the one before (pointer
+        // chasing: one line per latency); the rest stream, overlapped
+        // mem_misses_in_flight deep by prefetch and out-of-order issue.
+        double dependent_fraction = 0.0;
         CpuSet cpus_allowed; // empty = every PU
         int nice = 0;        // kNiceMin..kNiceMax (engine/nice.h)
     };
@@ -227,6 +231,13 @@ private:
         recompute_rate(cpu);
         maybe_schedule_burst_end(cpu);
     }
+    // OS noise (os_noise.cpp): its kernel threads, added at start; its
+    // interrupts and tick cost, each tick.
+    void add_os_noise();
+    void os_noise_tick();
+    // Add tokens to a channel, waking its waiters from `waker_cpu`;
+    // only_waiting caps the tokens at the tasks waiting now.
+    void post_tokens(int channel, std::int64_t tokens, int waker_cpu, bool only_waiting = false);
     // Migration cost hook (Task::mig_cost): open the phases at a move; the
     // memory model prices them when the rate is re-derived.
     void open_migration_cost(Task &t, int from_cpu, int to_cpu, std::int64_t record)
@@ -331,6 +342,12 @@ private:
     void resched(int cpu);
     // A task joined `cpu`'s runqueue: the policy's wakeup preemption.
     void check_preempt(int cpu, TaskId woken);
+    // OS noise's state (os_noise.cpp).
+    struct Noise {
+        std::vector<int> softirq_channel; // per PU: its ksoftirqd's channel, or -1
+        double irq_due = 0;               // interrupts owed, carried from tick to tick
+    };
+    Noise noise_;
     std::vector<double> burst_due_ns_; // per PU: the pending burst-end event time, or -1
     std::vector<std::uint64_t> burst_seq_;
     // Work of the tasks whose programs end (what progress() measures).

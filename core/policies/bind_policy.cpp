@@ -62,6 +62,8 @@ public:
             for (int n = 0; n < nodes; ++n)
                 all.set(n);
             for (const Process &p : sim.processes()) {
+                if (p.kernel)
+                    continue; // numactl runs the workload, not the kernel's threads
                 PolicyActions::set_memory_policy(sim, p.id, AllocPolicy::Interleave, all);
                 // Memory written before the run was allocated under the same policy.
                 for (int c = 0; c < static_cast<int>(p.chunk_node.size()); ++c)
@@ -73,7 +75,7 @@ public:
         }
         std::vector<ProcId> procs;
         for (const Process &p : sim.processes())
-            if (!p.tasks.empty())
+            if (!p.tasks.empty() && !p.kernel) // numactl binds the workload, not the kernel's threads
                 procs.push_back(p.id);
         if (procs.size() > 1) {
             const int units = static_cast<int>(procs.size());

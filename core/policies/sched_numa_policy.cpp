@@ -99,6 +99,8 @@ public:
         std::vector<double> homed(nodes, 0.0);
         procs_.assign(sim.processes().size(), ProcState{});
         for (const Process &p : sim.processes()) {
+            if (p.kernel)
+                continue; // kernel threads have no memory to be homed with
             int best = 0;
             double best_load = 0;
             for (int n = 0; n < nodes; ++n) {

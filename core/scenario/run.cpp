@@ -48,6 +48,10 @@ Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::ui
 {
     SimConfig cfg;
     cfg.seed = seed;
+    // The machine's own figures (a sample's "model:" lines), then the
+    // scenario's overrides on top.
+    if (topo)
+        cfg.model.apply_machine_figures(*topo);
     for (auto &[k, v] : s.model)
         cfg.model.set(k, v, s.source.empty() ? "model" : s.source);
     // Rounded, not truncated: 2.05 s is held as a double just below.
@@ -160,6 +164,8 @@ RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
     s["migrations"] = mj;
     nlohmann::json lp = nlohmann::json::object(), nm = nlohmann::json::object();
     for (size_t p = 0; p < procs.size(); ++p) {
+        if (procs[p].kernel)
+            continue; // the OS's threads: no memory to converge
         const std::string key = std::to_string(p) + ":" + procs[p].name;
         lp[key] = local_pct[p];
         nm[key] = node_mb[p];

@@ -8,6 +8,10 @@
 
 #include "util/input_error.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
 namespace schedscope {
 
 namespace {
@@ -26,6 +30,8 @@ Topology with_node_memory(const Topology &in, const std::vector<std::uint64_t> &
     out.set_caches_known(in.caches_known());
     for (const auto &n : in.notes())
         out.add_note(n);
+    for (const auto &f : in.figures())
+        out.add_figure(f);
     for (const auto &o : in.objects()) {
         TopoObject copy = o;
         if (o.type == ObjType::NUMANode)
@@ -49,6 +55,7 @@ struct SampleFile {
     std::vector<int> distance_lines; // line of each row, for errors
     int distances_line = 0;
     int uniform_local = 0, uniform_remote = 0; // "distances: uniform 10 20"
+    std::vector<MachineFigure> figures;        // "model: NAME VALUE SOURCE"
 };
 
 class SampleParser {
@@ -93,8 +100,10 @@ public:
                 node_memory(l, value);
             else if (key == "distances")
                 distances(l, value);
+            else if (key == "model")
+                figure(l, value);
             else
-                fail(l.number, "unknown key '" + key + "' (expected synthetic, node_memory or distances)");
+                fail(l.number, "unknown key '" + key + "' (expected synthetic, node_memory, distances or model)");
         }
         if (f_.synthetic.empty())
             fail(f_.synthetic_line, "no 'synthetic:' line describing the machine");
@@ -150,6 +159,27 @@ private:
         f_.uniform_remote = *remote;
     }
 
+    // "model: mem_latency_local_ns 135 Intel MLC on a 4-socket Xeon E7-4800":
+    // a model constant, its value, and where the value comes from (required).
+    void figure(const TextLine &l, const std::string &value)
+    {
+        const auto tok = split_ws(value);
+        if (tok.size() < 3)
+            fail(l.number, "expected 'model: NAME VALUE SOURCE' (the source of the figure is required)");
+        char *end = nullptr;
+        const double parsed = std::strtod(tok[1].c_str(), &end);
+        if (end == tok[1].c_str() || *end != '\0' || !std::isfinite(parsed))
+            fail(l.number, "'" + tok[1] + "' is not a number");
+        const std::optional<double> v = parsed;
+        // The name and the range are the engine's to check (ModelParams,
+        // above this module): apply_machine_figures names this line.
+        for (const auto &f : f_.figures)
+            if (f.name == tok[0])
+                fail(l.number, "second 'model: " + tok[0] + "' line");
+        const size_t at = value.find(tok[1], tok[0].size()) + tok[1].size();
+        f_.figures.push_back(MachineFigure{tok[0], *v, trim(value.substr(at)), l.number});
+    }
+
     void distance_row(const TextLine &l, const std::string &t)
     {
         std::vector<int> row;
@@ -185,6 +215,8 @@ Topology import_sample_text(const std::string &text, const std::string &source)
     t.set_name(f.name.empty() ? source : f.name);
     for (const auto &a : f.assumptions)
         t.add_note("assumed: " + a);
+    for (auto &fig : f.figures)
+        t.add_figure(std::move(fig));
 
     const int n = t.numa_count();
     if (!f.node_memory.empty()) {

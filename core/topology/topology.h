@@ -67,6 +67,17 @@ struct PuDistance {
     friend bool operator==(const PuDistance &, const PuDistance &) = default;
 };
 
+// A physical figure of the machine (clock, latency, bandwidth...) named as
+// the model constant it sets, with where the value comes from. Samples carry
+// them; a scenario's "model" may still override any of them.
+struct MachineFigure {
+    std::string name; // a ModelParams field, e.g. "mem_latency_local_ns"
+    double value = 0;
+    std::string source; // datasheet, published measurement
+    int line = 0;       // in the file it came from (0 = not from a file)
+    friend bool operator==(const MachineFigure &, const MachineFigure &) = default;
+};
+
 class Topology {
 public:
     // Building (used by the importers). add() returns the new object's id;
@@ -78,12 +89,14 @@ public:
     void set_source(std::string source) { source_ = std::move(source); }
     void set_caches_known(bool known) { caches_known_ = known; }
     void add_note(std::string note) { notes_.push_back(std::move(note)); }
+    void add_figure(MachineFigure f) { figures_.push_back(std::move(f)); }
     void finalize();
 
     // Whole-tree facts
     const std::string &name() const { return name_; }
-    const std::string &source() const { return source_; }            // where it came from, for messages
-    const std::vector<std::string> &notes() const { return notes_; } // assumptions, omissions
+    const std::string &source() const { return source_; }                  // where it came from, for messages
+    const std::vector<std::string> &notes() const { return notes_; }       // assumptions, omissions
+    const std::vector<MachineFigure> &figures() const { return figures_; } // in file order
     bool caches_known() const { return caches_known_; }
     bool has_distances() const { return !distances_.empty(); }
     const std::vector<TopoObject> &objects() const { return objects_; }
@@ -157,6 +170,7 @@ public:
 private:
     std::string name_, source_;
     std::vector<std::string> notes_;
+    std::vector<MachineFigure> figures_;
     bool caches_known_ = true;
     std::vector<TopoObject> objects_;
     std::vector<ObjId> pus_;

@@ -150,6 +150,7 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
                                          static_cast<int>(std::min<std::int64_t>(procs, buffer_chunks)));
         s.segments = {AccessSegment{b, e, kOltpHotShare}, AccessSegment{0, buffer_chunks, 1.0 - kOltpHotShare}};
         s.mem_intensity = intensity;
+        s.dependent_fraction = kPointerChasingDependentFraction; // B-tree and buffer-header walks
         s.working_set_bytes = hot_kb * 1024;
         // Server processes log in over the first moments, not all at once.
         s.start_ns = i * 100'000;

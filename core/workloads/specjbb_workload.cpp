@@ -67,6 +67,7 @@ void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::
         const auto [b, e] = slice_chunks(chunks, static_cast<int>(i), static_cast<int>(warehouses));
         s.segments = {AccessSegment{b, e, kSpecjbbOwnShare}, AccessSegment{0, chunks, 1.0 - kSpecjbbOwnShare}};
         s.mem_intensity = kSpecjbbAccessesPerUs / 1000.0;
+        s.dependent_fraction = kPointerChasingDependentFraction; // object-graph walks
         s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
         sim.add_task(jvm, std::move(s));
     }
@@ -106,6 +107,7 @@ void build_specjbb(Simulation &sim, const SpecjbbParams &p, const std::string &)
             s.program.iterations = 0;
             s.segments = {AccessSegment{0, nchunks, 1.0}};
             s.mem_intensity = kSpecjbbNoiseAccessesPerUs / 1000.0;
+            s.dependent_fraction = kPointerChasingDependentFraction; // guests of the same kind
             s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
             sim.add_task(vm, std::move(s));
         }

@@ -13,6 +13,7 @@ struct SpinParams {
     double work_ms = 1000;
     double working_set_kb = 256;
     double mem_accesses_per_us = 20;
+    double dependent_fraction = 0;
 };
 
 const ParamTable<SpinParams> &spin_table()
@@ -24,6 +25,8 @@ const ParamTable<SpinParams> &spin_table()
         t.real("working_set_kb", &SpinParams::working_set_kb, 0, 1e9, "KiB", "private working set per thread, KiB");
         t.real("mem_accesses_per_us", &SpinParams::mem_accesses_per_us, 0, 1e5, "1/us",
                "accesses past L1 per us of compute");
+        t.real("dependent_fraction", &SpinParams::dependent_fraction, 0, 1, "",
+               "share of accesses that wait for the one before (0 = a stream, 1 = pointer chasing)");
         return t;
     }();
     return t;
@@ -43,6 +46,7 @@ void build_spin(Simulation &sim, const SpinParams &p, const std::string &)
         spec.program.iterations = 1;
         spec.segments = {AccessSegment{0, chunks_per_thread, 1.0}};
         spec.mem_intensity = intensity;
+        spec.dependent_fraction = p.dependent_fraction;
         spec.working_set_bytes = static_cast<double>(ws_bytes);
         sim.add_task(proc, std::move(spec));
     }

@@ -77,6 +77,7 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
             s.program.iterations = kHackbenchSendersPerGroup * shape.loops;
             s.start_ns = shape.start_ns;
             s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
+            s.dependent_fraction = kPointerChasingDependentFraction; // socket buffers, wait queues
             sim.add_task(proc, std::move(s));
         }
         for (int snd = 0; snd < kHackbenchSendersPerGroup; ++snd) {
@@ -91,6 +92,7 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
             s.program.iterations = shape.loops;
             s.start_ns = shape.start_ns;
             s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
+            s.dependent_fraction = kPointerChasingDependentFraction; // socket buffers, wait queues
             sim.add_task(proc, std::move(s));
         }
     }

@@ -24,6 +24,7 @@ Simulation make_sim(const std::string &topo, const std::string &workload, std::u
     SimConfig cfg;
     cfg.seed = seed;
     cfg.sample_interval_ns = 10'000'000;
+    cfg.model.os_noise = 0; // the contract of the engine itself, without the OS's threads
     auto [pname, pparams] = parse_name_params(policy, "test");
     Simulation sim(synth(topo), make_policy(pname, pparams, "test"), cfg);
     auto [wname, wparams] = parse_name_params(workload, "test");
@@ -38,6 +39,7 @@ Simulation make_random_sim(std::uint64_t seed, int cpus)
     SimConfig cfg;
     cfg.seed = seed;
     cfg.sample_interval_ns = 5'000'000;
+    cfg.model.os_noise = 0;
     Simulation sim(synth("pack:1 l3:1 core:" + std::to_string(cpus) + " pu:1"), make_policy("simple", {}, "t"), cfg);
     ProcId p = sim.add_process("mix", 64 << 20);
     const int ch = sim.add_channel();
@@ -186,10 +188,15 @@ TEST_CASE("a migrated task starts cold where it did not share a cache", "[engine
     CHECK(sim.warmth_on(0, there, 2) == 0.0);
 }
 
-TEST_CASE("remote memory slows a memory-bound task by the SLIT distance", "[engine]")
+TEST_CASE("remote memory slows a pointer-chasing task by the remote latency", "[engine]")
 {
+    // No caches, every access a dependent miss: at intensity I the task
+    // takes (1 + I L) ns per work-ns. Remote over SLIT 20 without a
+    // machine figure: L = 80 x (1 + (20/10 - 1) x 0.5) = 120 ns, so
+    // (1 + 0.01 x 120) / (1 + 0.01 x 80) = 2.2 / 1.8 = 1.222 times longer.
     auto run = [](int mem_node) {
         SimConfig cfg;
+        cfg.model.os_noise = 0;
         Simulation sim(synth("pack:2 [numa] core:1 pu:1"), make_policy("simple", {}, "t"), cfg);
         ProcId p = sim.add_process("m", 256 << 20);
         sim.place_chunks(p, 0, 64, mem_node);
@@ -197,14 +204,15 @@ TEST_CASE("remote memory slows a memory-bound task by the SLIT distance", "[engi
         s.program.ops = {{Op::Kind::Compute, 10'000'000}};
         s.segments = {AccessSegment{0, 64, 1.0}};
         s.mem_intensity = 0.01;
+        s.dependent_fraction = 1.0;
         s.working_set_bytes = 256 << 20;
         s.cpus_allowed.set(0); // node 0
         sim.add_task(p, std::move(s));
         sim.run_to_end();
-        return sim.end_time();
+        return static_cast<double>(sim.end_time());
     };
     const auto local = run(0), remote = run(1);
-    CHECK(remote > local * 1.3);
+    CHECK(remote / local == Approx(2.2 / 1.8).epsilon(0.01));
 }
 
 namespace {
@@ -216,6 +224,7 @@ Simulation make_stream_sim(std::shared_ptr<const Topology> topo, int cpu_node, i
 {
     SimConfig cfg;
     cfg.duration_ns = 400'000'000;
+    cfg.model.os_noise = 0;
     cfg.model.link_bandwidth_bytes_per_ns = link_bandwidth;
     cfg.model.queueing_max_utilisation = queueing;
     Simulation sim(topo, make_policy("simple", {}, "t"), cfg);
@@ -226,7 +235,10 @@ Simulation make_stream_sim(std::shared_ptr<const Topology> topo, int cpu_node, i
         Simulation::TaskSpec s;
         s.program.ops = {{Op::Kind::Compute, 10'000'000'000}};
         s.segments = {AccessSegment{0, 128, 1.0}};
-        s.mem_intensity = 0.2; // a bzero loop: a line about every 5 ns of work
+        s.mem_intensity = 0.2; // a line about every 5 ns of work
+        // One line per latency (no memory-level parallelism), so that a few
+        // streams load a link without saturating the node's memory first.
+        s.dependent_fraction = 1.0;
         s.working_set_bytes = 512 << 20;
         s.cpus_allowed = node_cpus;
         sim.add_task(p, std::move(s));
@@ -255,8 +267,8 @@ double stream_bytes_per_ns(std::shared_ptr<const Topology> topo, int cpu_node, i
 
 TEST_CASE("remote traffic settles at the interconnect bandwidth, local traffic never crosses it", "[engine]")
 {
-    // Eight streams on node 0 over node 1's memory ask for about 3 GB/s at
-    // remote latency (far below node 1's 10 GB/s).
+    // Eight dependent streams on node 0 over node 1's memory ask for about
+    // 4 GB/s at remote latency (far below node 1's 10 GB/s).
     // The link's multiplier alone (no queueing below saturation) holds the
     // demand at the bandwidth; with queueing the wait, rising steeply as the
     // link fills, holds it a little below.
@@ -292,16 +304,17 @@ TEST_CASE("remote traffic settles at the interconnect bandwidth, local traffic n
 
 TEST_CASE("below saturation a memory controller queues: the M/D/1 wait, by hand", "[engine]")
 {
-    // One stream on node 0 over node 0's memory; no caches, so every access
-    // goes to memory. At rate r it asks D = r * I * line bytes per ns of a
-    // controller of bandwidth B (utilisation u = D / B), and each line
-    // waits line / B * u / (2 (1 - u)) ns on top of the latency L, so
-    // r = 1 / (1 + I * (L + wait)). Solved here by bisection.
+    // One pointer chase on node 0 over node 0's memory; no caches, so every
+    // access goes to memory, one at a time. At rate r it asks D = r * I *
+    // line bytes per ns of a controller of bandwidth B (utilisation u = D /
+    // B), and each line waits line / B * u / (2 (1 - u)) ns on top of the
+    // latency L, so r = 1 / (1 + I * (L + wait)). Solved here by bisection.
     constexpr double kIntensity = 0.2;
     constexpr double kBandwidth = 1.5;
     auto measured = [](double queueing) {
         SimConfig cfg;
         cfg.duration_ns = 400'000'000;
+        cfg.model.os_noise = 0;
         cfg.model.mem_bandwidth_bytes_per_ns = kBandwidth;
         cfg.model.queueing_max_utilisation = queueing;
         Simulation sim(synth("pack:2 [numa] core:1 pu:1"), make_policy("simple", {}, "t"), cfg);
@@ -311,6 +324,7 @@ TEST_CASE("below saturation a memory controller queues: the M/D/1 wait, by hand"
         s.program.ops = {{Op::Kind::Compute, 10'000'000'000}};
         s.segments = {AccessSegment{0, 64, 1.0}};
         s.mem_intensity = kIntensity;
+        s.dependent_fraction = 1.0;
         s.working_set_bytes = 256 << 20;
         s.cpus_allowed.set(0);
         sim.add_task(p, std::move(s));

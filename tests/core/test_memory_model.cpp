@@ -17,12 +17,15 @@ std::shared_ptr<const Topology> synth(const std::string &s)
     return std::make_shared<const Topology>(import_synthetic(s));
 }
 
-// A task with all its memory on node `mem_node` of a `nodes`-node machine.
-Task task_on(TaskId id, int nodes, int mem_node, double intensity, double working_set)
+// A task with all its memory on node `mem_node` of a `nodes`-node machine;
+// a pointer chase unless told otherwise (each access waits the whole
+// latency, which keeps the figures below simple).
+Task task_on(TaskId id, int nodes, int mem_node, double intensity, double working_set, double dependent = 1.0)
 {
     Task t;
     t.id = id;
     t.mem_intensity = intensity;
+    t.dependent_fraction = dependent;
     t.working_set_bytes = working_set;
     t.node_weight.assign(static_cast<size_t>(nodes), 0.0);
     t.node_weight[static_cast<size_t>(mem_node)] = 1.0;
@@ -33,7 +36,7 @@ Task task_on(TaskId id, int nodes, int mem_node, double intensity, double workin
 
 } // namespace
 
-TEST_CASE("memory model: a cold task's rate is 1 / (1 + I x latency), remote x SLIT / 10", "[memory_model]")
+TEST_CASE("memory model: a cold pointer chase runs at 1 / (1 + I x latency), remote by the SLIT rule", "[memory_model]")
 {
     // Two nodes at SLIT 20, no caches in the topology: one default L2 per
     // PU, which holds nothing of the task yet.
@@ -46,13 +49,15 @@ TEST_CASE("memory model: a cold task's rate is 1 / (1 + I x latency), remote x S
     CHECK(mm.memory_bound_rate(t, rq, 0, 0) == Approx(1.0 / 1.8));
     CHECK(rq.mem_frac == 1.0);
     CHECK(rq.local_share == 1.0);
-    // From node 1: 80 x 20 / 10 = 160 ns, 1 / (1 + 1.6).
-    CHECK(mm.memory_bound_rate(t, rq, 1, 1) == Approx(1.0 / 2.6));
+    // From node 1, no remote latency given: SLIT 20 maps to
+    // 1 + (20 / 10 - 1) x 0.5 = 1.5 times local, 120 ns: 1 / (1 + 1.2).
+    CHECK(mm.latency_ratio(1, 0) == 1.5);
+    CHECK(mm.memory_bound_rate(t, rq, 1, 1) == Approx(1.0 / 2.2));
     CHECK(rq.local_share == 0.0);
-    // Half its memory on each node, from node 0: (80 + 160) / 2 = 120 ns.
+    // Half its memory on each node, from node 0: (80 + 120) / 2 = 100 ns.
     t.node_weight = {0.5, 0.5};
     t.used_nodes = {0, 1};
-    CHECK(mm.memory_bound_rate(t, rq, 0, 0) == Approx(1.0 / 2.2));
+    CHECK(mm.memory_bound_rate(t, rq, 0, 0) == Approx(1.0 / 2.0));
     CHECK(rq.local_share == 0.5);
 }
 
@@ -186,9 +191,9 @@ TEST_CASE("memory model: remote traffic loads the link, a saturated link is a mu
     CHECK(mm.link_congestion(0, 1) == Approx(2.0)); // sqrt(8 / 2)
     CHECK(mm.link_congestion(1, 0) == mm.link_congestion(0, 1));
     CHECK(mm.memory_congestion(1) == 1.0); // 8 of node 1's 10 bytes per ns
-    // Latency: 80 x 2 (SLIT 20) x 2 (link).
+    // Latency: 80 x 1.5 (SLIT 20 by the rule) x 2 (link).
     Runqueue rq;
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * 320.0)));
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * 240.0)));
 }
 
 TEST_CASE("memory model: a copy carries on exactly as the original", "[memory_model]")
@@ -212,4 +217,97 @@ TEST_CASE("memory model: a copy carries on exactly as the original", "[memory_mo
     CHECK(copy.link_congestion(0, 1) == mm.link_congestion(0, 1));
     CHECK(copy.link_queue_wait(0, 1) == mm.link_queue_wait(0, 1));
     CHECK(copy.link_queue_wait(0, 1) > 0);
+}
+
+// --- memory-level parallelism (a stream keeps mem_misses_in_flight lines
+// coming, hardware prefetch included; a pointer chase one) ---
+
+TEST_CASE("memory model: a stream waits latency / in-flight per access, a chase the whole latency",
+          "[memory_model][mlp]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    const ModelParams m; // 10 in flight, 80 ns
+    REQUIRE(m.mem_misses_in_flight == 10.0);
+    MemoryModel mm(topo, m);
+    Runqueue rq;
+    // I = 0.2 per ns, no cache holding it: a stream (f = 0) stalls
+    // 0.2 x 80 / 10 = 1.6 ns per work-ns, a chase (f = 1) 16, a mix with
+    // f = 0.5 0.2 x 80 x (0.5 + 0.05) = 8.8.
+    Task stream = task_on(0, 2, 0, 0.2, 1 << 20, 0.0);
+    Task chase = task_on(1, 2, 0, 0.2, 1 << 20, 1.0);
+    Task mix = task_on(2, 2, 0, 0.2, 1 << 20, 0.5);
+    CHECK(mm.memory_bound_rate(stream, rq, 0, 0) == Approx(1.0 / 2.6));
+    CHECK(mm.memory_bound_rate(chase, rq, 0, 0) == Approx(1.0 / 17.0));
+    CHECK(mm.memory_bound_rate(mix, rq, 0, 0) == Approx(1.0 / 9.8));
+    // Bytes per ns: rate x I x 64 = 4.92 for the stream, 0.753 for the chase.
+    CHECK(mm.memory_bound_rate(stream, rq, 0, 0) * 0.2 * 64 == Approx(4.923).epsilon(0.001));
+    CHECK(mm.memory_bound_rate(chase, rq, 0, 0) * 0.2 * 64 == Approx(0.7529).epsilon(0.001));
+}
+
+TEST_CASE("memory model: prefetch bounds one stream at in-flight x line / latency", "[memory_model][mlp]")
+{
+    // However little work it does per line, one thread's stream moves at
+    // most 10 lines x 64 bytes per 80 ns = 8 bytes per ns (8 GB/s); a
+    // chase at most one line per latency, 0.8. At I = 100 lines per ns of
+    // work both are within 0.2 % of their bound: 6400 / (1 + 800) and
+    // 6400 / (1 + 8000).
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    MemoryModel mm(topo, ModelParams{});
+    Runqueue rq;
+    Task stream = task_on(0, 2, 0, 100.0, 1 << 20, 0.0);
+    Task chase = task_on(1, 2, 0, 100.0, 1 << 20, 1.0);
+    CHECK(mm.memory_bound_rate(stream, rq, 0, 0) * 100.0 * 64 == Approx(6400.0 / 801.0));
+    CHECK(mm.memory_bound_rate(stream, rq, 0, 0) * 100.0 * 64 < 8.0);
+    CHECK(mm.memory_bound_rate(chase, rq, 0, 0) * 100.0 * 64 == Approx(6400.0 / 8001.0));
+    // Fewer lines in flight (an in-order core): 3 lines per 150 ns of
+    // 128-byte lines, 2.56 bytes per ns at most.
+    ModelParams inorder;
+    inorder.mem_misses_in_flight = 3;
+    inorder.mem_latency_local_ns = 150;
+    inorder.cache_line_bytes = 128;
+    MemoryModel it(topo, inorder);
+    CHECK(it.memory_bound_rate(stream, rq, 0, 0) * 100.0 * 128 == Approx(12800.0 / (1.0 + 100.0 * 150.0 / 3.0)));
+}
+
+TEST_CASE("memory model: streams saturate a node where their demand passes its bandwidth", "[memory_model][mlp]")
+{
+    // Three streams of 4.92 bytes per ns on one 12 byte-per-ns node ask
+    // 14.77: past saturation, the node's multiplier rises by sqrt(14.77 /
+    // 12) on the first update; two streams (9.85) leave it at 1.
+    const auto topo = synth("pack:2 [numa] core:4 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 12.0;
+    m.queueing_max_utilisation = 0;
+    const std::vector<int> pu_node{0, 0, 0, 0, 1, 1, 1, 1};
+    const double one = 0.2 * 64 / 2.6;
+    auto congestion_with = [&](int streams) {
+        MemoryModel mm(topo, m);
+        std::vector<Task> tasks;
+        std::vector<Runqueue> rqs(8);
+        for (int i = 0; i < streams; ++i) {
+            tasks.push_back(task_on(i, 2, 0, 0.2, 1 << 20, 0.0));
+            rqs[static_cast<size_t>(i)].current = i;
+            rqs[static_cast<size_t>(i)].rate = 1.0 / 2.6;
+            rqs[static_cast<size_t>(i)].mem_frac = 1.0;
+        }
+        mm.update_congestion(rqs, tasks, pu_node);
+        return mm.memory_congestion(0);
+    };
+    CHECK(congestion_with(2) == 1.0);
+    CHECK(congestion_with(3) == Approx(std::sqrt(3 * one / 12.0)));
+}
+
+TEST_CASE("memory model: a known remote latency replaces the SLIT rule, the clock scales compute", "[memory_model]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.mem_latency_local_ns = 135; // dell-r910-4node's figures
+    m.mem_latency_remote_ns = 195;
+    m.cpu_clock_ghz = 1.25; // half the workloads' reference clock: 2 ns per work-ns
+    MemoryModel mm(topo, m);
+    CHECK(mm.latency_ratio(0, 1) == Approx(195.0 / 135.0));
+    CHECK(mm.compute_ns_per_work() == 2.0);
+    Runqueue rq;
+    Task chase = task_on(0, 2, 1, 0.01, 1 << 20, 1.0);
+    CHECK(mm.memory_bound_rate(chase, rq, 0, 0) == Approx(1.0 / (2.0 + 0.01 * 195.0)));
 }

@@ -90,8 +90,12 @@ Simulation memory_task_sim(const std::string &topo, double intensity, double wor
     // The costs below are worked out by hand without queueing (the task alone
     // loads its node's memory to a third: a queueing wait would be priced
     // too, and is tested in test_engine.cpp).
+    // No OS noise either: its kernel threads and interrupts would share the
+    // PUs. One dependent access at a time, so each access waits its whole
+    // latency (no memory-level parallelism to carry through the sums).
     SimConfig cfg;
     cfg.model.queueing_max_utilisation = 0;
+    cfg.model.os_noise = 0;
     Simulation sim(synth(topo), std::move(pol), cfg);
     const ProcId p = sim.add_process("m", sim.model().chunk_bytes);
     sim.place_chunks(p, 0, 1, 0);
@@ -100,6 +104,7 @@ Simulation memory_task_sim(const std::string &topo, double intensity, double wor
     s.program.iterations = 1;
     s.segments = {AccessSegment{0, 1, 1.0}};
     s.mem_intensity = intensity;
+    s.dependent_fraction = 1.0;
     s.working_set_bytes = working_set_bytes;
     sim.add_task(p, std::move(s));
     sim.start();
@@ -116,7 +121,9 @@ Simulation sleepers_sim(ParamMap params = {})
     pol->start_cpu = {{0, 0}, {1, 3}};
     pol->wake_cpus = {{0, {1, 0, 2}}, {1, {2, 3}}};
     pol->extra_params = std::move(params);
-    Simulation sim(synth("pack:2 [numa] l2:1(size=1MB) core:2 pu:1"), std::move(pol), SimConfig{});
+    SimConfig cfg;
+    cfg.model.os_noise = 0; // only the scripted tasks
+    Simulation sim(synth("pack:2 [numa] l2:1(size=1MB) core:2 pu:1"), std::move(pol), cfg);
     const ProcId p = sim.add_process("s", 0);
     auto add = [&](SimTime work, SimTime sleep, int iterations) {
         Simulation::TaskSpec s;
@@ -190,7 +197,7 @@ TEST_CASE("a move away from its memory pays the remote penalty until the memory 
     const ModelParams &m = sim.model();
     REQUIRE(sim.caches().front().level == 2);
     const double l2 = sim.caches().front().capacity_bytes;             // the synthetic "KB" is 1000 bytes
-    const double L = m.mem_latency_local_ns, hit = l2 / ws, far = 2.0; // SLIT 20 / 10
+    const double L = m.mem_latency_local_ns, hit = l2 / ws, far = 1.5; // SLIT 20 by the rule: 1 + (20/10 - 1) x 0.5
     const double per_lat_cold = kIntensity / (1.0 + kIntensity * (far * L));
     const double lat_warm_remote = hit * m.l2_latency_ns + (1 - hit) * far * L;
     const double per_lat_warm = kIntensity / (1.0 + kIntensity * lat_warm_remote);

@@ -66,7 +66,8 @@ TEST_CASE("every built-in workload runs small to its end with invariants intact"
         CHECK(fixed == (c.duration_ns == 0));
         if (fixed) {
             for (const auto &t : sim.tasks())
-                CHECK(t.state == TaskState::Exited);
+                if (!t.kernel) // the OS's threads run forever, as on a real machine
+                    CHECK(t.state == TaskState::Exited);
         } else {
             CHECK(sim.total_ops() > 0);
         }
