@@ -21,6 +21,7 @@ Simulation make(const std::string &topo, const std::string &policy)
 {
     SimConfig cfg;
     cfg.seed = 1;
+    cfg.model.os_noise = 0; // the scripted tasks alone, without the OS's threads
     auto [name, params] = parse_name_params(policy, "test");
     return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
 }

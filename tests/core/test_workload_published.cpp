@@ -24,6 +24,7 @@ Simulation build(const std::string &topo, const std::string &policy, const std::
     SimConfig cfg;
     cfg.seed = 1;
     cfg.duration_ns = duration_ns;
+    cfg.model.os_noise = 0; // the workload's tasks alone, without the OS's threads
     auto [pname, pparams] = parse_name_params(policy, "test");
     Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(pname, pparams, "test"), cfg);
     auto [name, params] = parse_name_params(workload, "test");
@@ -131,6 +132,7 @@ TEST_CASE("an I/O completed on an interrupt CPU wakes its task from there: wake-
     // takes it to CPU 0.
     auto woken_on = [](int irq_cpu) {
         SimConfig cfg;
+        cfg.model.os_noise = 0;
         Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:1 core:2 pu:1")),
                        make_policy("sched-domains", {}, "test"), cfg);
         CpuSet one;
