@@ -143,6 +143,7 @@ WorkloadInfo oltp_workload_info()
     w.params = oltp_params();
     w.build = build_oltp;
     w.fixed_work = false;
+    w.tasks_are_processes = true; // server processes sharing the buffer (SGA)
     return w;
 }
 

@@ -20,6 +20,10 @@ struct WorkloadInfo {
     // In workload_catalog(), it first refuses parameter names not in `params`.
     std::function<void(Simulation &, const ParamMap &, const std::string &source)> build;
     bool fixed_work = true; // false: throughput over a duration
+    // Each task stands for an OS process of its own, though the model keeps
+    // them in one Process because they share memory (OLTP server processes
+    // attached to one shared buffer). Views then tell the tasks apart.
+    bool tasks_are_processes = false;
 };
 
 } // namespace schedscope
