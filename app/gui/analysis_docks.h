@@ -1,7 +1,8 @@
 #pragma once
 // The four analysis docks around the comparison (charts, explain, profiler,
-// lessons): created, named for saveState and wired to the comparison here,
-// so MainWindow only places them in its menus.
+// lessons), typed, and wired to the comparison here, so MainWindow only
+// places them in its menus. The docks themselves are created from the
+// registry (dock_registry.h).
 
 #include <QString>
 
@@ -9,12 +10,12 @@
 #include <vector>
 
 class QDockWidget;
-class QMainWindow;
 
 namespace schedscope::gui {
 
 class ChartsPanel;
 class ComparisonPage;
+class DockSet;
 class ExplainPanel;
 class LessonPanel;
 class ProfilerPanel;
@@ -32,9 +33,9 @@ struct AnalysisDocks {
     std::vector<QDockWidget *> all() const { return {charts_dock, explain_dock, profiler_dock, lessons_dock}; }
 };
 
-// Hidden at first (the panes get the whole window); `status` shows a
-// message in the window's status bar.
-AnalysisDocks create_analysis_docks(QMainWindow *window, ComparisonPage *page,
+// Looks the analysis docks up in `docks` (already created) and connects
+// them to the comparison; `status` shows a message in the window's status bar.
+AnalysisDocks attach_analysis_docks(const DockSet &docks, ComparisonPage *page,
                                     std::function<void(const QString &)> status);
 
 } // namespace schedscope::gui

@@ -1,5 +1,7 @@
 #include "app_options.h"
 
+#include "dock_registry.h"
+
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
@@ -48,11 +50,10 @@ ParsedOptions parse_app_options(const QStringList &args)
     const QCommandLineOption speed(QStringLiteral("speed"),
                                    QStringLiteral("Simulated seconds per real second (0 = as fast as possible)."),
                                    QStringLiteral("X"));
-    const QCommandLineOption docks(
-        QStringLiteral("docks"),
-        QStringLiteral("Show these docks, comma-separated: charts, explain, profiler, lessons, "
-                       "tree, distances (e.g. for --screenshot)."),
-        QStringLiteral("LIST"));
+    const QCommandLineOption docks(QStringLiteral("docks"),
+                                   QStringLiteral("Show these docks, comma-separated: %1 (e.g. for --screenshot).")
+                                       .arg(dock_ids().join(QStringLiteral(", "))),
+                                   QStringLiteral("LIST"));
     const QCommandLineOption export_charts(
         QStringLiteral("export-charts"),
         QStringLiteral(

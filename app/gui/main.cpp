@@ -34,14 +34,21 @@ int main(int argc, char *argv[])
     MainWindow window;
     if (parsed.options->headless())
         return run_headless(window, *parsed.options);
+    bool restored = false;
     {
         QSettings settings;
-        window.restoreSettings(settings);
+        restored = window.restoreSettings(settings);
     }
     open_from_options(window, *parsed.options);
     if (parsed.options->speed >= 0)
         window.comparisonPage()->controller()->setSpeed(parsed.options->speed);
     window.show();
+    // A first launch shows the charts that matter beside the panes (the
+    // charts dock shows only progress or throughput and, on NUMA, node
+    // convergence until "All charts" is ticked); later launches keep the
+    // user's layout.
+    if (!restored && parsed.options->docks.isEmpty())
+        window.showDocks({QStringLiteral("charts")});
     window.showDocks(parsed.options->docks); // after show(): sized against the real window
     return app.exec();
 }

@@ -2,6 +2,7 @@
 
 #include "about_text.h"
 #include "distance_matrix_panel.h"
+#include "dock_registry.h"
 #include "export_location.h"
 #include "object_text.h"
 #include "panels/charts_panel.h"
@@ -95,29 +96,17 @@ MainWindow::MainWindow(QWidget *parent)
 
 void MainWindow::createDocks()
 {
-    tree_view_ = new QTreeView(this);
-    tree_view_->setModel(tree_model_);
-    tree_view_->setUniformRowHeights(true); // thousands of rows on big machines
-    tree_view_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    tree_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    dock_set_.create({this, comparison_, tree_model_});
+    tree_dock_ = dock_set_.dock("tree");
+    tree_view_ = dock_set_.widget<QTreeView>("tree");
     connect(tree_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { view_->highlight(tree_model_->objectAt(current)); });
-    tree_dock_ = new QDockWidget(tr("Topology tree"), this);
-    tree_dock_->setObjectName(QStringLiteral("topologyTreeDock"));
-    tree_dock_->setWidget(tree_view_);
-    addDockWidget(Qt::LeftDockWidgetArea, tree_dock_);
     // Wide enough for the three columns of a 1024-PU machine's tree.
     resizeDocks({tree_dock_}, {340}, Qt::Horizontal);
-
-    distance_panel_ = new DistanceMatrixPanel(this);
-    distance_dock_ = new QDockWidget(tr("NUMA distances"), this);
-    distance_dock_->setObjectName(QStringLiteral("distanceDock"));
-    distance_dock_->setWidget(distance_panel_);
-    addDockWidget(Qt::BottomDockWidgetArea, distance_dock_);
-    distance_dock_->hide(); // on demand: View > NUMA distances
-
+    distance_dock_ = dock_set_.dock("distances");
+    distance_panel_ = dock_set_.widget<DistanceMatrixPanel>("distances");
     // Charts, explain, profiler and lessons, fed by the comparison.
-    docks_ = create_analysis_docks(this, comparison_,
+    docks_ = attach_analysis_docks(dock_set_, comparison_,
                                    [this](const QString &message) { statusBar()->showMessage(message, 10000); });
     connect(docks_.lessons, &LessonPanel::openScenarioRequested, this, &MainWindow::openLessonScenario);
 }
@@ -169,24 +158,11 @@ void MainWindow::createMenus()
     fold_action_->setCheckable(true);
     connect(fold_action_, &QAction::toggled, view_, &TopologyView::setFoldingEnabled);
     view->addSeparator();
-    QAction *distances = distance_dock_->toggleViewAction();
-    distances->setShortcut(QKeySequence(tr("Ctrl+D")));
-    view->addAction(distances);
-    raiseWhenShown(distances, distance_dock_);
-    const std::pair<QDockWidget *, const char *> dock_keys[] = {{docks_.charts_dock, "Ctrl+Shift+C"},
-                                                                {docks_.explain_dock, "Ctrl+Shift+X"},
-                                                                {docks_.profiler_dock, "Ctrl+Shift+P"},
-                                                                {docks_.lessons_dock, "Ctrl+Shift+L"}};
-    for (const auto &[dock, key] : dock_keys) {
-        QAction *a = dock->toggleViewAction();
-        a->setShortcut(QKeySequence(tr(key)));
-        view->addAction(a);
-        raiseWhenShown(a, dock);
+    // Every registered dock, with its shortcut (dock_registry.h).
+    for (QDockWidget *dock : dock_set_.all()) {
+        view->addAction(dock->toggleViewAction());
+        raiseWhenShown(dock->toggleViewAction(), dock);
     }
-    QAction *tree = tree_dock_->toggleViewAction();
-    tree->setShortcut(QKeySequence(tr("Ctrl+T")));
-    view->addAction(tree);
-    raiseWhenShown(tree, tree_dock_);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help_menu_ = help;
@@ -317,27 +293,7 @@ void MainWindow::fillLessonsMenu(QMenu *menu)
 
 bool MainWindow::openLessonScenario(const QString &path) { return maybeSave() && openScenarioFile(path); }
 
-QStringList MainWindow::showDocks(const QStringList &names)
-{
-    const std::pair<const char *, QDockWidget *> known[] = {{"charts", docks_.charts_dock},
-                                                            {"explain", docks_.explain_dock},
-                                                            {"profiler", docks_.profiler_dock},
-                                                            {"lessons", docks_.lessons_dock},
-                                                            {"tree", tree_dock_},
-                                                            {"distances", distance_dock_}};
-    QStringList unknown;
-    for (const QString &n : names) {
-        auto it = std::find_if(std::begin(known), std::end(known),
-                               [&](const auto &k) { return n.trimmed() == QLatin1String(k.first); });
-        if (it == std::end(known))
-            unknown << n;
-        else {
-            it->second->show();
-            it->second->raise(); // the front tab if it shares the bottom area
-        }
-    }
-    return unknown;
-}
+QStringList MainWindow::showDocks(const QStringList &names) { return dock_set_.show(names); }
 
 void MainWindow::saveSettings(QSettings &settings) const { save_window_layout(settings, *this); }
 
@@ -421,9 +377,14 @@ bool MainWindow::openScenarioFile(const QString &path)
     // A lesson's scenario brings its text up beside it.
     const std::vector<Lesson> &lessons = docks_.lessons->lessons();
     const std::string file = QFileInfo(path).fileName().toStdString();
-    for (std::size_t i = 0; i < lessons.size(); ++i)
-        if (lessons[i].scenario == file && docks_.lessons->currentLesson() != static_cast<int>(i))
+    for (std::size_t i = 0; i < lessons.size(); ++i) {
+        if (lessons[i].scenario != file)
+            continue;
+        if (docks_.lessons->currentLesson() != static_cast<int>(i))
             docks_.lessons->setCurrentLesson(static_cast<int>(i));
+        docks_.lessons_dock->show();
+        docks_.lessons_dock->raise();
+    }
     return true;
 }
 

@@ -4,6 +4,7 @@
 // the drawing, models the data, topology_opener the loading.
 
 #include "analysis_docks.h"
+#include "dock_registry.h"
 #include "scenario/scenario.h"
 #include "topology/topology.h"
 #include "topology_opener.h"
@@ -68,8 +69,9 @@ public:
     TopologyTreeModel *treeModel() const { return tree_model_; }
     QDockWidget *distanceDock() const { return distance_dock_; }
     const AnalysisDocks &analysisDocks() const { return docks_; }
-    // Shows docks by name: charts, explain, profiler, lessons, tree,
-    // distances (--docks for screenshots). Returns the unknown names.
+    const DockSet &dockSet() const { return dock_set_; }
+    // Shows docks by their registered ids (dock_ids(): tree, distances,
+    // charts, ...; --docks for screenshots). Returns the unknown names.
     QStringList showDocks(const QStringList &names);
 
     // Window layout and docks (QSettings); main() restores them for an
@@ -126,6 +128,7 @@ private:
     QMenu *recent_menu_ = nullptr;
     QMenu *help_menu_ = nullptr;
     SavePrompt save_prompt_;
+    DockSet dock_set_;
     AnalysisDocks docks_;
 };
 

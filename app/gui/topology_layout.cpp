@@ -23,6 +23,62 @@ bool default_folding(const Topology &topo) { return topo.pu_count() > kFoldAbove
 
 namespace {
 
+// Rows of `columns` items, each row as tall as its tallest item.
+void measure_grid(const std::vector<ItemSize> &items, int columns, double gap, double &w, double &h)
+{
+    w = 0;
+    h = 0;
+    for (size_t start = 0; start < items.size(); start += columns) {
+        double row_w = 0, row_h = 0;
+        for (size_t i = start; i < std::min(items.size(), start + columns); ++i) {
+            row_w += (i > start ? gap : 0) + items[i].w;
+            row_h = std::max(row_h, items[i].h);
+        }
+        w = std::max(w, row_w);
+        h += (start > 0 ? gap : 0) + row_h;
+    }
+}
+
+// What one empty cell of the last row costs against the log of the aspect
+// ratio: enough to prefer 2x2 over 4x1 when both are about as far off.
+constexpr double kEmptyCellCost = 0.15;
+
+} // namespace
+
+GridShape choose_grid(const std::vector<ItemSize> &items, double gap, double aspect)
+{
+    const int n = static_cast<int>(items.size());
+    if (n <= 1)
+        return {1, 1};
+    GridShape best{n, 1};
+    double best_cost = std::numeric_limits<double>::max();
+    int previous_columns = 0;
+    for (int rows = 1; rows <= n; ++rows) {
+        const int columns = (n + rows - 1) / rows;
+        if (columns == previous_columns)
+            continue; // the same shape with an empty row
+        previous_columns = columns;
+        const int used_rows = (n + columns - 1) / columns;
+        double w, h;
+        measure_grid(items, columns, gap, w, h);
+        if (w <= 0 || h <= 0)
+            continue;
+        const double cost = std::abs(std::log(w / h) - std::log(aspect)) + kEmptyCellCost * (used_rows * columns - n);
+        if (cost < best_cost - 1e-9) {
+            best_cost = cost;
+            best = {columns, used_rows};
+        }
+    }
+    return best;
+}
+
+GridShape choose_grid(int n, double w, double h, double gap, double aspect)
+{
+    return choose_grid(std::vector<ItemSize>(static_cast<size_t>(std::max(n, 0)), ItemSize{w, h}), gap, aspect);
+}
+
+namespace {
+
 // A laid-out subtree in its own coordinates. Boxes with parent -1 get
 // attached to whichever box encloses the block once it is placed.
 struct Block {
@@ -302,44 +358,18 @@ private:
         return arrange(std::move(items));
     }
 
-    // Rows of `columns` items, each row as tall as its tallest item.
-    void measure(const std::vector<Block> &items, int columns, double &w, double &h) const
-    {
-        w = 0;
-        h = 0;
-        for (size_t start = 0; start < items.size(); start += columns) {
-            double row_w = 0, row_h = 0;
-            for (size_t i = start; i < std::min(items.size(), start + columns); ++i) {
-                row_w += (i > start ? opt_.gap : 0) + items[i].w;
-                row_h = std::max(row_h, items[i].h);
-            }
-            w = std::max(w, row_w);
-            h += (start > 0 ? opt_.gap : 0) + row_h;
-        }
-    }
-
     Block arrange(std::vector<Block> items)
     {
         Block out;
         if (items.empty())
             return out;
         const int n = static_cast<int>(items.size());
-        // Pick the column count whose grid comes closest to the preferred
-        // aspect ratio, so each level stays roughly screen-shaped and the
-        // whole machine fits a window at a readable scale.
-        int best_cols = n;
-        double best_cost = std::numeric_limits<double>::max();
-        for (int c = 1; c <= n; ++c) {
-            double w, h;
-            measure(items, c, w, h);
-            double cost = std::abs(std::log(w / h) - std::log(opt_.aspect));
-            if (n % c != 0)
-                cost += 0.4; // a ragged last row reads worse than a somewhat off ratio
-            if (cost < best_cost - 1e-9) {
-                best_cost = cost;
-                best_cols = c;
-            }
-        }
+        // Each level stays roughly the shape of the space it is drawn in, so
+        // the whole machine fits at a readable scale.
+        std::vector<ItemSize> sizes;
+        for (const Block &b : items)
+            sizes.push_back({b.w, b.h});
+        const int best_cols = choose_grid(sizes, opt_.gap, opt_.aspect).columns;
         double y = 0;
         for (int start = 0; start < n; start += best_cols) {
             double x = 0, row_h = 0;

@@ -84,6 +84,22 @@ struct LayoutOptions {
     double numa_overlay_height = 0;
 };
 
+// Rows and columns for a grid of items. Only full shapes are candidates:
+// for each row count, the fewest columns that hold every item, so 4 items
+// pack 2x2 (never 3+1) and 6 pack 3x2 or 2x3 (never 5+1). Among those, the
+// grid whose width/height comes closest to `aspect` wins; an empty cell in
+// the last row costs a little, so a full grid wins a near tie.
+struct GridShape {
+    int columns = 1;
+    int rows = 1;
+};
+struct ItemSize {
+    double w = 0, h = 0;
+};
+GridShape choose_grid(const std::vector<ItemSize> &items, double gap, double aspect);
+// Uniform items: n of them, each w x h.
+GridShape choose_grid(int n, double w, double h, double gap, double aspect);
+
 // Folding is on by default only where drawing everything would make boxes
 // too small to read at fit-to-window size.
 inline constexpr int kFoldAbovePus = 64;

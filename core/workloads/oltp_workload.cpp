@@ -162,11 +162,13 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
 
 WorkloadInfo oltp_workload_info()
 {
-    return workload_info<OltpParams>(
+    WorkloadInfo w = workload_info<OltpParams>(
         "oltp",
         "OLTP-like: many processes over a large shared buffer, short CPU bursts between blocking I/Os, a hot "
         "working set each that is a good share of the cache. Transactions/s.",
         oltp_table(), build_oltp, false);
+    w.tasks_are_processes = true; // server processes sharing the buffer (SGA)
+    return w;
 }
 
 } // namespace schedscope

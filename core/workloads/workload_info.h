@@ -22,6 +22,10 @@ struct WorkloadInfo {
     // after refusing parameter names not in `params` and bad values.
     std::function<void(Simulation &, const ParamMap &, const std::string &source)> build;
     bool fixed_work = true; // false: throughput over a duration
+    // Each task stands for an OS process of its own, though the model keeps
+    // them in one Process because they share memory (OLTP server processes
+    // attached to one shared buffer). Views then tell the tasks apart.
+    bool tasks_are_processes = false;
 };
 
 // A workload whose parameters are the table's (a function-local static):

@@ -165,6 +165,7 @@ TEST_CASE("the charts panel shows the runs, shares its cursor and exports", "[an
     const test::SmallRuns runs = test::run_small_numa01();
     ChartsPanel panel;
     panel.resize(1000, 800);
+    panel.setShowAll(true); // by default only the charts that matter are on screen
     panel.setRuns(runs.names, runs.recordings(), {"numa01 p0", "numa01 p1"});
     panel.show();
     QCoreApplication::processEvents();

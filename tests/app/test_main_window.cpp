@@ -215,9 +215,13 @@ TEST_CASE("Ctrl+wheel zooms around the mouse, dragging pans", "[view]")
     view.setTopology(std::make_shared<const Topology>(test::make_machine({.packages = 4})));
     const double fit = view.zoom();
 
-    const QPointF anchor(200, 150);
+    // An anchor the content can scroll to keep still (a point near the
+    // drawing's left edge cannot: the view does not scroll past the edge).
+    const QPointF anchor(300, 200);
     const QPointF under_before = view.toLayout(anchor);
-    QWheelEvent wheel(anchor, view.viewport()->mapToGlobal(anchor), {}, QPoint(0, 240), Qt::NoButton,
+    // Eight notches: the 2x2 packages then overflow the view both ways, so
+    // neither axis is centred and both can pan.
+    QWheelEvent wheel(anchor, view.viewport()->mapToGlobal(anchor), {}, QPoint(0, 960), Qt::NoButton,
                       Qt::ControlModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(view.viewport(), &wheel);
     CHECK(view.zoom() > fit * 1.3);

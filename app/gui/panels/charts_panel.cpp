@@ -5,7 +5,9 @@
 #include "panels/chart_export.h"
 #include "panels/cursor_chart_view.h"
 #include "panels/node_multiples_view.h"
+#include "topology_layout.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFile>
@@ -15,6 +17,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -28,18 +31,16 @@ namespace {
 // workload has (work_chart_kind).
 constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
                                  ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
-// Where each chart sits. Node convergence, one small chart per pane, takes
-// the first column's two rows; the others are three across two rows (the
-// dock sits below the panes, wide and short), and the key takes the last
-// cell. Two rows keep the dock's minimum height small enough to leave the
-// panes room.
-struct Cell {
-    int row, column, row_span;
-};
-constexpr Cell kCells[] = {{0, 0, 2}, {0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {1, 1, 1}, {1, 2, 1}};
-constexpr Cell kKeyCell = {1, 3, 1};
-constexpr int kColumns = 4;
-constexpr int kMinChartHeightPx = 220;
+// Charts shrink with the dock down to this size (QChart keeps readable
+// ticks down to about 80 px of plot; the title and axis labels take the
+// rest), so opening the charts never pushes the window past 1280x720.
+constexpr int kMinChartWidthPx = 170;
+constexpr int kMinChartHeightPx = 130;
+// The shape the charts' grid aims for per chart: a little wider than tall,
+// as time series read best.
+constexpr double kChartCellWidth = 4.0;
+constexpr double kChartCellHeight = 3.0;
+constexpr int kChartSpacingPx = 8; // grid spacing and the layout's margins per column
 
 } // namespace
 
@@ -60,13 +61,24 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
     bar->addWidget(png);
     bar->addWidget(csv);
 
+    all_box_ = new QCheckBox(tr("All charts"), this);
+    all_box_->setToolTip(tr("Off: the charts that matter for this comparison (progress or throughput, and node "
+                            "convergence on a NUMA machine). On: all six."));
+    connect(all_box_, &QCheckBox::toggled, this, &ChartsPanel::setShowAll);
+    bar->insertWidget(2, all_box_);
+
     grid_ = new QWidget(this);
-    auto *grid = new QGridLayout(grid_);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setSpacing(2);
+    // The grid's own minimum would follow its current arrangement (seven
+    // charts in a row need 1200 px) and pin the dock at that width; it is
+    // re-gridded on every resize instead (arrangeCharts), so its floor is
+    // two charts side by side.
+    grid_->setMinimumSize(2 * kMinChartWidthPx, kMinChartHeightPx);
+    grid_layout_ = new QGridLayout(grid_);
+    grid_layout_->setContentsMargins(0, 0, 0, 0);
+    grid_layout_->setSpacing(2);
     for (std::size_t i = 0; i < std::size(kLayout); ++i) {
         auto *view = new CursorChartView(grid_);
-        view->setMinimumHeight(kMinChartHeightPx);
+        view->setMinimumSize(kMinChartWidthPx, kMinChartHeightPx);
         // Labels elided to fit a third of a legend row ("sched-domains ca...")
         // name nothing: the key names every pane once, whole.
         view->setLegendShown(false);
@@ -81,25 +93,22 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
             // told apart: the cell holds one small chart per pane instead.
             view->hide();
             node_view_ = new NodeMultiplesView(grid_);
-            node_view_->setMinimumHeight(kMinChartHeightPx);
+            node_view_->setMinimumSize(kMinChartWidthPx, kMinChartHeightPx);
             connect(node_view_, &NodeMultiplesView::cursorDragged, this, [this](double t_s) {
                 setCursorTime(static_cast<SimTime>(t_s * 1e9));
                 emit cursorMoved(cursor_ns_);
             });
-            grid->addWidget(node_view_, kCells[i].row, kCells[i].column, kCells[i].row_span, 1);
             continue;
         }
-        grid->addWidget(view, kCells[i].row, kCells[i].column, kCells[i].row_span, 1);
     }
     key_ = new QLabel(grid_);
     key_->setTextFormat(Qt::RichText);
     key_->setWordWrap(true);
     key_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     key_->setMargin(8);
-    grid->addWidget(key_, kKeyCell.row, kKeyCell.column, kKeyCell.row_span, 1);
-    for (int c = 0; c < kColumns; ++c)
-        grid->setColumnStretch(c, 1);
+    key_->setMinimumSize(kMinChartWidthPx, kMinChartHeightPx / 2);
     updateKey();
+    arrangeCharts();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -146,6 +155,84 @@ void ChartsPanel::truncateRun(int run, SimTime t_ns)
     s.erase(std::upper_bound(s.begin(), s.end(), t_ns, [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
             s.end());
     scheduleRedraw();
+}
+
+std::vector<QWidget *> ChartsPanel::shownCharts() const
+{
+    std::vector<QWidget *> out;
+    for (std::size_t i = 0; i < std::size(kLayout); ++i) {
+        const ChartKind k = kLayout[i];
+        const bool matters = k == ChartKind::Progress || (numa_ && k == ChartKind::NodeMemory);
+        if (!show_all_ && !matters)
+            continue;
+        out.push_back(k == ChartKind::NodeMemory ? static_cast<QWidget *>(node_view_) : views_[i]);
+    }
+    return out;
+}
+
+void ChartsPanel::arrangeCharts()
+{
+    std::vector<QWidget *> shown = shownCharts();
+    shown.push_back(key_);
+    // The panel's own size (the grid's lags a resize), less the button row.
+    const QSize area = size().isEmpty() ? QSize(1200, 300) : QSize(width(), std::max(1, height() - 40));
+    GridShape shape = choose_grid(static_cast<int>(shown.size()), kChartCellWidth, kChartCellHeight, 0.0,
+                                  static_cast<double>(area.width()) / area.height());
+    // No more columns than fit at the charts' minimum width (the node
+    // multiples need one per pane), so the grid never widens the window.
+    int room = area.width();
+    if (std::find(shown.begin(), shown.end(), node_view_) != shown.end())
+        room -= std::max(0, node_view_->minimumSizeHint().width() - kMinChartWidthPx);
+    const int max_columns = std::max(1, room / (kMinChartWidthPx + kChartSpacingPx));
+    if (shape.columns > max_columns) {
+        shape.columns = max_columns;
+        shape.rows = (static_cast<int>(shown.size()) + max_columns - 1) / max_columns;
+    }
+    if (shape.columns == columns_ && shown == placed_)
+        return;
+    columns_ = shape.columns;
+    placed_ = shown;
+    for (QWidget *w : views_)
+        grid_layout_->removeWidget(w);
+    grid_layout_->removeWidget(node_view_);
+    grid_layout_->removeWidget(key_);
+    for (int c = 0; c < grid_layout_->columnCount(); ++c)
+        grid_layout_->setColumnStretch(c, 0);
+    for (int r = 0; r < grid_layout_->rowCount(); ++r)
+        grid_layout_->setRowStretch(r, 0);
+    for (CursorChartView *v : views_)
+        v->hide(); // the memory-per-node view is kept for exports only
+    node_view_->hide();
+    for (int i = 0; i < static_cast<int>(shown.size()); ++i) {
+        grid_layout_->addWidget(shown[i], i / shape.columns, i % shape.columns);
+        shown[i]->show();
+    }
+    for (int c = 0; c < shape.columns; ++c)
+        grid_layout_->setColumnStretch(c, 1);
+    for (int r = 0; r < shape.rows; ++r)
+        grid_layout_->setRowStretch(r, 1);
+}
+
+void ChartsPanel::setShowAll(bool all)
+{
+    show_all_ = all;
+    if (all_box_->isChecked() != all) {
+        const QSignalBlocker block(all_box_);
+        all_box_->setChecked(all);
+    }
+    arrangeCharts();
+}
+
+void ChartsPanel::setNuma(bool numa)
+{
+    numa_ = numa;
+    arrangeCharts();
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeCharts();
 }
 
 void ChartsPanel::setFixedWork(std::optional<bool> fixed_work)

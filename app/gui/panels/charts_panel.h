@@ -26,7 +26,9 @@
 #include <span>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QTimer;
 
@@ -53,6 +55,16 @@ public:
     // sample arrives, so the chart's title never lags a newly opened one;
     // unset, the samples decide (work_chart_kind).
     void setFixedWork(std::optional<bool> fixed_work);
+    // Whether the machine has more than one NUMA node: node convergence is
+    // then one of the charts that matter.
+    void setNuma(bool numa);
+    // Off (the default): only the charts that matter, progress or
+    // throughput and, on NUMA, node convergence. On: all six.
+    void setShowAll(bool all);
+    bool showAll() const { return show_all_; }
+    // The charts on screen, in grid order (without the key).
+    std::vector<QWidget *> shownCharts() const;
+    int gridColumns() const { return columns_; }
     void setProcessNames(const QStringList &names);
     void setProcess(int process); // kAllProcesses or an index
 
@@ -79,6 +91,9 @@ public:
     QString subtitle(ChartKind kind) const;
 
     static constexpr int kRedrawIntervalMs = 200;
+    // What the dock starts at: a row of charts below the panes, leaving them
+    // most of the height (the dock's edge moves it).
+    QSize sizeHint() const override { return {900, 240}; }
 
 public slots:
     void redraw();
@@ -90,6 +105,7 @@ protected:
     // Charts filled while hidden (a closed dock) keep the layout of their
     // hidden size; drawing them again once shown lays them out for real.
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     std::vector<RunSamples> runSamples() const;
@@ -97,6 +113,8 @@ private:
     void askExportPng();
     void askExportCsv();
     void updateKey();
+    // Places the shown charts and the key in a grid shaped like the panel.
+    void arrangeCharts();
 
     QStringList names_;
     std::vector<std::vector<MetricsSample>> samples_;
@@ -105,6 +123,12 @@ private:
     SimTime cursor_ns_ = 0;
     QComboBox *process_box_ = nullptr;
     QWidget *grid_ = nullptr;
+    QGridLayout *grid_layout_ = nullptr;
+    QCheckBox *all_box_ = nullptr;
+    bool show_all_ = false;
+    bool numa_ = true;
+    int columns_ = 0;
+    std::vector<QWidget *> placed_;
     std::vector<CursorChartView *> views_;
     NodeMultiplesView *node_view_ = nullptr;
     QLabel *key_ = nullptr;

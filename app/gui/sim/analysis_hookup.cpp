@@ -31,8 +31,10 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
             before->scenario.workload != setup->scenario.workload ||
             before->scenario.topology != setup->scenario.topology)
             explain->forgetTask();
-        if (setup)
+        if (setup) {
             charts->setFixedWork(setup->fixed_work);
+            charts->setNuma(setup->topology && setup->topology->numa_count() > 1);
+        }
         fed->assign(static_cast<std::size_t>(names.size()), 0);
         charts->setRuns(names, std::vector<std::shared_ptr<const Recording>>(static_cast<std::size_t>(names.size())));
         explain->setPaneNames(names);

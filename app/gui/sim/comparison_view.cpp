@@ -73,7 +73,7 @@ void ComparisonView::showFrame(FrameSetPtr frame)
     for (int i = 0; i < paneCount() && i < static_cast<int>(frame->panes.size()); ++i)
         panes_[i]->setFrame(frame, i, frame->continuous);
     if (!frame->panes.empty())
-        legend_->setProcesses(frame->panes.front().process_names);
+        legend_->setProcesses(frame->panes.front().colour_names);
     ++fps_frames_;
     if (fps_clock_.elapsed() >= 1000) {
         fps_ = fps_frames_ * 1000.0 / static_cast<double>(fps_clock_.restart());

@@ -46,7 +46,7 @@ PaneFigures figures_of(const Simulation &sim, bool fixed_work)
 
 } // namespace
 
-PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCursor &cursor)
+PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCursor &cursor, bool colour_by_task)
 {
     PaneFrame f;
     f.policy = sim.policy().name();
@@ -58,29 +58,34 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
     }
     f.tasks.reserve(sim.tasks().size());
     for (const Task &t : sim.tasks())
-        f.tasks.push_back({t.proc, t.cpu, t.state});
+        f.tasks.push_back({t.proc, colour_by_task ? static_cast<int>(t.id) : static_cast<int>(t.proc), t.cpu, t.state});
+    if (colour_by_task)
+        for (const Task &t : sim.tasks())
+            f.colour_names.push_back(t.name);
 
-    std::vector<double> by_proc(sim.processes().size());
+    std::vector<double> by_proc(colour_by_task ? sim.tasks().size() : sim.processes().size());
     f.caches.reserve(sim.caches().size());
     for (const CacheState &c : sim.caches()) {
         std::fill(by_proc.begin(), by_proc.end(), 0.0);
         double used = 0;
         for (const CacheShare &s : c.shares) {
             used += s.bytes;
-            const ProcId p = sim.task(s.task).proc;
-            if (p >= 0 && p < static_cast<ProcId>(by_proc.size()))
+            const int p = colour_by_task ? static_cast<int>(s.task) : static_cast<int>(sim.task(s.task).proc);
+            if (p >= 0 && p < static_cast<int>(by_proc.size()))
                 by_proc[p] += s.bytes;
         }
         CacheFrame cf;
         cf.obj = c.obj;
         cf.heat = c.capacity_bytes > 0 ? static_cast<float>(std::clamp(used / c.capacity_bytes, 0.0, 1.0)) : 0.f;
         const auto top = std::max_element(by_proc.begin(), by_proc.end());
-        cf.dominant = top != by_proc.end() && *top > 0 ? static_cast<ProcId>(top - by_proc.begin()) : -1;
+        cf.dominant = top != by_proc.end() && *top > 0 ? static_cast<int>(top - by_proc.begin()) : -1;
         f.caches.push_back(cf);
     }
 
     for (const Process &p : sim.processes()) {
         f.process_names.push_back(p.name);
+        if (!colour_by_task)
+            f.colour_names.push_back(p.name);
         f.proc_node_bytes.push_back(sim.process_node_bytes(p.id));
         for (double b : f.proc_node_bytes.back())
             f.total_memory_bytes += b;

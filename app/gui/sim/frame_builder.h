@@ -19,7 +19,9 @@ struct RecordingCursor {
 
 // Builds the frame and moves `cursor` to the end of the recording. After a
 // restore, clamp the cursor first (clamp_cursor) so nothing is read twice.
-PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCursor &cursor);
+// colour_by_task: every task gets a colour of its own (RunSetup::colour_by_task).
+PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCursor &cursor,
+                           bool colour_by_task = false);
 void clamp_cursor(RecordingCursor &cursor, const Simulation &sim);
 
 // Brings the GUI thread's copy of a pane's samples and decisions up to the

@@ -24,14 +24,17 @@ struct PuFrame {
 
 struct TaskFrame {
     ProcId proc = 0;
+    // Index into PaneFrame::colour_names: the process, or the task itself
+    // when each task is a process of its own (OLTP servers).
+    int colour = 0;
     int cpu = kNoCpu;
     TaskState state = TaskState::NotStarted;
 };
 
 struct CacheFrame {
     ObjId obj = kNoObj;
-    float heat = 0;       // used / capacity, 0..1
-    ProcId dominant = -1; // the process holding most of it, -1 if empty
+    float heat = 0;    // used / capacity, 0..1
+    int dominant = -1; // colour index (TaskFrame::colour) holding most of it, -1 if empty
 };
 
 struct MoveFrame {
@@ -61,6 +64,9 @@ struct PaneFrame {
     std::vector<TaskFrame> tasks;
     std::vector<CacheFrame> caches;
     std::vector<std::string> process_names;
+    // What each colour stands for: the process names, or the task names
+    // when tasks are coloured apart.
+    std::vector<std::string> colour_names;
     // [process][node] resident bytes.
     std::vector<std::vector<double>> proc_node_bytes;
     double total_memory_bytes = 0; // sum over processes and nodes, scales the node bars

@@ -91,7 +91,7 @@ void paint_pane_scene(QPainter &p, const PaneGeometry &g, const PaneScene &sc, c
                 r.moveCenter(c);
             }
         }
-        const QColor fill = to_qcolor(process_colour(t.proc));
+        const QColor fill = to_qcolor(process_colour(t.colour));
         if (!detail) {
             p.fillRect(r, fill);
             continue;

@@ -12,10 +12,11 @@ constexpr double kPuMinInnerWidth = 48.0;
 constexpr double kNumaOverlayHeight = 8.0;
 } // namespace
 
-LayoutOptions pane_layout_options(const TextMetrics &text)
+LayoutOptions pane_layout_options(const TextMetrics &text, double aspect)
 {
     LayoutOptions o;
     o.text = text;
+    o.aspect = aspect;
     o.fold = false;
     o.pu_overlay_height = kPuOverlayHeight;
     o.pu_min_inner_width = kPuMinInnerWidth;
@@ -80,9 +81,13 @@ PaneScene PaneScene::compute(const PaneGeometry &g, const PaneFrame &f)
         auto proc_of = [&](TaskId t) {
             return t >= 0 && t < static_cast<TaskId>(f.tasks.size()) ? f.tasks[t].proc : -1;
         };
+        auto colour_of = [&](TaskId t) {
+            return t >= 0 && t < static_cast<TaskId>(f.tasks.size()) ? f.tasks[t].colour : -1;
+        };
         if (pu.current >= 0) {
             sc.token_of_task[pu.current] = static_cast<int>(sc.tokens.size());
-            sc.tokens.push_back({pu.current, proc_of(pu.current), c, true, {slot.x, slot.y, d, d}});
+            sc.tokens.push_back(
+                {pu.current, proc_of(pu.current), colour_of(pu.current), c, true, {slot.x, slot.y, d, d}});
         }
         // The queue lines up right of the running token, as many as fit;
         // the rest are counted in an overflow marker.
@@ -96,7 +101,7 @@ PaneScene PaneScene::compute(const PaneGeometry &g, const PaneFrame &f)
         for (int i = 0; i < shown; ++i, x += step) {
             const TaskId t = pu.queued[i];
             sc.token_of_task[t] = static_cast<int>(sc.tokens.size());
-            sc.tokens.push_back({t, proc_of(t), c, false, {x, y, q, q}});
+            sc.tokens.push_back({t, proc_of(t), colour_of(t), c, false, {x, y, q, q}});
         }
         if (shown < n)
             sc.overflows.push_back({c, n - shown, {x, slot.y, std::max(0.0, slot.right() - x), d}});

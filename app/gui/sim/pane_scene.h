@@ -15,7 +15,9 @@ namespace schedscope::gui {
 
 // The topology layout options the panes use: nothing folded (every PU must
 // be able to show its task), room below PU and node labels for overlays.
-LayoutOptions pane_layout_options(const TextMetrics &text);
+// `aspect`: the width/height of the space the pane draws the machine in;
+// every level of groups, packages and cores packs to about that shape.
+LayoutOptions pane_layout_options(const TextMetrics &text, double aspect = 1.6);
 
 struct PaneGeometry {
     TopologyLayout layout;
@@ -32,6 +34,7 @@ struct PaneGeometry {
 struct Token {
     TaskId task = -1;
     ProcId proc = 0;
+    int colour = 0; // TaskFrame::colour
     int cpu = kNoCpu;
     bool running = false; // false: queued on that PU's runqueue
     LayoutRect rect;
@@ -46,7 +49,7 @@ struct QueueOverflow {
 struct HeatFill {
     ObjId obj = kNoObj;
     float heat = 0;
-    ProcId proc = -1;
+    int proc = -1;   // colour index of the main holder (CacheFrame::dominant)
     LayoutRect rect; // the filled part of the cache box
 };
 

@@ -8,6 +8,7 @@
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -23,8 +24,16 @@ QString format_sim_time(SimTime ns)
 
 PlaybackBar::PlaybackBar(QWidget *parent) : QWidget(parent)
 {
-    auto *row = new QHBoxLayout(this);
-    row->setContentsMargins(4, 2, 4, 2);
+    // Two rows: the controls, then the timeline across the whole width, so
+    // a narrow window squeezes neither the timeline to its handle nor the
+    // panes to make room for the controls.
+    auto *rows = new QVBoxLayout(this);
+    rows->setContentsMargins(4, 2, 4, 2);
+    rows->setSpacing(0);
+    auto *row = new QHBoxLayout;
+    auto *timeline_row = new QHBoxLayout;
+    rows->addLayout(row);
+    rows->addLayout(timeline_row);
     auto button = [this](const QString &text, const QString &tip, QStyle::StandardPixmap icon) {
         auto *b = new QToolButton(this);
         b->setText(text);
@@ -49,7 +58,8 @@ PlaybackBar::PlaybackBar(QWidget *parent) : QWidget(parent)
     row->addWidget(new QLabel(tr("Speed"), this));
     speed_ = new QSlider(Qt::Horizontal, this);
     speed_->setRange(0, kSpeedSteps);
-    speed_->setFixedWidth(160);
+    speed_->setMinimumWidth(80);
+    speed_->setMaximumWidth(160);
     speed_->setFocusPolicy(Qt::NoFocus);
     speed_->setToolTip(tr("Simulated time per real second: from 1/1000 (slow motion) to as fast as possible"));
     speed_label_ = new QLabel(this);
@@ -69,9 +79,10 @@ PlaybackBar::PlaybackBar(QWidget *parent) : QWidget(parent)
         // Only the user's moves: programmatic updates are blocked in setTime.
         emit seekRequested(static_cast<SimTime>(v) * kTimelineUnitNs);
     });
-    row->addWidget(timeline_, 1);
+    timeline_row->addWidget(timeline_, 1);
+    row->addStretch(1);
     time_label_ = new QLabel(this);
-    time_label_->setMinimumWidth(170);
+    time_label_->setMinimumWidth(150);
     row->addWidget(time_label_);
     fps_label_ = new QLabel(this);
     fps_label_->setMinimumWidth(60);

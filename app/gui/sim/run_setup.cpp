@@ -28,6 +28,7 @@ RunSetupPtr make_run_setup(const Scenario &scenario, std::shared_ptr<const Topol
     const WorkloadInfo &w = find_workload(base, src);
     check_param_names(scenario.workload.params, w.params, "workload '" + w.name + "'", src);
     setup->fixed_work = w.fixed_work;
+    setup->colour_by_task = w.tasks_are_processes;
     if (!w.fixed_work && scenario.duration_s <= 0)
         throw InputError(src, 0, "duration_s", "workload '" + w.name + "' measures throughput: give a duration");
     return setup;

@@ -23,6 +23,8 @@ struct RunSetup {
     std::shared_ptr<const Topology> topology;
     std::vector<PolicySpec> policies; // effective: what each pane runs
     bool fixed_work = true;
+    // The panes colour tasks apart (WorkloadInfo::tasks_are_processes).
+    bool colour_by_task = false;
 };
 
 using RunSetupPtr = std::shared_ptr<const RunSetup>;

@@ -7,6 +7,17 @@
 
 namespace schedscope::gui {
 
+QStringList legend_process_entries(const std::vector<std::string> &names)
+{
+    const int n = static_cast<int>(names.size());
+    if (n > kLegendMaxProcesses)
+        return {QObject::tr("%1 processes, a colour each").arg(n)};
+    QStringList out;
+    for (const std::string &name : names)
+        out << QString::fromStdString(name);
+    return out;
+}
+
 SimLegend::SimLegend(QWidget *parent) : QWidget(parent) { setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed); }
 
 void SimLegend::setProcesses(const std::vector<std::string> &names)
@@ -38,9 +49,21 @@ void SimLegend::paintEvent(QPaintEvent *)
         x += w;
     };
 
-    // Row 1: processes, idle, heat, memory.
-    const int shown = std::min<int>(static_cast<int>(processes_.size()), kLegendMaxProcesses);
-    for (int i = 0; i < shown; ++i) {
+    // Row 1: processes, idle, heat, memory. Past kLegendMaxProcesses the
+    // names would crowd everything else out: one entry with a strip of
+    // their colours stands for them all ("32 processes").
+    const int n = static_cast<int>(processes_.size());
+    if (n > kLegendMaxProcesses) {
+        const int strip = 6;
+        const int saved_x = x;
+        for (int i = 0; i < strip; ++i)
+            p.fillRect(QRect(x + i * (sw / 2 + 1), y + 2, sw / 2, sw), to_qcolor(process_colour(i)));
+        x += strip * (sw / 2 + 1) - sw - 4;
+        item([](QRect) {}, legend_process_entries(processes_).front(), y);
+        if (x == saved_x + strip * (sw / 2 + 1) - sw - 4)
+            x = saved_x; // did not fit
+    }
+    for (int i = 0; i < n && n <= kLegendMaxProcesses; ++i) {
         const QColor c = to_qcolor(process_colour(i));
         item(
             [&](QRect r) {
@@ -50,8 +73,6 @@ void SimLegend::paintEvent(QPaintEvent *)
             },
             QString::fromStdString(processes_[i]), y);
     }
-    if (static_cast<int>(processes_.size()) > shown)
-        item([](QRect) {}, tr("+%1 more processes").arg(processes_.size() - shown), y);
     const SimPalette pal;
     item(
         [&](QRect r) {

@@ -5,6 +5,7 @@
 
 #include "pane_frame.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <string>
@@ -29,5 +30,8 @@ private:
 // Past this many processes the legend lists the first ones and "+N more"
 // (kernbench forks hundreds).
 inline constexpr int kLegendMaxProcesses = 12;
+// The process entries the legend shows: the names, or past
+// kLegendMaxProcesses one entry "N processes, a colour each".
+QStringList legend_process_entries(const std::vector<std::string> &names);
 
 } // namespace schedscope::gui

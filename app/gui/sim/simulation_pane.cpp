@@ -1,5 +1,6 @@
 #include "simulation_pane.h"
 
+#include "compact_painter.h"
 #include "object_text.h"
 #include "qpainter_canvas.h"
 #include "topology_renderer.h"
@@ -9,8 +10,10 @@
 #include <QPaintEngine>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 
 namespace schedscope::gui {
 
@@ -19,6 +22,9 @@ constexpr int kHeaderHeight = 40; // two lines of header text
 constexpr double kMargin = 6.0;
 // A 2-PU machine in a big pane would otherwise be drawn poster-size.
 constexpr double kMaxScale = 1.6;
+// The detail layout is packed again when the pane's shape drifts this far
+// (in log of the aspect ratio) from the one it was packed for: about 15 %.
+constexpr double kRelayoutAspectDrift = 0.15;
 
 QString format_count(std::int64_t n) { return n >= 100000 ? QStringLiteral("%1k").arg(n / 1000) : QString::number(n); }
 } // namespace
@@ -37,13 +43,13 @@ SimulationPane::SimulationPane(QWidget *parent) : QWidget(parent), font_(topolog
 void SimulationPane::setTopology(std::shared_ptr<const Topology> topology)
 {
     topology_ = std::move(topology);
-    geometry_ = topology_ ? PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_)))
-                          : PaneGeometry{};
     scene_ = {};
+    compact_scene_ = {};
     frames_.reset();
     moving_.clear();
     move_start_ms_.clear();
-    updateTransform();
+    zoom_ = 1.0;
+    relayout(true);
     update();
 }
 
@@ -56,8 +62,7 @@ void SimulationPane::setFrame(FrameSetPtr frames, int pane, bool continuous)
 {
     frames_ = std::move(frames);
     pane_ = pane;
-    const PaneFrame *f = frame();
-    scene_ = f ? PaneScene::compute(geometry_, *f) : PaneScene{};
+    updateScenes();
     // After a jump (scrub, reset, re-run) the moves in the frame happened
     // out of sight: tokens are simply where they are now.
     if (continuous) {
@@ -103,19 +108,132 @@ QRectF SimulationPane::contentRect() const
     return QRectF(0, kHeaderHeight, width(), std::max(0, height() - kHeaderHeight));
 }
 
+void SimulationPane::updateScenes()
+{
+    const PaneFrame *f = frame();
+    scene_ = f && mode_ == PaneMode::Detail ? PaneScene::compute(geometry_, *f) : PaneScene{};
+    compact_scene_ = f && topology_ && mode_ == PaneMode::Compact ? CompactScene::compute(*topology_, compact_, *f)
+                                                                  : CompactScene{};
+}
+
+void SimulationPane::relayout(bool force)
+{
+    const QRectF c = contentRect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    if (!topology_) {
+        geometry_ = {};
+        compact_ = {};
+        layout_aspect_ = 0;
+    } else if (c.width() > 0 && c.height() > 0) {
+        const double aspect = c.width() / c.height();
+        if (force || layout_aspect_ <= 0 || std::abs(std::log(aspect / layout_aspect_)) > kRelayoutAspectDrift) {
+            geometry_ = PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_), aspect));
+            layout_aspect_ = aspect;
+        }
+    } else if (force) {
+        geometry_ = PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_)));
+        layout_aspect_ = 0;
+    }
+    zoom_ = 1.0; // a new size fits the machine afresh
+    updateTransform();
+    mode_ = topology_ ? choose_pane_mode(topology_->pu_count(), topology_->numa_count(), fit_scale_, zoom_)
+                      : PaneMode::Detail;
+    if (mode_ == PaneMode::Compact) {
+        compact_ = CompactGeometry::compute(*topology_, c.width(), c.height());
+        compact_origin_ = QPointF(c.x() + (c.width() - compact_.width) / 2, c.y());
+    } else {
+        compact_ = {};
+    }
+    updateScenes();
+}
+
 void SimulationPane::updateTransform()
 {
     const QRectF c = contentRect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
     const TopologyLayout &l = geometry_.layout;
     if (l.empty() || c.width() <= 0 || c.height() <= 0) {
-        scale_ = 1.0;
+        fit_scale_ = scale_ = 1.0;
         origin_ = c.topLeft();
     } else {
-        scale_ = std::min({c.width() / l.width(), c.height() / l.height(), kMaxScale});
+        fit_scale_ = std::min({c.width() / l.width(), c.height() / l.height(), kMaxScale});
+        scale_ = fit_scale_;
         // Centred across, top-aligned: the header and the machine read as one.
         origin_ = QPointF(c.x() + (c.width() - l.width() * scale_) / 2, c.y());
     }
     static_dirty_ = true;
+}
+
+void SimulationPane::setZoom(double zoom, QPointF anchor)
+{
+    zoom = std::clamp(zoom, 1.0, kMaxZoom);
+    if (zoom == zoom_ || !topology_)
+        return;
+    if (zoom == 1.0) {
+        zoom_ = 1.0;
+        relayout(false); // back to fit, and to the compact cells on a big machine
+        update();
+        return;
+    }
+    const QPointF layout_point = toLayout(anchor);
+    const PaneMode before = mode_;
+    zoom_ = zoom;
+    mode_ = PaneMode::Detail;
+    scale_ = fit_scale_ * zoom_;
+    origin_ = anchor - layout_point * scale_;
+    if (before != mode_) {
+        compact_ = {};
+        updateScenes();
+    }
+    static_dirty_ = true;
+    update();
+}
+
+void SimulationPane::wheelEvent(QWheelEvent *event)
+{
+    if (!(event->modifiers() & Qt::ControlModifier) || event->angleDelta().y() == 0) {
+        QWidget::wheelEvent(event);
+        return;
+    }
+    const double notches = event->angleDelta().y() / 120.0;
+    double zoom = zoom_ * std::pow(kZoomStep, notches);
+    // From the compact cells the first step in lands where labels are
+    // readable: a 1024-PU machine magnified by 1.25 would still be a mesh.
+    if (notches > 0 && mode_ == PaneMode::Compact && fit_scale_ > 0)
+        zoom = std::max(zoom, kReadableScale / fit_scale_);
+    setZoom(zoom, event->position());
+    event->accept();
+}
+
+void SimulationPane::mousePressEvent(QMouseEvent *event)
+{
+    if (zoom_ > 1.0 && event->button() == Qt::LeftButton && event->position().y() >= kHeaderHeight) {
+        dragging_ = true;
+        drag_from_ = event->position();
+        setCursor(Qt::ClosedHandCursor);
+        return;
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void SimulationPane::mouseMoveEvent(QMouseEvent *event)
+{
+    if (!dragging_) {
+        QWidget::mouseMoveEvent(event);
+        return;
+    }
+    origin_ += event->position() - drag_from_;
+    drag_from_ = event->position();
+    static_dirty_ = true;
+    update();
+}
+
+void SimulationPane::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (dragging_) {
+        dragging_ = false;
+        unsetCursor();
+        return;
+    }
+    QWidget::mouseReleaseEvent(event);
 }
 
 QPointF SimulationPane::toLayout(QPointF p) const { return (p - origin_) / scale_; }
@@ -123,7 +241,7 @@ QPointF SimulationPane::toLayout(QPointF p) const { return (p - origin_) / scale
 void SimulationPane::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    updateTransform();
+    relayout(false);
 }
 
 void SimulationPane::renderStatic()
@@ -134,6 +252,7 @@ void SimulationPane::renderStatic()
     static_layer_.fill(Qt::white);
     if (!geometry_.layout.empty()) {
         QPainter p(&static_layer_);
+        p.setClipRect(contentRect());
         paintStatic(p, dpr);
     }
     static_dirty_ = false;
@@ -141,6 +260,13 @@ void SimulationPane::renderStatic()
 
 void SimulationPane::paintStatic(QPainter &p, qreal dpr) const
 {
+    if (mode_ == PaneMode::Compact) {
+        p.save();
+        p.translate(compact_origin_);
+        paint_compact_static(p, compact_, font_);
+        p.restore();
+        return;
+    }
     p.save();
     p.setRenderHint(QPainter::TextAntialiasing);
     p.translate(origin_);
@@ -193,8 +319,12 @@ void SimulationPane::paintEvent(QPaintEvent *)
     // exported view stays vector.
     if (p.paintEngine() && p.paintEngine()->type() != QPaintEngine::Raster) {
         p.fillRect(rect(), Qt::white);
-        if (!geometry_.layout.empty())
+        if (!geometry_.layout.empty()) {
+            p.save();
+            p.setClipRect(contentRect());
             paintStatic(p, 1.0);
+            p.restore();
+        }
     } else {
         if (static_dirty_ || static_layer_.size() != size() * devicePixelRatioF())
             renderStatic();
@@ -216,7 +346,11 @@ void SimulationPane::paintEvent(QPaintEvent *)
     p.drawText(QRect(6, 20, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetrics(header_font_).elidedText(headerFigures(), Qt::ElideRight, width() - 12));
 
-    if (frame()) {
+    if (frame() && mode_ == PaneMode::Compact) {
+        p.setClipRect(contentRect());
+        p.translate(compact_origin_);
+        paint_compact_scene(p, compact_, compact_scene_);
+    } else if (frame()) {
         p.setClipRect(contentRect());
         p.translate(origin_);
         p.scale(scale_, scale_);
@@ -234,6 +368,8 @@ bool SimulationPane::event(QEvent *event)
     if (event->type() != QEvent::ToolTip)
         return QWidget::event(event);
     auto *help = static_cast<QHelpEvent *>(event);
+    if (mode_ == PaneMode::Compact)
+        return compactTooltip(help);
     const QPointF lp = toLayout(help->pos());
     const PaneFrame *f = frame();
     if (f) {
@@ -262,6 +398,32 @@ bool SimulationPane::event(QEvent *event)
     }
     QToolTip::hideText();
     event->ignore();
+    return true;
+}
+
+bool SimulationPane::compactTooltip(const QHelpEvent *help)
+{
+    const QPointF p = QPointF(help->pos()) - compact_origin_;
+    const int i = compact_.cell_at(p.x(), p.y());
+    const PaneFrame *f = frame();
+    if (i < 0 || !topology_) {
+        QToolTip::hideText();
+        return true;
+    }
+    const CompactCell &c = compact_.cells[i];
+    QString text = QString::fromStdString(object_tooltip(*topology_, topology_->numa_node(c.node)));
+    if (f && i < static_cast<int>(compact_scene_.cells.size())) {
+        const CompactCellState &s = compact_scene_.cells[i];
+        text += tr("\n%1 of %2 PUs busy, %3 queued").arg(s.busy).arg(c.pus.size()).arg(s.queued);
+        for (const auto &[proc, bytes] : s.memory) {
+            const QString name = proc < static_cast<int>(f->process_names.size())
+                                     ? QString::fromStdString(f->process_names[proc])
+                                     : QString::number(proc);
+            text += tr("\n%1: %2 MiB here").arg(name).arg(bytes / (1024.0 * 1024.0), 0, 'f', 1);
+        }
+    }
+    text += tr("\nCtrl+wheel zooms into the full drawing.");
+    QToolTip::showText(help->globalPos(), text, this);
     return true;
 }
 

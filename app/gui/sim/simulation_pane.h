@@ -4,7 +4,14 @@
 // and migration trails. It paints only from the PaneFrame it was given.
 // The static topology drawing is cached in a pixmap per size, so a frame
 // repaints only the overlays.
+//
+// The machine is laid out for the pane's shape (groups, packages and cores
+// pack to its aspect ratio). A big machine that would be unreadable at the
+// pane's size is drawn as one compact cell per NUMA node (compact_scene.h);
+// Ctrl+wheel zooms into the full drawing around the pointer, a drag pans it,
+// and zooming back out returns to the cells.
 
+#include "compact_scene.h"
 #include "pane_painter.h"
 #include "pane_scene.h"
 
@@ -17,6 +24,7 @@
 #include <memory>
 #include <unordered_map>
 
+class QHelpEvent;
 class QPainter;
 
 namespace schedscope::gui {
@@ -37,6 +45,15 @@ public:
     }
 
     const PaneGeometry &geometry() const { return geometry_; }
+    const CompactGeometry &compactGeometry() const { return compact_; }
+    const CompactScene &compactScene() const { return compact_scene_; }
+    PaneMode mode() const { return mode_; }
+    // 1 = the whole machine fits; above 1 the full drawing is magnified.
+    double zoom() const { return zoom_; }
+    // Zooms keeping the layout point under `anchor` (widget pixels) in place.
+    void setZoom(double zoom, QPointF anchor);
+    // Layout units per pixel at fit-to-pane size (what choose_pane_mode reads).
+    double fitScale() const { return fit_scale_; }
     const PaneScene &scene() const { return scene_; }
     const PaneFrame *frame() const;
     int paintCount() const { return paints_; }
@@ -57,10 +74,17 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     bool event(QEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
 
 private:
     QRectF contentRect() const;
+    void relayout(bool force);
     void updateTransform();
+    void updateScenes();
+    bool compactTooltip(const QHelpEvent *help);
     void renderStatic();
     void paintStatic(QPainter &p, qreal device_pixel_ratio) const; // the machine's boxes, labels, caches
     void startMoves();
@@ -75,6 +99,15 @@ private:
     QFont font_;
     QFont header_font_;
     double scale_ = 1.0;
+    double fit_scale_ = 1.0;
+    double zoom_ = 1.0;
+    double layout_aspect_ = 0; // the aspect the detail layout was packed for
+    PaneMode mode_ = PaneMode::Detail;
+    CompactGeometry compact_;
+    CompactScene compact_scene_;
+    QPointF compact_origin_;
+    QPointF drag_from_;
+    bool dragging_ = false;
     QPointF origin_;
     QPixmap static_layer_;
     bool static_dirty_ = true;
@@ -85,6 +118,10 @@ private:
     int paints_ = 0;
     double last_paint_ms_ = 0;
 };
+
+// Ctrl+wheel: one notch magnifies by this much; at most kMaxZoom.
+inline constexpr double kZoomStep = 1.25;
+inline constexpr double kMaxZoom = 64.0;
 
 // How long a migrating token takes to glide to its new PU, in wall time.
 inline constexpr int kMoveAnimationMs = 450;

@@ -148,7 +148,7 @@ void SimulationWorker::publish(std::uint64_t generation, bool continuous, double
     frame->wall_ms = wall_ms;
     frame->all_finished = true;
     for (size_t i = 0; i < sims_.size(); ++i) {
-        frame->panes.push_back(build_pane_frame(sims_[i], setup_->fixed_work, cursors_[i]));
+        frame->panes.push_back(build_pane_frame(sims_[i], setup_->fixed_work, cursors_[i], setup_->colour_by_task));
         frame->all_finished &= sims_[i].finished();
     }
     if (now_ns_ >= time_limit(*setup_))

@@ -1,0 +1,16 @@
+#pragma once
+// Paints the compact cells of a big machine (compact_scene.h) in pane
+// pixels: the static part (cell boxes, node labels) goes into the pane's
+// cached layer, the rest is painted per frame.
+
+#include "compact_scene.h"
+
+class QFont;
+class QPainter;
+
+namespace schedscope::gui {
+
+void paint_compact_static(QPainter &painter, const CompactGeometry &geometry, const QFont &font);
+void paint_compact_scene(QPainter &painter, const CompactGeometry &geometry, const CompactScene &scene);
+
+} // namespace schedscope::gui

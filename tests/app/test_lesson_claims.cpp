@@ -1,0 +1,172 @@
+// Each lesson's text states effects its scenario shows: every claim is
+// checked here on the run the lesson opens (its scenario file, its seed,
+// through the core API as `schedscope-cli run` does). A lesson whose effect
+// is too small on its machine fails here rather than teaching something its
+// run does not show.
+#include "main_window.h"
+#include "panels/lesson.h"
+#include "panels/lesson_panel.h"
+#include "sim/frame_builder.h"
+#include "sim/run_setup.h"
+#include "sim/sim_legend.h"
+#include "window_test_support.h"
+
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QDockWidget>
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+using namespace schedscope;
+using namespace schedscope::gui;
+using schedscope::test::QuietWindow;
+
+namespace {
+
+QString scenario_path(const char *file)
+{
+    return QDir(QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios")).filePath(QString::fromLatin1(file));
+}
+
+// One result per policy of the lesson's scenario, in its order.
+std::vector<RunResult> run_lesson(const char *file)
+{
+    const Scenario s = load_scenario(scenario_path(file).toStdString());
+    const auto topo = scenario_topology(s);
+    std::vector<RunResult> out;
+    for (const PolicySpec &p : effective_policies(s)) {
+        out.push_back(run_policy(s, p, s.seed, topo, {}, kDefaultMaxSimulatedS, false));
+        const RunResult &r = out.back();
+        std::printf("%s %s: elapsed %.3f s, throughput %.1f, idle %.3f %%, sys %.4f s, migrations %lld, "
+                    "local %.1f %%, pages moved %lld, lock wait %.4f s\n",
+                    file, r.policy.c_str(), r.elapsed_s, r.throughput, r.idle_pct, r.sys_s,
+                    static_cast<long long>(r.migrations_total), r.local_access_pct,
+                    static_cast<long long>(r.page_migrations), r.lock_wait_s);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("lesson: cache hotness shows what its text says", "[lessons][claims]")
+{
+    const std::vector<RunResult> r = run_lesson("lesson-cache-hotness.json");
+    REQUIRE(r.size() == 3); // cache_hot_time 0, 2.5, 10 ms
+    const RunResult &zero = r[0], &dflt = r[1], &ten = r[2];
+    // "the 10 ms pane migrates about a third of what the 0 ms pane does"
+    CHECK(ten.migrations_total * 2.5 < zero.migrations_total);
+    CHECK(ten.migrations_total * 4 > zero.migrations_total);
+    // "idle time stays under 0.1 % at 0 and 2.5 ms and rises to about 2 % at 10 ms"
+    CHECK(zero.idle_pct < 0.1);
+    CHECK(dflt.idle_pct < 0.1);
+    CHECK(ten.idle_pct > 1.0);
+    CHECK(ten.idle_pct < 3.0);
+    // "the 10 ms pane completes about 10 % more transactions per second than
+    // the 2.5 ms pane ... and 2.5 ms is barely better than 0 ms"
+    CHECK(ten.throughput > 1.07 * dflt.throughput);
+    CHECK(ten.throughput < 1.15 * dflt.throughput);
+    CHECK(std::abs(dflt.throughput - zero.throughput) < 0.03 * zero.throughput);
+}
+
+TEST_CASE("lesson: the 2003 idle-balancing bug shows what its text says", "[lessons][claims]")
+{
+    const std::vector<RunResult> r = run_lesson("lesson-idle-balancing-2003.json");
+    REQUIRE(r.size() == 2); // node mask (correct), cpu mask (the bug)
+    const RunResult &good = r[0], &bug = r[1];
+    REQUIRE(good.finished);
+    REQUIRE(bug.finished);
+    // "Idle time is higher for the buggy pane (over the whole run about 20 %
+    // against 11 %)"
+    CHECK(bug.idle_pct > good.idle_pct + 5.0);
+    CHECK(good.idle_pct == Approx(11).margin(2));
+    CHECK(bug.idle_pct == Approx(20).margin(2));
+    // "the job stream takes about a tenth longer to finish"
+    CHECK(bug.elapsed_s > 1.05 * good.elapsed_s);
+    CHECK(bug.elapsed_s < 1.2 * good.elapsed_s);
+    // "the buggy run's migration matrix is nearly empty"
+    CHECK(bug.migrations_total * 4 < good.migrations_total);
+}
+
+TEST_CASE("lesson: NUMA convergence shows what its text says", "[lessons][claims]")
+{
+    const std::vector<RunResult> r = run_lesson("lesson-numa-convergence.json");
+    REQUIRE(r.size() == 3); // sched-domains, autonuma, bind hard
+    const RunResult &blind = r[0], &autonuma = r[1], &bound = r[2];
+    // Memory follows CPU under AutoNUMA only.
+    CHECK(autonuma.page_migrations > 0);
+    CHECK(blind.page_migrations == 0);
+    CHECK(bound.page_migrations == 0);
+    // "Local memory accesses tends to 100 % for AutoNUMA ... 100 % from the
+    // start for the hard binding"
+    CHECK(autonuma.local_access_pct > blind.local_access_pct + 20.0);
+    CHECK(bound.local_access_pct > 99.0);
+    // "System time is the price"
+    CHECK(autonuma.sys_s > blind.sys_s);
+    // Hard binding is the best case.
+    CHECK(bound.elapsed_s <= autonuma.elapsed_s);
+    CHECK(autonuma.elapsed_s < blind.elapsed_s);
+}
+
+TEST_CASE("lesson: wakeup storms show what its text says", "[lessons][claims]")
+{
+    const std::vector<RunResult> r = run_lesson("lesson-wakeup-storms.json");
+    REQUIRE(r.size() == 2); // locked, queued
+    const RunResult &locked = r[0], &queued = r[1];
+    // "Throughput is higher for queued. Idle time is higher too"
+    CHECK(queued.throughput > 1.05 * locked.throughput);
+    CHECK(queued.idle_pct > locked.idle_pct);
+    // "locked waits for and transfers runqueue locks" (lock_wait_s)
+    CHECK(locked.lock_wait_s > queued.lock_wait_s);
+}
+
+TEST_CASE("OLTP server processes get a colour each, and the legend folds them", "[lessons][colours]")
+{
+    const Scenario s = load_scenario(scenario_path("lesson-cache-hotness.json").toStdString());
+    const auto topo = scenario_topology(s);
+    CHECK(make_run_setup(s, topo)->colour_by_task); // the workload says its tasks are processes
+    Simulation sim = build_simulation(s, effective_policies(s).front(), s.seed, topo);
+    while (sim.now() < 200'000'000 && sim.step()) {
+    }
+    RecordingCursor cursor;
+    const PaneFrame by_task = build_pane_frame(sim, false, cursor, true);
+    std::set<int> colours;
+    for (const TaskFrame &t : by_task.tasks)
+        colours.insert(t.colour);
+    CHECK(colours.size() == 24); // the lesson's 24 server processes
+    CHECK(by_task.colour_names.size() == 24);
+    // Cache heat names the task holding the cache, so a task's colour can
+    // be followed from one CPU's cache to another's.
+    std::set<int> holders;
+    for (const CacheFrame &c : by_task.caches)
+        if (c.dominant >= 0)
+            holders.insert(c.dominant);
+    CHECK(holders.size() > 1);
+    CHECK(legend_process_entries(by_task.colour_names) == QStringList{QStringLiteral("24 processes, a colour each")});
+    // Threads of one process (numa01 and the rest) keep one colour.
+    RecordingCursor c2;
+    const PaneFrame by_proc = build_pane_frame(sim, false, c2, false);
+    CHECK(by_proc.colour_names == by_proc.process_names);
+    CHECK(legend_process_entries({"a", "b"}) == QStringList{QStringLiteral("a"), QStringLiteral("b")});
+}
+
+TEST_CASE("opening a lesson's scenario from Samples opens its text", "[lessons][window]")
+{
+    QuietWindow w;
+    w.window.resize(1280, 720);
+    w.window.show();
+    LessonPanel *lessons = w.window.analysisDocks().lessons;
+    REQUIRE(lessons->lessons().size() >= 4);
+    REQUIRE(w.window.analysisDocks().lessons_dock->isHidden());
+    for (int i = static_cast<int>(lessons->lessons().size()) - 1; i >= 0; --i) {
+        const std::string file = lessons->lessons()[static_cast<std::size_t>(i)].scenario;
+        REQUIRE(w.window.openScenarioFile(scenario_path(file.c_str())));
+        CHECK(lessons->currentLesson() == i);
+        CHECK_FALSE(w.window.analysisDocks().lessons_dock->isHidden());
+    }
+}
