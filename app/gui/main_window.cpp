@@ -7,6 +7,7 @@
 #include "object_text.h"
 #include "panels/charts_panel.h"
 #include "panels/lesson_panel.h"
+#include "published/published_experiments.h"
 #include "scene_export.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
@@ -143,7 +144,9 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), qApp, &QApplication::closeAllWindows);
 
-    fillSamplesMenu(menuBar()->addMenu(tr("&Samples")));
+    QMenu *samples = menuBar()->addMenu(tr("&Samples"));
+    fillSamplesMenu(samples);
+    (new PublishedExperiments(this))->fillMenu(samples->addMenu(tr("&Published experiments")));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     auto *zoom_in = view->addAction(tr("Zoom &in"), view_, &TopologyView::zoomIn);

@@ -52,7 +52,9 @@ const ParamTable<BalancerParams> &BalancerParams::table()
     static const ParamTable<BalancerParams> t = [] {
         ParamTable<BalancerParams> t;
         t.real("cache_hot_time_ms", &BalancerParams::cache_hot_time_ms, 0, kMaxCacheHotTimeMs, "ms",
-               "a task that ran less than this ago is cache hot and is not pulled (all levels)");
+               "a task that ran (or was woken) less than this ago is cache hot and is not pulled: the SD_CPU_INIT "
+               "levels (MC, package, node); SMT keeps 0 and NUMA levels 10 ms, as 2.6.9's own initialisers, unless "
+               "cache_hot_time_ms.SMT / .NUMA set them");
         // migration_cost_ns sets cache_hot_time_ms; it reads back from it.
         t.text_field(
             {"migration_cost_ns", "", "the same knob in ns, as later kernels name it (sched_migration_cost_ns)", "ns",
@@ -64,7 +66,7 @@ const ParamTable<BalancerParams> &BalancerParams::table()
                 return std::to_string(static_cast<long long>(std::llround(b.cache_hot_time_ms * kNsPerMs)));
             });
         t.integer("cache_nice_tries", &BalancerParams::cache_nice_tries, 0, kMaxCacheNiceTries, "",
-                  "failed balancing attempts after which hot tasks are pulled anyway");
+                  "failed balancing attempts after which hot tasks are pulled anyway (SMT levels keep 2.6.9's 0)");
         t.choice("autotune", &BalancerParams::autotune, {"off", "profile"},
                  "off, or profile: take each level's cache_hot_time from a migration profile");
         t.text("profile", &BalancerParams::profile_path,
@@ -92,7 +94,20 @@ double BalancerParams::hot_ms_for(const std::string &level) const
         return it->second;
     if (profile_overall_ms)
         return *profile_overall_ms;
+    // Linux 2.6.9 include/linux/sched.h: SD_SIBLING_INIT has cache_hot_time
+    // 0 and SD_NODE_INIT 10 ms of their own; the knob tuned (the OLTP sweep)
+    // was SD_CPU_INIT's.
+    if (level == "SMT")
+        return kSiblingCacheHotTimeMs;
+    if (level == "NUMA")
+        return kNodeCacheHotTimeMs;
     return cache_hot_time_ms;
+}
+
+int BalancerParams::nice_tries_for(const std::string &level) const
+{
+    // 2.6.9 SD_SIBLING_INIT: cache_nice_tries 0 (siblings share every cache).
+    return level == "SMT" ? 0 : cache_nice_tries;
 }
 
 std::string BalancerParams::hot_origin(const std::string &level) const
@@ -103,6 +118,10 @@ std::string BalancerParams::hot_origin(const std::string &level) const
         return "measured in " + profile_path;
     if (profile_overall_ms)
         return "overall value of " + profile_path;
+    if (level == "SMT")
+        return "2.6.9 SD_SIBLING_INIT";
+    if (level == "NUMA")
+        return "2.6.9 SD_NODE_INIT";
     return "cache_hot_time_ms";
 }
 

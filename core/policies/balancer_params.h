@@ -16,9 +16,13 @@ namespace schedscope {
 
 // SD_CPU_INIT / SD_NODE_INIT cache_nice_tries in 2.6.
 inline constexpr int kDefaultCacheNiceTries = 1;
+// Linux 2.6.9 include/linux/sched.h: SD_SIBLING_INIT's cache_hot_time (0)
+// and SD_NODE_INIT's (10 ms), each level's own.
+inline constexpr double kSiblingCacheHotTimeMs = 0;
+inline constexpr double kNodeCacheHotTimeMs = 10;
 
 struct BalancerParams {
-    double cache_hot_time_ms = kDefaultCacheHotTimeMs; // every level unless overridden
+    double cache_hot_time_ms = kDefaultCacheHotTimeMs; // SD_CPU_INIT levels (not SMT, NUMA) unless overridden
     std::map<std::string, double> level_hot_ms;        // explicit per-level overrides
     int cache_nice_tries = kDefaultCacheNiceTries;
     std::string autotune = "off"; // "off" | "profile"
@@ -34,8 +38,10 @@ struct BalancerParams {
     static std::string level_param(const std::string &level);
 
     // The cache-hot time a level uses: explicit override, then the profile,
-    // then the machine-wide value.
+    // then the level's 2.6.9 initialiser (SMT 0, NUMA 10 ms), else the knob.
     double hot_ms_for(const std::string &level) const;
+    // cache_nice_tries of a level: 0 at SMT (SD_SIBLING_INIT), else the knob.
+    int nice_tries_for(const std::string &level) const;
     // Where that value came from, for the reason logged at attach.
     std::string hot_origin(const std::string &level) const;
     // Effective values, for Policy::params().

@@ -11,6 +11,8 @@ namespace schedscope {
 
 namespace {
 constexpr double kNsPerMs = 1e6;
+// SCHED_LOAD_SCALE of 2.6.9 (include/linux/sched.h): one runnable task's load.
+constexpr long kLoadScale = 128;
 
 const char *idle_words(int kind)
 {
@@ -213,41 +215,69 @@ int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
     return least_loaded_cpu(sim, region, -1);
 }
 
+double DomainBalancer::hot_age_ms(const Simulation &sim, TaskId t) const
+{
+    SimTime stamp = sim.task(t).last_ran_ns;
+    if (static_cast<size_t>(t) < woken_ns_.size())
+        stamp = std::max(stamp, woken_ns_[static_cast<size_t>(t)]);
+    return stamp >= 0 ? ms_since(sim, stamp) : -1;
+}
+
+void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int, int, EnqueueKind kind)
+{
+    // 2.6.9 activate_task() stamps p->timestamp at each wakeup, and
+    // sched_fork() at the fork: task_hot() then counts a task queued by a
+    // wakeup, or a new one, as hot for cache_hot_time.
+    if (kind == EnqueueKind::Migrate)
+        return;
+    if (static_cast<size_t>(t) >= woken_ns_.size())
+        woken_ns_.resize(static_cast<size_t>(t) + 1, -1);
+    woken_ns_[static_cast<size_t>(t)] = sim.now();
+}
+
 int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
 {
     const Task &task = sim.task(t);
     const int prev = task.cpu;
     if (prev < 0 || !task.cpus_allowed.test(prev))
         return least_loaded_cpu(sim, task.cpus_allowed, -1);
-    if (sim.cpu_idle(prev))
-        return prev;
     int target = prev;
     std::string why;
-    // Only a waker with fewer runnable tasks than prev can pull the wakee,
-    // whatever the level: asked first, it spares the walk up the levels.
-    if (waker_cpu >= 0 && waker_cpu != prev && sim.nr_running(waker_cpu) < sim.nr_running(prev) &&
-        task.cpus_allowed.test(waker_cpu)) {
-        // SD_WAKE_AFFINE: the lowest level of the waker spanning prev decides.
-        for (const auto &sd : domains_.at(waker_cpu)) {
-            if (!sd.span.test(prev))
-                continue;
-            const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : 1e12;
-            if (sd.has(kSdWakeAffine) && ago >= sd.cache_hot_time_ms &&
-                sim.nr_running(waker_cpu) < sim.nr_running(prev) && numa_preference(sim, t, prev, waker_cpu) >= 0) {
+    // Linux 2.6.9 try_to_wake_up(): the waking CPU (this_cpu) takes the task
+    // at the first of its levels that spans prev and either finds the task
+    // cold (SD_WAKE_AFFINE and !task_hot, p->timestamp being when it went
+    // to sleep) or prev's load over this_cpu's beyond half of imbalance_pct
+    // again (SD_WAKE_BALANCE). Never off an idle prev onto a busy this_cpu.
+    // The loads are source_load(prev) and target_load(this_cpu); the model
+    // keeps no decayed cpu_load, so both are the runnable counts.
+    if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
+        const long load = sim.nr_running(prev) * kLoadScale;
+        const long this_load = sim.nr_running(waker_cpu) * kLoadScale;
+        if (!(load < kLoadScale / 2 && this_load > kLoadScale / 2)) {
+            const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
+            for (const auto &sd : domains_.at(waker_cpu)) {
+                const long imbalance = sd.imbalance_pct + (sd.imbalance_pct - 100) / 2;
+                const bool cold = sd.has(kSdWakeAffine) && !(ago >= 0 && ago < sd.cache_hot_time_ms);
+                const bool balance = sd.has(kSdWakeBalance) && imbalance * this_load <= 100 * load;
+                if (!(cold || balance) || !sd.span.test(prev) || numa_preference(sim, t, prev, waker_cpu) < 0)
+                    continue;
                 target = waker_cpu;
-                why = task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (wake-affine, " + sd.level +
-                      " level): " + cpu_text(prev) + " has " + std::to_string(sim.nr_running(prev)) +
-                      " runnable and the task is cold, ran " + ms_text(ago) +
-                      " ago >= " + ms_text(sd.cache_hot_time_ms);
+                why = task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (" +
+                      (cold ? "wake-affine" : "wake-balance") + ", " + sd.level + " level): " +
+                      (cold ? "the task is cold, slept " + (ago >= 0 ? ms_text(ago) : std::string("since it started")) +
+                                  " >= " + ms_text(sd.cache_hot_time_ms)
+                            : cpu_text(prev) + " has " + std::to_string(sim.nr_running(prev)) + " runnable, " +
+                                  std::to_string(imbalance) + "% of the waker's " +
+                                  std::to_string(sim.nr_running(waker_cpu)) + " or less");
+                break;
             }
-            break;
         }
     }
+    // 2.6.9 wake_idle(): a busy target hands the task to an idle CPU of its
+    // lowest level (rq->sd) when that level has SD_WAKE_IDLE (SMT siblings).
     if (!sim.cpu_idle(target)) {
-        // SD_WAKE_IDLE: an idle sibling of the target will do as well (at
-        // the target's lowest level that has the flag).
-        if (const int k = wake_idle_level_.at(target); k >= 0) {
-            const SchedDomain &sd = domains_[target][k];
+        if (wake_idle_level_.at(target) == 0) {
+            const SchedDomain &sd = domains_[target][0];
             for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
                 if (c != target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
                     why = task_text(t) + " woken on idle " + cpu_text(c) + " (wake-idle, " + sd.level + " sibling of " +
@@ -307,16 +337,26 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
 {
     const int *nr = sim.nr_running_all();
     GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, nr);
-    // As 2.6.9's load_balance_newidle, a new-idle pass leaves a balanced
-    // level as it is (its failure count and interval belong to the periodic
-    // passes).
-    if (!l.imbalanced(sd.imbalance_pct))
+    if (!l.imbalanced(sd.imbalance_pct)) {
+        // Linux 2.6.9 find_busiest_group(), out_balanced: an idle CPU (an
+        // idle or newly idle pass) still takes one task from the busiest
+        // group when that group has more than one task per CPU.
+        if (idle != IdleType::NotIdle && l.busiest_group >= 0 && l.max_total > l.max_n) {
+            l.this_avg = static_cast<double>(l.this_total) / l.this_n;
+            l.max_avg = static_cast<double>(l.max_total) / l.max_n;
+            return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, idle, 1, l.max_avg, l.this_avg,
+                                true);
+        }
+        // As 2.6.9's load_balance_newidle, a new-idle pass leaves a balanced
+        // level as it is (its failure count and interval belong to the
+        // periodic passes).
         return idle == IdleType::NewIdle ? false : settle_balanced(sd);
-    return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, idle, l.want, l.max_avg, l.this_avg);
+    }
+    return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, idle, l.want, l.max_avg, l.this_avg, false);
 }
 
 bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
-                                  double max_avg, double this_avg)
+                                  double max_avg, double this_avg, bool one_when_idle)
 {
     // Most passes pull nothing and log nothing: the reason is only written
     // when a decision needs it. The lambda captures one pointer, so that the
@@ -327,7 +367,8 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDo
         int cpu;
         IdleType idle;
         double max_avg, this_avg;
-    } why{{}, sd, cpu, idle, max_avg, this_avg};
+        bool one_when_idle;
+    } why{{}, sd, cpu, idle, max_avg, this_avg, one_when_idle};
     const auto why_text = [w = &why]() -> const std::string & {
         std::string &text = w->text;
         if (text.empty()) {
@@ -340,9 +381,15 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDo
             append_fixed1(text, w->max_avg);
             text += " vs ";
             append_fixed1(text, w->this_avg);
-            text += " per CPU > ";
-            append_int(text, w->sd.imbalance_pct);
-            text += "% at ";
+            if (w->one_when_idle) {
+                text += " per CPU, within ";
+                append_int(text, w->sd.imbalance_pct);
+                text += "% but over one task per CPU, so one task at ";
+            } else {
+                text += " per CPU > ";
+                append_int(text, w->sd.imbalance_pct);
+                text += "% at ";
+            }
             text += w->sd.level;
             text += " level";
         }
@@ -353,26 +400,68 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDo
     // failures nor resets the interval, and never balances actively.
     if (idle == IdleType::NewIdle)
         return pulled;
+    // Linux 2.6.9 load_balance(): an unbalanced level goes back to its
+    // shortest interval whether or not the attempt moved anything.
+    sd.balance_interval_ms = sd.min_interval_ms;
     if (pulled) {
         sd.nr_balance_failed = 0;
-        sd.balance_interval_ms = sd.min_interval_ms;
         return true;
     }
     ++sd.nr_balance_failed;
-    // Active balancing: push the task running on the busiest CPU over.
+    // Linux 2.6.9 load_balance(): after more than cache_nice_tries + 2
+    // failed attempts, busiest's migration thread is woken to push tasks
+    // towards this CPU, and the failure count is set back to
+    // cache_nice_tries (not to zero: hot tasks stay pullable next time).
+    // The pass itself moved nothing; the push is active_balance's.
     if (sd.nr_balance_failed > sd.cache_nice_tries + 2) {
-        const TaskId cur = sim.rq(busiest).current;
-        if (cur >= 0 && sim.task(cur).cpus_allowed.test(cpu) && sim.nr_running(busiest) >= 1 &&
-            numa_preference(sim, cur, busiest, cpu) >= 0) {
-            const bool ok = move_task(sim, cur, cpu, cpu, DecisionKind::Pull,
-                                      why_text() + ": moved running " + task_text(cur) + " from " + cpu_text(busiest) +
-                                          " (active balance after " + std::to_string(sd.nr_balance_failed) +
-                                          " failed attempts)");
-            sd.nr_balance_failed = sd.cache_nice_tries + 1;
-            return ok;
-        }
+        sd.nr_balance_failed = sd.cache_nice_tries;
+        active_balance(sim, busiest, cpu);
     }
     return false;
+}
+
+bool DomainBalancer::active_balance(Simulation &sim, int busiest, int push_cpu)
+{
+    // Linux 2.6.9 active_load_balance(), run by busiest's migration thread
+    // (a real-time thread woken at once, so here without delay): nothing
+    // when busiest runs at most one task. Else, at busiest's lowest level
+    // spanning push_cpu, every other group whose CPUs are all idle gets one
+    // *queued* task (move_tasks from an IDLE pass: the running task stays)
+    // on its last idle CPU, under the cache-hot rule with that level's own
+    // failure count.
+    if (sim.nr_running(busiest) <= 1)
+        return false;
+    SchedDomain *sd = nullptr;
+    for (auto &d : domains_.at(busiest))
+        if (d.span.test(push_cpu)) {
+            sd = &d;
+            break;
+        }
+    if (!sd)
+        return false;
+    const SchedDomain::Groups &groups = *sd->shared_groups;
+    const int ngroups = static_cast<int>(groups.sizes.size());
+    bool moved = false;
+    for (int g = 0; g < ngroups; ++g) {
+        if (g == sd->own_group)
+            continue;
+        int target = -1;
+        for (int k = groups.begin[static_cast<size_t>(g)]; k < groups.begin[static_cast<size_t>(g) + 1]; ++k) {
+            const int c = groups.members[static_cast<size_t>(k)];
+            if (!sim.cpu_idle(c)) {
+                target = -1;
+                break;
+            }
+            target = c;
+        }
+        if (target < 0)
+            continue;
+        const std::string why = cpu_text(busiest) + "'s migration thread, active balance at " + sd->level +
+                                " level (for " + cpu_text(push_cpu) + ")";
+        const auto why_text = [&why]() -> const std::string & { return why; };
+        moved = pull_from(sim, target, busiest, *sd, IdleType::Idle, 1, why_text) || moved;
+    }
+    return moved;
 }
 
 bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
@@ -394,8 +483,11 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
     }
     if (any_preference)
         std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
-    // A newly idle CPU never takes a cache-hot task (2.6.9 can_migrate_task).
-    const bool aggressive = idle != IdleType::NewIdle && sd.nr_balance_failed > sd.cache_nice_tries;
+    // Linux 2.6.9 can_migrate_task(): the cache-hot test applies to a newly
+    // idle pass always, to the others while nr_balance_failed is still
+    // below cache_nice_tries (later kernels pull hot tasks only once it is
+    // above).
+    const bool aggressive = idle != IdleType::NewIdle && sd.nr_balance_failed >= sd.cache_nice_tries;
     std::string tries;
     const auto tries_text = [&]() -> const std::string & {
         if (tries.empty())
@@ -415,12 +507,13 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
                     task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + tries_text());
             continue;
         }
-        const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
+        const double ago = hot_age_ms(sim, t);
         const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
         if (hot && !aggressive) {
+            const bool by_wakeup = task.last_ran_ns < 0 || sim.now() - task.last_ran_ns > ago * kNsPerMs + 0.5;
             sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                    task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
-                        ms_text(sd.cache_hot_time_ms) + tries_text());
+                    task_text(t) + " skipped: cache hot, " + (by_wakeup ? "woken " : "ran ") + ms_text(ago) +
+                        " ago < " + ms_text(sd.cache_hot_time_ms) + tries_text());
             continue;
         }
         // why() + ": pulled task T from CPU B", written in place.
@@ -433,8 +526,8 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         reason += " from CPU ";
         append_int(reason, busiest);
         if (hot)
-            reason += ", cache hot (ran " + ms_text(ago) + " ago) but balancing failed " +
-                      std::to_string(sd.nr_balance_failed) + " times > cache_nice_tries " +
+            reason += ", cache hot (" + ms_text(ago) + " since it ran or woke) but balancing failed " +
+                      std::to_string(sd.nr_balance_failed) + " times >= cache_nice_tries " +
                       std::to_string(sd.cache_nice_tries);
         if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))
             ++moved;

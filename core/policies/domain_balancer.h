@@ -30,6 +30,7 @@ public:
     int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) override;
     void on_tick(Simulation &sim, int cpu) override;
     void on_idle(Simulation &sim, int cpu) override;
+    void on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
 
     const std::vector<SchedDomain> &domains_of(int cpu) const { return domains_.at(cpu); }
     const BalancerParams &balancer_params() const { return bp_; }
@@ -40,8 +41,8 @@ protected:
 
     // NUMA hook: > 0 if moving the task brings it closer to its memory (or
     // home), < 0 if it takes it away, 0 if indifferent. A move away is
-    // refused like a cache-hot one, until balancing has failed more than
-    // cache_nice_tries times.
+    // refused like a cache-hot one, until balancing has failed
+    // cache_nice_tries times (2.6.9 can_migrate_task's test).
     virtual int numa_preference(const Simulation &, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
     // Why the task resists a move away (completes "task 5 kept: ...").
     virtual std::string numa_reason(const Simulation &, TaskId) const { return "it prefers its node"; }
@@ -56,6 +57,13 @@ protected:
     // The least loaded allowed CPU of `among`; `prefer` wins ties.
     static int least_loaded_cpu(const Simulation &sim, const CpuSet &among, int prefer);
     bool acting() const { return acting_; }
+    // Linux 2.6.9 active_load_balance(): busiest's migration thread pushes
+    // queued tasks towards push_cpu's level (protected: tests push by hand).
+    bool active_balance(Simulation &sim, int busiest, int push_cpu);
+    // 2.6.9 task_hot(): the time since p->timestamp, which schedule() sets
+    // when the task stops running and activate_task() when it is woken; -1
+    // for a task that never ran.
+    double hot_age_ms(const Simulation &sim, TaskId t) const;
 
 private:
     // One pass over a level's groups: its own group's load and the busiest
@@ -106,10 +114,11 @@ private:
     // settle before it (on_idle runs them inline), and its strings would
     // weigh on them.
     bool balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
-                      double max_avg, double this_avg);
+                      double max_avg, double this_avg, bool one_when_idle);
     // `why_imbalanced` writes the reason on first use (most passes need none).
     bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                    const std::function<const std::string &()> &why_imbalanced);
+
     void check_level_overrides(const Simulation &sim) const;
 
     BalancerParams bp_;
@@ -117,6 +126,7 @@ private:
     std::vector<int> wake_idle_level_;                   // [cpu]: first level with SD_WAKE_IDLE, or -1
     std::vector<int> levels_in_node_;                    // [cpu]: how many of its lowest levels lie in its node
     std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
+    std::vector<SimTime> woken_ns_;                      // [task]: when it was last woken, -1 never
     bool acting_ = false;
 };
 

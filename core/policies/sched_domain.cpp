@@ -12,18 +12,22 @@ namespace schedscope {
 
 namespace {
 
-// Tunables of the 2.6.9 initialisers (include/linux/topology.h):
+// Tunables of the 2.6.9 initialisers (include/linux/sched.h in 2.6.9):
 // SD_SIBLING_INIT for SMT, SD_CPU_INIT for cache/package/node levels,
 // SD_NODE_INIT for levels that cross NUMA nodes. Intervals are in ms (the
-// kernel's are in jiffies at HZ=1000).
+// kernel's are in jiffies at HZ=1000). SD_WAKE_BALANCE is set by
+// SD_CPU_INIT and SD_NODE_INIT, not by SD_SIBLING_INIT; the node level has
+// no SD_BALANCE_NEWIDLE and no SD_WAKE_AFFINE. Cache-hot times and
+// cache_nice_tries per level come from BalancerParams (hot_ms_for,
+// nice_tries_for).
 struct LevelTunables {
     double min_interval_ms, max_interval_ms;
     int busy_factor, imbalance_pct;
     unsigned flags;
 };
 constexpr LevelTunables kSiblingInit{1, 2, 8, 110, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine | kSdWakeIdle};
-constexpr LevelTunables kCpuInit{1, 4, 64, 125, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine};
-constexpr LevelTunables kNodeInit{8, 32, 32, 125, kSdBalanceExec};
+constexpr LevelTunables kCpuInit{1, 4, 64, 125, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine | kSdWakeBalance};
+constexpr LevelTunables kNodeInit{8, 32, 32, 125, kSdBalanceExec | kSdWakeBalance};
 
 CpuSet single(int pu)
 {
@@ -110,6 +114,7 @@ std::string SchedDomain::describe() const
     add(kSdBalanceExec, "exec");
     add(kSdWakeAffine, "wake-affine");
     add(kSdWakeIdle, "wake-idle");
+    add(kSdWakeBalance, "wake-balance");
     return level + " {" + span.to_list_string() + "} " + std::to_string(groups().size()) + " groups, interval " +
            num_text(min_interval_ms) + "-" + num_text(max_interval_ms) + " ms, busy_factor " +
            std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) + ", cache_nice_tries " +
@@ -183,7 +188,7 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
             sd.busy_factor = t.busy_factor;
             sd.imbalance_pct = t.imbalance_pct;
             sd.flags = t.flags;
-            sd.cache_nice_tries = params.cache_nice_tries;
+            sd.cache_nice_tries = params.nice_tries_for(sd.level);
             sd.cache_hot_time_ms = params.hot_ms_for(sd.level);
             sd.balance_interval_ms = sd.min_interval_ms;
             out[pu].push_back(std::move(sd));

@@ -20,6 +20,7 @@ enum SchedDomainFlag : unsigned {
     kSdBalanceExec = 1u << 1,    // spread new tasks over this level's groups
     kSdWakeAffine = 1u << 2,     // a wakeup may pull the wakee to the waker's CPU
     kSdWakeIdle = 1u << 3,       // a wakeup may go to an idle CPU of this level
+    kSdWakeBalance = 1u << 4,    // a wakeup may pull the wakee to balance load (2.6.9 SD_WAKE_BALANCE)
 };
 
 struct SchedDomain {

@@ -17,9 +17,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -129,15 +131,26 @@ struct PublishedResult {
     int compared = 0;                       // non-reference rows with a ratio
 };
 
+// What run_published throws when its cancel flag was raised.
+struct PublishedCancelled : std::runtime_error {
+    PublishedCancelled() : std::runtime_error("cancelled") {}
+};
+
 // Runs the listed experiments, every (row, seed) run on the sweep pool (runs
 // that several rows share run once). `progress(done, total)` comes from the
-// calling thread.
+// calling thread. Raising `*cancel` (from any thread) stops the runs under
+// way at their next progress check, skips the rest and throws
+// PublishedCancelled: the GUI's table runs this off its thread.
 std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment> &experiments, bool quick,
                                            unsigned threads = 0,
-                                           const std::function<void(int done, int total)> &progress = {});
+                                           const std::function<void(int done, int total)> &progress = {},
+                                           const std::atomic<bool> *cancel = nullptr);
 
 // The table `reproduce` prints for one experiment.
 std::string format_published(const PublishedResult &r);
+// A figure as that table prints it (four significant digits or so), so the
+// GUI's table reads the same as the CLI's.
+std::string format_published_value(double v);
 // {"experiments": [...]} as documented in docs/cli.md.
 nlohmann::json published_to_json(const std::vector<PublishedResult> &results);
 

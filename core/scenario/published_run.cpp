@@ -127,7 +127,9 @@ double stat_of(const std::vector<double> &v, const std::string &stat)
     return mean(v);
 }
 
-std::string fmt(double v)
+} // namespace
+
+std::string format_published_value(double v)
 {
     char buf[64];
     const double a = std::fabs(v);
@@ -141,6 +143,10 @@ std::string fmt(double v)
         std::snprintf(buf, sizeof buf, "%.3g", v);
     return buf;
 }
+
+namespace {
+
+std::string fmt(double v) { return format_published_value(v); }
 
 std::string quoted_list(const std::vector<std::string> &v)
 {
@@ -197,8 +203,10 @@ std::string describe_claim(const PublishedClaim &c)
 }
 
 std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment> &experiments, bool quick,
-                                           unsigned threads, const std::function<void(int, int)> &progress)
+                                           unsigned threads, const std::function<void(int, int)> &progress,
+                                           const std::atomic<bool> *cancel)
 {
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     // Collect the distinct simulations; raw[e][row][seed] indexes into jobs.
     std::vector<Job> jobs;
     std::map<std::string, size_t> job_of_key;
@@ -231,7 +239,15 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
         jobs.size(), threads,
         [&](size_t j) {
             Job &job = jobs[j];
-            job.result = run_policy(job.scenario, job.policy, job.seed, job.topo, {}, kDefaultMaxSimulatedS, false);
+            if (cancelled())
+                return;
+            RunProgress keep_going;
+            if (cancel)
+                keep_going = [&](double) { return !cancelled(); };
+            job.result = run_policy(job.scenario, job.policy, job.seed, job.topo, keep_going, kDefaultMaxSimulatedS,
+                                    false);
+            if (cancelled())
+                return; // a stopped run's figures are not results
             if (!job.result.finished && job.result.fixed_work)
                 throw std::runtime_error(job.where + ", seed " + std::to_string(job.seed) +
                                          ": the run did not finish its work within " +
@@ -241,6 +257,8 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
             if (progress)
                 progress(static_cast<int>(done), total);
         });
+    if (cancelled())
+        throw PublishedCancelled();
 
     std::vector<PublishedResult> out;
     for (size_t ei = 0; ei < experiments.size(); ++ei) {

@@ -40,7 +40,10 @@ Scenario two_sched_domains()
     Scenario s;
     s.name = "labels";
     s.topology = "synthetic:pack:2 [numa] l3:1 core:2 pu:2";
-    s.workload = {"numa01", {{"memory_mb", "32"}, {"loops", "2"}}};
+    // Ten threads on eight PUs: the balancer has work to move, so the
+    // migrations chart has lines (one thread per PU balances perfectly and
+    // never migrates under the 2.6.9 rules).
+    s.workload = {"numa01", {{"memory_mb", "32"}, {"loops", "2"}, {"threads", "5"}}};
     s.policies = {{"sched-domains", {{"cache_hot_time_ms", "2.5"}}, {}},
                   {"sched-domains", {{"cache_hot_time_ms", "10"}}, {}}};
     return s;

@@ -92,12 +92,14 @@ TEST_CASE("a per-level override needs that level on the machine", "[policy]")
         CHECK(e.field() == "cache_hot_time_ms.SMT");
         CHECK(std::string(e.what()).find("package, NUMA") != std::string::npos);
     }
-    // With SMT it applies to that level only.
+    // With SMT it applies to that level only; cache_hot_time_ms sets the
+    // SD_CPU_INIT levels, and the NUMA level keeps 2.6.9's SD_NODE_INIT 10 ms.
     Simulation smt = make("pack:2 [numa] core:2 pu:2",
-                          "autonuma:base=sched-domains,cache_hot_time_ms.SMT=0,cache_hot_time_ms=4");
+                          "autonuma:base=sched-domains,cache_hot_time_ms.SMT=1,cache_hot_time_ms=4");
     smt.start();
-    CHECK(hot_ms(smt, "SMT") == 0.0);
-    CHECK(hot_ms(smt, "NUMA") == 4.0);
+    CHECK(hot_ms(smt, "SMT") == 1.0);
+    CHECK(hot_ms(smt, "package") == 4.0);
+    CHECK(hot_ms(smt, "NUMA") == 10.0);
 }
 
 TEST_CASE("the NUMA policies take their base's knobs and refuse the other base's, naming them", "[policy]")

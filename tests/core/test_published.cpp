@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <fstream>
 #include <set>
 
@@ -240,6 +241,19 @@ TEST_CASE("a tiny experiment runs; ours, relative rows and the direction", "[pub
     CHECK(bad.failed_claims[0].find("'fast' below 'slow'") != std::string::npos);
     CHECK(bad.rows[1].ours == Approx(10.0)); // same run as the reference
     CHECK(format_published(bad).find("DOES NOT HOLD") != std::string::npos);
+}
+
+TEST_CASE("run_published: a raised cancel flag stops the runs and throws PublishedCancelled", "[published]")
+{
+    const auto e = parse_published(tiny(false).dump(), "tiny.json");
+    std::atomic<bool> cancel{true};
+    int reports = 0;
+    CHECK_THROWS_AS(run_published(
+                        {e}, false, 1, [&](int, int) { ++reports; }, &cancel),
+                    PublishedCancelled);
+    CHECK(reports > 0); // every job still reports done, so a progress bar ends
+    cancel = false;
+    CHECK(run_published({e}, false, 1, {}, &cancel).at(0).rows.size() == 3);
 }
 
 TEST_CASE("a profile experiment: the p3 matrix's two blocks through the model", "[published]")

@@ -41,11 +41,24 @@ struct ChartLine {
     std::vector<double> t_s, y; // same length; gaps are simply missing points
 };
 
+// A published figure drawn on a chart as a dashed reference line (the
+// published experiments, app/gui/published/): horizontal at a value, or
+// vertical at a time (an elapsed time on the progress chart).
+struct ReferenceMark {
+    ChartKind kind = ChartKind::Throughput;
+    bool vertical = false;
+    double value = 0;  // in the chart's unit (vertical: simulated seconds)
+    std::string label; // "Gorman 2012, numa01 elapsed, 3.6.0: 1520 s"
+    int run = -1;      // the pane it belongs to (its colour); -1: none
+    friend bool operator==(const ReferenceMark &, const ReferenceMark &) = default;
+};
+
 struct ChartData {
     ChartKind kind = ChartKind::IdlePct;
     std::vector<ChartLine> lines;
-    double t_max_s = 0; // the latest sample time over all runs
-    double y_max = 0;   // the largest value over all lines (0 if none)
+    double t_max_s = 0;               // the latest sample time over all runs
+    double y_max = 0;                 // the largest value over all lines (0 if none)
+    std::vector<ReferenceMark> marks; // of this kind; horizontal ones count in y_max
 };
 
 inline constexpr int kAllProcesses = -1;

@@ -291,9 +291,25 @@ std::vector<ChartData> ChartsPanel::charts() const
     std::vector<ChartData> out;
     const ChartKind work = fixed_work_ ? (*fixed_work_ ? ChartKind::Progress : ChartKind::Throughput)
                                        : work_chart_kind(runs);
-    for (ChartKind kind : kLayout)
-        out.push_back(derive_chart(kind == ChartKind::Progress ? work : kind, runs, process_));
+    for (ChartKind kind : kLayout) {
+        ChartData d = derive_chart(kind == ChartKind::Progress ? work : kind, runs, process_);
+        for (const ReferenceMark &m : marks_)
+            if (m.kind == d.kind) {
+                d.marks.push_back(m);
+                if (!m.vertical)
+                    d.y_max = std::max(d.y_max, m.value);
+            }
+        out.push_back(std::move(d));
+    }
     return out;
+}
+
+void ChartsPanel::setReferenceMarks(std::vector<ReferenceMark> marks)
+{
+    if (marks == marks_)
+        return;
+    marks_ = std::move(marks);
+    scheduleRedraw();
 }
 
 void ChartsPanel::showEvent(QShowEvent *event)

@@ -71,6 +71,11 @@ public:
     void setCursorTime(SimTime t_ns);
     SimTime cursorTime() const { return cursor_ns_; }
 
+    // Published figures drawn on the charts of their kind (dashed lines); they
+    // stay through setRuns until replaced (empty: none).
+    void setReferenceMarks(std::vector<ReferenceMark> marks);
+    const std::vector<ReferenceMark> &referenceMarks() const { return marks_; }
+
     // The data behind the charts, in display order (tests, CSV).
     std::vector<ChartData> charts() const;
     // One view per chart, in display order. The first (memory per node, all
@@ -118,6 +123,7 @@ private:
 
     QStringList names_;
     std::vector<std::vector<MetricsSample>> samples_;
+    std::vector<ReferenceMark> marks_;
     int process_ = kAllProcesses;
     std::optional<bool> fixed_work_;
     SimTime cursor_ns_ = 0;

@@ -136,7 +136,11 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
 {
     data_ = data;
     QChart *c = chart();
-    c->removeAllSeries();
+    c->removeAllSeries(); // deletes them, the marks' series too
+    mark_series_.clear();
+    for (QGraphicsSimpleTextItem *label : mark_labels_)
+        delete label;
+    mark_labels_.clear();
     // removeAxis only hands the axis back: delete it, or its labels and
     // grid linger in the scene and are drawn over the new ones.
     for (QAbstractAxis *axis : c->axes()) {
@@ -192,6 +196,7 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     y->setTickAnchor(0.0);
     y->setTickInterval(scale.step);
     y->setLabelFormat(label_format(scale.decimals));
+    addMarks(scale.top);
     // New labels, new legend: let Qt lay the chart out again before aligning.
     c->setPlotArea(QRectF());
     setTimeRange(t_max_s_);
@@ -213,7 +218,67 @@ void CursorChartView::setTimeRange(double t_max_s)
             x->setLabelFormat(label_format(decimals_for_step(step)));
         }
     }
+    // Horizontal marks span the whole time axis.
+    for (std::size_t i = 0; i < mark_series_.size() && i < data_.marks.size(); ++i)
+        if (!data_.marks[i].vertical)
+            mark_series_[i]->replace({QPointF(0, data_.marks[i].value), QPointF(t_max_s_, data_.marks[i].value)});
     placeCursor();
+}
+
+void CursorChartView::addMarks(double y_top)
+{
+    QChart *c = chart();
+    const auto x_axes = c->axes(Qt::Horizontal);
+    const auto y_axes = c->axes(Qt::Vertical);
+    for (const ReferenceMark &m : data_.marks) {
+        auto *s = new QLineSeries;
+        s->setName(QString::fromStdString(m.label));
+        if (m.vertical)
+            s->replace({QPointF(m.value, 0), QPointF(m.value, y_top)});
+        else
+            s->replace({QPointF(0, m.value), QPointF(t_max_s_, m.value)});
+        QPen pen(m.run >= 0 ? runColour(m.run).darker(130) : QColor(90, 90, 90), 1.5, Qt::DashLine);
+        s->setPen(pen);
+        c->addSeries(s);
+        s->attachAxis(x_axes.first());
+        s->attachAxis(y_axes.first());
+        // The text beside the line names it; the legend keeps to the runs.
+        for (QLegendMarker *marker : c->legend()->markers(s))
+            marker->setVisible(false);
+        mark_series_.push_back(s);
+        auto *label = new QGraphicsSimpleTextItem(QString::fromStdString(m.label), c);
+        label->setBrush(pen.color());
+        QFont f = label->font();
+        f.setPointSizeF(f.pointSizeF() * 0.8);
+        label->setFont(f);
+        label->setZValue(9);
+        mark_labels_.push_back(label);
+    }
+}
+
+void CursorChartView::placeMarks()
+{
+    const QRectF area = chart()->plotArea();
+    if (mark_series_.empty() || area.isEmpty())
+        return;
+    for (std::size_t i = 0; i < mark_labels_.size() && i < data_.marks.size(); ++i) {
+        const ReferenceMark &m = data_.marks[i];
+        QGraphicsSimpleTextItem *label = mark_labels_[i];
+        const QPointF at = chart()->mapToPosition(m.vertical ? QPointF(m.value, 0) : QPointF(0, m.value),
+                                                  mark_series_[i]);
+        const QRectF box = label->boundingRect();
+        // Stacked from the top when vertical, so several times stay readable.
+        qreal x = m.vertical ? at.x() + 3 : area.left() + 4;
+        qreal y = m.vertical ? area.top() + 2 + static_cast<qreal>(i) * box.height() : at.y() - box.height();
+        // A time past the axis' end: the label at the right edge says where it lies.
+        const bool beyond = m.vertical && at.x() > area.right();
+        label->setText(QString::fromStdString(m.label) + (beyond ? QStringLiteral(" \u2192") : QString()));
+        if (x + label->boundingRect().width() > area.right())
+            x = area.right() - label->boundingRect().width() - 2;
+        y = std::clamp(y, area.top(), area.bottom() - box.height());
+        label->setPos(x, y);
+        label->setVisible(m.vertical || (at.y() >= area.top() - 0.5 && at.y() <= area.bottom() + 0.5));
+    }
 }
 
 void CursorChartView::setCursorTime(double t_s)
@@ -224,6 +289,7 @@ void CursorChartView::setCursorTime(double t_s)
 
 void CursorChartView::placeCursor()
 {
+    placeMarks();
     const QRectF area = chart()->plotArea();
     if (chart()->series().isEmpty() || area.isEmpty()) {
         cursor_->hide();

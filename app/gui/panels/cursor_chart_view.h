@@ -9,6 +9,7 @@
 #include <QChartView>
 
 class QGraphicsLineItem;
+class QLineSeries;
 class QGraphicsSimpleTextItem;
 class QGraphicsRectItem;
 
@@ -52,6 +53,8 @@ private:
     void alignPlotArea();
     double timeAt(const QPointF &view_pos) const;
     void placeCursor();
+    void addMarks(double y_top);
+    void placeMarks();
     void showHover(const QPointF &view_pos);
 
     ChartData data_;
@@ -62,6 +65,9 @@ private:
     bool legend_shown_ = true;
     bool compact_ = false;
     QGraphicsLineItem *cursor_ = nullptr;
+    // One dashed series and one text per reference mark (data_.marks).
+    std::vector<QLineSeries *> mark_series_;
+    std::vector<QGraphicsSimpleTextItem *> mark_labels_;
     QGraphicsRectItem *hover_box_ = nullptr;
     QGraphicsSimpleTextItem *hover_text_ = nullptr;
 };

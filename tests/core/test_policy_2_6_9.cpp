@@ -1,0 +1,232 @@
+// The 2.6.9 rules of the sched-domains balancer (kernel/sched.c and
+// include/linux/sched.h of 2.6.9), each on a machine and tasks built by
+// hand: which task moves, when, from where, and what keeps it.
+
+#include "catalog/catalog.h"
+#include "engine/simulation.h"
+#include "policies/domain_balancer.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+using namespace schedscope;
+
+namespace {
+
+Simulation make(const std::string &topo, const std::string &policy)
+{
+    auto [name, params] = parse_name_params(policy, "test");
+    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"),
+                      SimConfig{});
+}
+
+CpuSet cpus(std::initializer_list<int> list)
+{
+    CpuSet s;
+    for (int c : list)
+        s.set(c);
+    return s;
+}
+
+TaskId add(Simulation &sim, std::vector<Op> ops, CpuSet allowed = {})
+{
+    ProcId p = sim.add_process("p" + std::to_string(sim.processes().size()), 4 << 20);
+    Simulation::TaskSpec s;
+    s.program.ops = std::move(ops);
+    s.working_set_bytes = 256 * 1024;
+    s.cpus_allowed = allowed;
+    return sim.add_task(p, std::move(s));
+}
+
+Op compute_ms(double ms) { return Op{Op::Kind::Compute, static_cast<std::int64_t>(ms * 1e6), 0, -1}; }
+// Sleeps `ms`, woken from PU `waker` (an interrupt handled there).
+Op sleep_ms(double ms, int waker) { return Op{Op::Kind::Sleep, static_cast<std::int64_t>(ms * 1e6), 0, waker}; }
+
+std::vector<Decision> decisions(const Simulation &sim, DecisionKind kind, TaskId t)
+{
+    std::vector<Decision> out;
+    for (const auto &d : sim.recording().decisions)
+        if (d.kind == kind && d.task == t)
+            out.push_back(d);
+    return out;
+}
+
+const DomainBalancer &balancer(const Simulation &sim) { return dynamic_cast<const DomainBalancer &>(sim.policy()); }
+
+// The balancer with its migration thread's push reachable from a test.
+struct PushProbe final : DomainBalancer {
+    using DomainBalancer::DomainBalancer;
+    std::unique_ptr<Policy> clone() const override { return std::make_unique<PushProbe>(*this); }
+    std::string name() const override { return "sched-domains"; }
+    ParamMap params() const override { return base_params(); }
+    bool push(Simulation &sim, int busiest, int push_cpu) { return active_balance(sim, busiest, push_cpu); }
+};
+
+} // namespace
+
+TEST_CASE("2.6.9 tunables per level: SMT 0/0, the node level its own 10 ms, SD_WAKE_BALANCE", "[policy][2.6.9]")
+{
+    Simulation sim = make("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains:cache_hot_time_ms=5,cache_nice_tries=2");
+    add(sim, {compute_ms(1)});
+    sim.start();
+    const auto &levels = balancer(sim).domains_of(0);
+    REQUIRE(levels.size() == 3);
+    CHECK(levels[0].level == "SMT");
+    CHECK(levels[0].cache_hot_time_ms == 0); // SD_SIBLING_INIT
+    CHECK(levels[0].cache_nice_tries == 0);
+    CHECK_FALSE(levels[0].has(kSdWakeBalance));
+    CHECK(levels[1].level == "MC"); // SD_CPU_INIT: the knobs
+    CHECK(levels[1].cache_hot_time_ms == 5);
+    CHECK(levels[1].cache_nice_tries == 2);
+    CHECK(levels[1].has(kSdWakeBalance));
+    CHECK(levels[2].level == "NUMA"); // SD_NODE_INIT
+    CHECK(levels[2].cache_hot_time_ms == 10);
+    CHECK(levels[2].cache_nice_tries == 2);
+    CHECK(levels[2].has(kSdWakeBalance));
+    CHECK_FALSE(levels[2].has(kSdBalanceNewIdle));
+    CHECK_FALSE(levels[2].has(kSdWakeAffine));
+    // A level's own override still wins.
+    Simulation over = make("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains:cache_hot_time_ms.NUMA=3");
+    add(over, {compute_ms(1)});
+    over.start();
+    CHECK(balancer(over).domains_of(0)[2].cache_hot_time_ms == 3);
+}
+
+TEST_CASE("2.6.9 task_hot: a task just woken is hot, however long it slept", "[policy][2.6.9]")
+{
+    // CPU 0 runs three pinned tasks and S; CPU 1 runs L1 (pinned) until 50
+    // ms, then idles, its passes failing every millisecond on the pinned
+    // tasks. S sleeps 100 ms and is woken on CPU 0 behind the three: cold by
+    // the time it last ran, but activate_task() stamped it at the wakeup,
+    // so CPU 1's idle passes skip it as hot (cache_nice_tries 1000: never
+    // aggressive) while it waits, and it is never pulled.
+    Simulation sim = make("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=50,cache_nice_tries=1000");
+    const TaskId s = add(sim, {compute_ms(1), sleep_ms(100, 0), compute_ms(300)});
+    for (int i = 0; i < 3; ++i)
+        add(sim, {compute_ms(400)}, cpus({0}));
+    add(sim, {compute_ms(50)}, cpus({1}));
+    sim.run_until(300'000'000);
+    bool skipped_as_woken = false;
+    for (const auto &d : decisions(sim, DecisionKind::SkipHot, s))
+        skipped_as_woken = skipped_as_woken || (d.to == 1 && d.reason.find("woken") != std::string::npos);
+    CHECK(skipped_as_woken);
+    CHECK(decisions(sim, DecisionKind::Pull, s).empty());
+}
+
+TEST_CASE("2.6.9 can_migrate_task: hot tasks go once nr_balance_failed reaches cache_nice_tries", "[policy][2.6.9]")
+{
+    // CPU 0 runs tasks 0 and 2 (always hot: cache_hot_time far above their
+    // slices), CPU 1 runs task 1 for 5 ms, then idles. Its new-idle pass
+    // skips the hot task (never aggressive), then each periodic idle pass
+    // skips it while nr_balance_failed < cache_nice_tries: cache_nice_tries
+    // + 1 skips, then the pull.
+    for (int tries : {0, 1, 3}) {
+        Simulation sim = make("pack:1 core:2 pu:1",
+                              "sched-domains:cache_hot_time_ms=100,cache_nice_tries=" + std::to_string(tries));
+        add(sim, {compute_ms(200)});
+        add(sim, {compute_ms(5)});
+        add(sim, {compute_ms(200)});
+        sim.run_until(30'000'000);
+        std::vector<Decision> pulls;
+        int skips = 0;
+        for (const auto &d : sim.recording().decisions)
+            if (d.to == 1 && d.kind == DecisionKind::Pull)
+                pulls.push_back(d);
+        REQUIRE(!pulls.empty());
+        for (const auto &d : sim.recording().decisions)
+            if (d.to == 1 && d.kind == DecisionKind::SkipHot && d.time_ns < pulls.front().time_ns)
+                ++skips;
+        INFO("cache_nice_tries=" << tries);
+        CHECK(skips == tries + 1);
+        CHECK(pulls.front().reason.find(std::to_string(tries) + " times >= cache_nice_tries") != std::string::npos);
+    }
+}
+
+TEST_CASE("2.6.9 find_busiest_group: an idle CPU takes one task from a group over one per CPU", "[policy][2.6.9]")
+{
+    // Two packages of ten CPUs (the node level's groups). 21 long tasks:
+    // fork placement alternates packages, the 21st joins task 0 on CPU 0;
+    // task 1 (CPU 10) is short. Then package 1 has 9 tasks (0.9 per CPU),
+    // package 0 has 11 (1.1): within imbalance_pct 125, so the node level
+    // is balanced, and the idle CPU 10 has no sibling with two. 2.6.9 still
+    // takes one task: the busiest group has more than one task per CPU.
+    Simulation sim = make("pack:2 core:10 pu:1", "sched-domains:cache_hot_time_ms=0");
+    for (int i = 0; i < 21; ++i)
+        add(sim, {compute_ms(i == 1 ? 5 : 200)});
+    sim.run_until(40'000'000);
+    REQUIRE(sim.task(1).state == TaskState::Exited);
+    std::vector<Decision> pulls;
+    for (const auto &d : sim.recording().decisions)
+        if (d.kind == DecisionKind::Pull && d.to == 10)
+            pulls.push_back(d);
+    REQUIRE(!pulls.empty());
+    CHECK(pulls.front().from == 0);
+    CHECK(pulls.front().reason.find("over one task per CPU") != std::string::npos);
+    CHECK(pulls.front().reason.find("node level") != std::string::npos);
+}
+
+TEST_CASE("2.6.9 active_load_balance pushes a queued task, never the running one", "[policy][2.6.9]")
+{
+    SimConfig cfg;
+    auto topo = std::make_shared<const Topology>(import_synthetic("pack:1 core:3 pu:1"));
+    // cache_nice_tries 0: the push may take a hot task (busiest's own
+    // failure count, 0, is not below it). Every task is hot: forked less
+    // than cache_hot_time ago (sched_fork stamps p->timestamp).
+    auto policy = std::make_unique<PushProbe>(
+        BalancerParams::parse({{"cache_hot_time_ms", "1000"}, {"cache_nice_tries", "0"}}, "test"));
+    Simulation sim(topo, std::move(policy), cfg);
+    // CPU 0: A (pinned) runs, B (CPU 0 or 2) waits; CPU 1: C (pinned);
+    // CPU 2: D (pinned) for 1 ms, then idle. B may never go to CPU 1.
+    const TaskId a = add(sim, {compute_ms(300)}, cpus({0}));
+    add(sim, {compute_ms(300)}, cpus({1}));
+    add(sim, {compute_ms(1)}, cpus({2}));
+    const TaskId b = add(sim, {compute_ms(300)}, cpus({0, 2}));
+    sim.run_until(500'000);
+    REQUIRE(sim.rq(0).current == a);
+    REQUIRE(sim.rq(0).queue == std::vector<TaskId>{b});
+    auto &probe = const_cast<PushProbe &>(dynamic_cast<const PushProbe &>(sim.policy()));
+    // CPU 1 asks while CPU 2 still runs D: no other group of the level is
+    // all idle, and CPU 1's own may not take B.
+    CHECK_FALSE(probe.push(sim, 0, 1));
+    CHECK(sim.task(b).cpu == 0);
+    // D has exited (CPU 2 idle, its new-idle pass left the hot B alone)
+    // and no periodic pass has run since.
+    sim.run_until(1'500'000);
+    REQUIRE(sim.cpu_idle(2));
+    REQUIRE(sim.rq(0).queue == std::vector<TaskId>{b});
+    CHECK(probe.push(sim, 0, 1));
+    CHECK(sim.task(b).cpu == 2); // to the all-idle group, not to the CPU that asked
+    CHECK(sim.task(a).cpu == 0); // the running task stays
+    const auto pushed = decisions(sim, DecisionKind::Pull, b);
+    REQUIRE(pushed.size() == 1);
+    CHECK(pushed[0].reason.find("migration thread") != std::string::npos);
+    // Busiest runs one task and queues none: nothing to push.
+    CHECK_FALSE(probe.push(sim, 0, 1));
+}
+
+TEST_CASE("2.6.9 try_to_wake_up: SD_WAKE_BALANCE takes a hot task to a less loaded waker", "[policy][2.6.9]")
+{
+    // S starts on CPU 0 with two pinned tasks, sleeps 100 ms (hot: under
+    // cache_hot_time 1000 ms, so wake-affine refuses) and is woken from CPU
+    // 1, which runs one task: prev's load 2 x 128 is beyond 137 % of the
+    // waker's 1 x 128, so SD_WAKE_BALANCE wakes S on CPU 1.
+    Simulation sim = make("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=1000,cache_nice_tries=1000");
+    const TaskId s = add(sim, {compute_ms(1), sleep_ms(100, 1), compute_ms(50)});
+    add(sim, {compute_ms(400)}, cpus({0}));
+    add(sim, {compute_ms(400)}, cpus({0}));
+    add(sim, {compute_ms(400)}, cpus({1}));
+    sim.run_until(200'000'000);
+    const auto wakes = decisions(sim, DecisionKind::Wakeup, s);
+    REQUIRE(wakes.size() == 1);
+    CHECK(wakes[0].from == 0);
+    CHECK(wakes[0].to == 1);
+    CHECK(wakes[0].reason.find("wake-balance") != std::string::npos);
+
+    // Woken onto an idle prev from a busy CPU: it stays where it was.
+    Simulation idle = make("pack:1 core:2 pu:1", "sched-domains");
+    const TaskId t = add(idle, {compute_ms(1), sleep_ms(20, 1), compute_ms(5)});
+    add(idle, {compute_ms(100)}, cpus({1}));
+    idle.run_until(60'000'000);
+    CHECK(decisions(idle, DecisionKind::Wakeup, t).empty());
+    CHECK(idle.task(t).cpu == 0);
+}
