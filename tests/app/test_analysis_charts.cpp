@@ -152,8 +152,8 @@ TEST_CASE("value_at holds a window's value until the next sample", "[analysis][c
 TEST_CASE("the CSV has a time column and one column per line, units in the header", "[analysis][charts]")
 {
     ChartData idle{
-        ChartKind::IdlePct, {{"a", 0, -1, {0.1, 0.2}, {10, 20}}, {"b, quoted", 1, -1, {0.2}, {30}}}, 0.2, 30};
-    ChartData mem{ChartKind::NodeMemory, {{"a node 0", 0, 0, {0.1}, {64}}}, 0.1, 64};
+        ChartKind::IdlePct, {{"a", 0, -1, {0.1, 0.2}, {10, 20}}, {"b, quoted", 1, -1, {0.2}, {30}}}, 0.2, 30, {}};
+    ChartData mem{ChartKind::NodeMemory, {{"a node 0", 0, 0, {0.1}, {64}}}, 0.1, 64, {}};
     const std::string csv = charts_to_csv({idle, mem});
     CHECK(csv == "time_s,Idle time: a [%],\"Idle time: b, quoted [%]\",Memory per node: a node 0 [MiB]\n"
                  "0.1,10,,64\n"

@@ -173,7 +173,7 @@ TEST_CASE("2.6.9 active_load_balance pushes a queued task, never the running one
     // failure count, 0, is not below it). Every task is hot: forked less
     // than cache_hot_time ago (sched_fork stamps p->timestamp).
     auto policy = std::make_unique<PushProbe>(
-        BalancerParams::parse({{"cache_hot_time_ms", "1000"}, {"cache_nice_tries", "0"}}, "test"));
+        BalancerParams::table().parse({{"cache_hot_time_ms", "1000"}, {"cache_nice_tries", "0"}}, "balancer", "test"));
     Simulation sim(topo, std::move(policy), cfg);
     // CPU 0: A (pinned) runs, B (CPU 0 or 2) waits; CPU 1: C (pinned);
     // CPU 2: D (pinned) for 1 ms, then idle. B may never go to CPU 1.
