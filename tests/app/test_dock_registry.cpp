@@ -59,7 +59,7 @@ TEST_CASE("every registered dock is created, named, in the View menu with its sh
     }
 }
 
-TEST_CASE("--docks names are the registry's ids", "[docks][registry]")
+TEST_CASE("the --docks names are the registry's ids", "[docks][registry]")
 {
     QuietWindow w;
     w.window.resize(1280, 720);

@@ -59,19 +59,20 @@ TEST_CASE("lesson: cache hotness shows what its text says", "[lessons][claims]")
     const std::vector<RunResult> r = run_lesson("lesson-cache-hotness.json");
     REQUIRE(r.size() == 3); // cache_hot_time 0, 2.5, 10 ms
     const RunResult &zero = r[0], &dflt = r[1], &ten = r[2];
-    // "the 10 ms pane migrates about a third of what the 0 ms pane does"
-    CHECK(ten.migrations_total * 2.5 < zero.migrations_total);
-    CHECK(ten.migrations_total * 4 > zero.migrations_total);
-    // "idle time stays under 0.1 % at 0 and 2.5 ms and rises to about 2 % at 10 ms"
-    CHECK(zero.idle_pct < 0.1);
-    CHECK(dflt.idle_pct < 0.1);
+    // "the 10 ms pane migrates about a sixth of what the 0 ms pane does"
+    CHECK(ten.migrations_total * 4 < zero.migrations_total);
+    CHECK(ten.migrations_total * 8 > zero.migrations_total);
+    // "idle time stays under 0.5 % at 0 and 2.5 ms and rises to about 2 % at 10 ms"
+    CHECK(zero.idle_pct < 0.5);
+    CHECK(dflt.idle_pct < 0.5);
     CHECK(ten.idle_pct > 1.0);
     CHECK(ten.idle_pct < 3.0);
-    // "the 10 ms pane completes about 10 % more transactions per second than
-    // the 2.5 ms pane ... and 2.5 ms is barely better than 0 ms"
-    CHECK(ten.throughput > 1.07 * dflt.throughput);
-    CHECK(ten.throughput < 1.15 * dflt.throughput);
-    CHECK(std::abs(dflt.throughput - zero.throughput) < 0.03 * zero.throughput);
+    // "the 10 ms pane completes about 20 % more transactions per second than
+    // the 2.5 ms pane ... and 2.5 ms already does about 13 % better than 0 ms"
+    CHECK(ten.throughput > 1.15 * dflt.throughput);
+    CHECK(ten.throughput < 1.25 * dflt.throughput);
+    CHECK(dflt.throughput > 1.08 * zero.throughput);
+    CHECK(dflt.throughput < 1.18 * zero.throughput);
 }
 
 TEST_CASE("lesson: the 2003 idle-balancing bug shows what its text says", "[lessons][claims]")
@@ -81,12 +82,12 @@ TEST_CASE("lesson: the 2003 idle-balancing bug shows what its text says", "[less
     const RunResult &good = r[0], &bug = r[1];
     REQUIRE(good.finished);
     REQUIRE(bug.finished);
-    // "Idle time is higher for the buggy pane (over the whole run about 20 %
-    // against 11 %)"
+    // "Idle time is higher for the buggy pane (over the whole run about 18 %
+    // against 7 %)"
     CHECK(bug.idle_pct > good.idle_pct + 5.0);
-    CHECK(good.idle_pct == Approx(11).margin(2));
-    CHECK(bug.idle_pct == Approx(20).margin(2));
-    // "the job stream takes about a tenth longer to finish"
+    CHECK(good.idle_pct == Approx(7).margin(2));
+    CHECK(bug.idle_pct == Approx(18).margin(2));
+    // "the job stream takes about a seventh longer to finish"
     CHECK(bug.elapsed_s > 1.05 * good.elapsed_s);
     CHECK(bug.elapsed_s < 1.2 * good.elapsed_s);
     // "the buggy run's migration matrix is nearly empty"

@@ -29,7 +29,7 @@ QString read_all(const QString &path)
 // Two panes running sched-domains: only their labels tell them apart.
 const char *kTwoSchedDomains = R"({"schedscope_scenario": 1, "name": "two sched-domains",
   "topology": "synthetic:pack:2 [numa] l3:1 core:2 pu:2",
-  "workload": {"name": "numa01", "params": {"memory_mb": "32", "loops": "2", "threads": "5"}},
+  "workload": {"name": "numa01", "params": {"memory_mb": "32", "loops": "20", "threads": "5"}},
   "policies": [{"name": "sched-domains", "params": {"cache_hot_time_ms": "2.5"}},
                {"name": "sched-domains", "params": {"cache_hot_time_ms": "10"}}]})";
 

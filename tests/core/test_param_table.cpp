@@ -191,8 +191,10 @@ namespace {
 Simulation round_robin_sim(const std::string &params)
 {
     auto [name, p] = parse_name_params("round-robin:" + params, "test");
+    SimConfig cfg;
+    cfg.model.os_noise = 0; // the scripted tasks alone, without the OS's threads
     return Simulation(std::make_shared<const Topology>(import_synthetic("pack:1 core:4 pu:1")),
-                      make_policy(name, p, "test"), SimConfig{});
+                      make_policy(name, p, "test"), cfg);
 }
 
 TaskId add_task(Simulation &sim, std::vector<Op> ops, CpuSet allowed = {})

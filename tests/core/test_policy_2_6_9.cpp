@@ -16,8 +16,9 @@ namespace {
 Simulation make(const std::string &topo, const std::string &policy)
 {
     auto [name, params] = parse_name_params(policy, "test");
-    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"),
-                      SimConfig{});
+    SimConfig cfg;
+    cfg.model.os_noise = 0; // the hand-built situation alone, without the OS's threads
+    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
 }
 
 CpuSet cpus(std::initializer_list<int> list)
@@ -168,6 +169,7 @@ TEST_CASE("2.6.9 find_busiest_group: an idle CPU takes one task from a group ove
 TEST_CASE("2.6.9 active_load_balance pushes a queued task, never the running one", "[policy][2.6.9]")
 {
     SimConfig cfg;
+    cfg.model.os_noise = 0; // the hand-built situation alone, without the OS's threads
     auto topo = std::make_shared<const Topology>(import_synthetic("pack:1 core:3 pu:1"));
     // cache_nice_tries 0: the push may take a hot task (busiest's own
     // failure count, 0, is not below it). Every task is hot: forked less
