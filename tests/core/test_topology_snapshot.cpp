@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -151,17 +152,19 @@ TEST_CASE("the unpacked tree keeps the snapshot's relative symbolic links", "[to
     const fs::path link = fs::path(u.root(kSnapshots[0])) / "sys/devices/system/node/node4/cpu9";
     CHECK(fs::is_symlink(link));
     CHECK(fs::read_symlink(link) == ".");
-    // Nothing left behind once the importer is done with its own folder.
-    const fs::path tmp = fs::temp_directory_path();
-    auto leftovers = [&] {
-        int n = 0;
-        for (const auto &e : fs::directory_iterator(tmp))
-            n += e.path().filename().string().rfind("schedscope-snapshot-", 0) == 0;
-        return n;
-    };
-    const int before = leftovers();
+    // Nothing left behind once the importer is done with its own folder. The
+    // importer works under $TMPDIR; pointing it at a folder of this test's own
+    // keeps other tests, running at the same time, out of the count.
+    const TempDir own("test");
+    const char *saved = std::getenv("TMPDIR");
+    const std::string saved_value = saved ? saved : "";
+    ::setenv("TMPDIR", own.path().c_str(), 1);
     (void)load_topology(tarball(kSnapshots[0]));
-    CHECK(leftovers() == before);
+    if (saved)
+        ::setenv("TMPDIR", saved_value.c_str(), 1);
+    else
+        ::unsetenv("TMPDIR");
+    CHECK(fs::is_empty(own.path()));
 }
 
 TEST_CASE("a folder or tarball that is not a snapshot says what was expected", "[topology][snapshot][errors]")
