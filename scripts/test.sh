@@ -4,9 +4,13 @@
 # reference outputs of tests/golden and the include graph of core are tests
 # too); then builds the core, the CLI and the core tests again with
 # ASan+UBSan (CMakePresets.json "asan") and runs those tests under the
-# sanitizers; last, the CLI with the engine's invariants checked after every
-# event ("invariants") on a few short reference runs, whose outputs must not
-# change.
+# sanitizers; last, a few short reference runs again with the engine's
+# invariants checked after every event (SCHEDSCOPE_CHECK_INVARIANTS=1, the
+# test preset "invariants"), whose outputs must not change.
+#
+# Both builds carry line tables only (-g1, enough for the sanitizers' and a
+# debugger's backtraces): full debug information took about a third of the
+# compile time (docs/reliability.md, "CI time").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -14,7 +18,15 @@ schedscope_install_deps
 jobs=$(nproc)
 # Warnings in our own code fail this build (third-party headers are system
 # headers and do not count).
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_WERROR=ON
+build_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
+# ccache, where the machine happens to have it (it is not in the install
+# list, and nothing needs it): paths relative to the checkout, so a clone
+# elsewhere hits the same cache entries.
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="$PWD"
+  build_flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_WERROR=ON "${build_flags[@]}"
 # The install list must cover every package the configure step used, even
 # where a package was installed by hand (scripts/check-deps.sh).
 bash scripts/check-deps.sh build
@@ -27,7 +39,7 @@ QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j"$jobs"
 #    code path the engine tests do not.
 #  golden: scenario-*: the sample scenarios' full runs; the other reference
 #    runs (traces, CSV, profiles, topology reports) do run under ASan.
-cmake --preset asan >/dev/null
+cmake --preset asan "${build_flags[@]}" >/dev/null
 cmake --build build-asan -j"$jobs" --target schedscope-cli core_tests golden_check
 # tests/lsan.supp: hwloc's own leaks when it refuses a file (found by fuzzing).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
@@ -36,8 +48,6 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" \
   -E '^(cache_hot_time on OLTP|autonuma-benchmark on [24] nodes|AutoNUMA stops migrating|AutoNUMA.s system time on 4-node|numa01 converges under AutoNUMA|sembench -t 2048|golden: scenario-)'
 
-# Invariant-checking build (docs/reliability.md): the check is O(PUs + tasks
+# The engine's invariants (docs/reliability.md): the check is O(PUs + tasks
 # + chunks) per event, so only the short reference runs.
-cmake --preset invariants >/dev/null
-cmake --build --preset invariants -j"$jobs"
-ctest --preset invariants -j"$jobs"
+QT_QPA_PLATFORM=offscreen ctest --preset invariants -j"$jobs"

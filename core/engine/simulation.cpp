@@ -4,18 +4,15 @@
 
 #include "engine/simulation.h"
 
+#include "engine/invariants.h"
 #include "engine/nice.h"
 #include "util/input_error.h"
 
-#ifdef SCHEDSCOPE_CHECK_INVARIANTS
-#include "engine/invariants.h"
-
-#include <cstdio>
-#include <cstdlib>
-#endif
-
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <tuple>
 
@@ -25,6 +22,8 @@ Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Pol
     : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed)
 {
     rec_->limits = cfg_.limits;
+    const char *check = std::getenv("SCHEDSCOPE_CHECK_INVARIANTS");
+    check_each_event_ = check && std::strcmp(check, "0") != 0 && *check;
     if (cfg_.sample_interval_ns <= 0)
         throw InputError("sample_interval", "must be more than 0");
     window_.every_ns = cfg_.sample_interval_ns;
@@ -276,15 +275,17 @@ bool Simulation::step()
     now_ = e.time_ns;
     ++events_processed_;
     handle(e);
-#ifdef SCHEDSCOPE_CHECK_INVARIANTS
-    // Debug/stress builds (docs/reliability.md): stop at the first event that
-    // breaks the bookkeeping, while the cause is still the last thing handled.
-    if (auto broken = check_invariants(*this); !broken.empty()) {
-        std::fprintf(stderr, "schedscope: invariant broken at t=%lld ns after event %lld: %s\n",
-                     static_cast<long long>(now_), static_cast<long long>(events_processed_), broken.front().c_str());
-        std::abort();
+    if (check_each_event_) [[unlikely]] {
+        // Stress runs (docs/reliability.md): stop at the first event that
+        // breaks the bookkeeping, while the cause is still the last thing
+        // handled.
+        if (auto broken = check_invariants(*this); !broken.empty()) {
+            std::fprintf(stderr, "schedscope: invariant broken at t=%lld ns after event %lld: %s\n",
+                         static_cast<long long>(now_), static_cast<long long>(events_processed_),
+                         broken.front().c_str());
+            std::abort();
+        }
     }
-#endif
     if (finished_) {
         advance_all();
         end_ns_ = now_;

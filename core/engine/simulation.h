@@ -93,6 +93,9 @@ public:
     bool finished() const { return finished_; }
     SimTime end_time() const { return end_ns_; } // when it finished (or now)
     std::int64_t events_processed() const { return events_processed_; }
+    // True when SCHEDSCOPE_CHECK_INVARIANTS was set (and not "0") as this
+    // simulation was built: step() then checks every event.
+    bool checks_each_event() const { return check_each_event_; }
 
     // --- checkpoints ---
     struct Checkpoint {
@@ -284,6 +287,10 @@ private:
     bool started_ = false;
     bool finished_ = false;
     std::int64_t events_processed_ = 0;
+    // SCHEDSCOPE_CHECK_INVARIANTS=1 in the environment: check the engine's
+    // bookkeeping after every event (docs/reliability.md). Read once per run;
+    // it changes no result, only how soon a broken one is caught.
+    bool check_each_event_ = false;
 
     std::vector<Process> procs_;
     std::vector<Task> tasks_;

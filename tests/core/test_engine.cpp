@@ -9,6 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <string>
+
 using namespace schedscope;
 
 namespace {
@@ -134,6 +137,28 @@ TEST_CASE("invariants hold at every step of random scenarios", "[engine]")
             CHECK(t.state == TaskState::Exited);
         CHECK(check_invariants(sim).empty());
     }
+}
+
+TEST_CASE("SCHEDSCOPE_CHECK_INVARIANTS turns the per-event check on, and changes no result", "[engine]")
+{
+    const char *saved = std::getenv("SCHEDSCOPE_CHECK_INVARIANTS");
+    const std::string saved_value = saved ? saved : "";
+    ::unsetenv("SCHEDSCOPE_CHECK_INVARIANTS");
+    Simulation plain = make_random_sim(11, 2);
+    ::setenv("SCHEDSCOPE_CHECK_INVARIANTS", "0", 1);
+    Simulation zero = make_random_sim(11, 2);
+    ::setenv("SCHEDSCOPE_CHECK_INVARIANTS", "1", 1);
+    Simulation checked = make_random_sim(11, 2);
+    if (saved)
+        ::setenv("SCHEDSCOPE_CHECK_INVARIANTS", saved_value.c_str(), 1);
+    else
+        ::unsetenv("SCHEDSCOPE_CHECK_INVARIANTS");
+    CHECK_FALSE(plain.checks_each_event());
+    CHECK_FALSE(zero.checks_each_event());
+    CHECK(checked.checks_each_event());
+    plain.run_to_end();
+    checked.run_to_end(); // would abort at the first broken invariant
+    CHECK(fingerprint(plain) == fingerprint(checked));
 }
 
 TEST_CASE("same seed gives identical runs, different seeds differ", "[engine]")
