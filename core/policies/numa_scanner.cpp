@@ -13,7 +13,7 @@ namespace {
 // what separates the accessing nodes (a modelling choice, not a kernel knob).
 // Their cost is charged with the first (every page traps).
 constexpr int kPteFaultsPerChunkPass = 4;
-constexpr double kMaxScanSleepPassMs = 3'600'000;
+constexpr double kMaxScanSleepMs = 3'600'000;
 constexpr std::int64_t kMaxPagesToScan = std::int64_t{1} << 40;
 // khugepaged defaults (Linux 3.6 mm/huge_memory.c): it wakes every
 // khugepaged_scan_sleep_millisecs = 10 s and scans khugepaged_pages_to_scan
@@ -37,10 +37,12 @@ const ParamTable<NumaScanParams> &NumaScanParams::table()
 {
     static const ParamTable<NumaScanParams> t = [] {
         ParamTable<NumaScanParams> t;
-        t.real("scan_sleep_pass_ms", &NumaScanParams::scan_sleep_pass_ms, 1, kMaxScanSleepPassMs, "ms",
-               "the scanner wakes this often to arm hinting faults");
+        t.real("scan_sleep_ms", &NumaScanParams::scan_sleep_ms, 1, kMaxScanSleepMs, "ms",
+               "knuma_scand wakes this often to arm pages_to_scan more pages");
+        t.real("scan_sleep_pass_ms", &NumaScanParams::scan_sleep_pass_ms, 0, kMaxScanSleepMs, "ms",
+               "knuma_scand's pause after each full pass over every process");
         t.integer("pages_to_scan", &NumaScanParams::pages_to_scan, 1, kMaxPagesToScan, "pages",
-                  "pages of each process armed per scanner wakeup");
+                  "pages knuma_scand arms per wakeup, process after process");
         t.on_off("pmd", &NumaScanParams::pmd,
                  "on: mark 2 MiB pmd entries (one fault per range handles its 512 ptes); off: every pte faults");
         t.choice("transparent_hugepage", &NumaScanParams::thp, {{"always", true}, {"never", false}},
@@ -69,7 +71,8 @@ void NumaScanner::note_migrated(ProcId p, int chunk)
     split_[p][chunk] = 1;
 }
 
-void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_full_pass)
+void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_walk_start,
+                       const std::function<void(ProcId)> &on_full_pass)
 {
     const int nproc = static_cast<int>(sim.processes().size());
     if (split_.size() != static_cast<size_t>(nproc)) {
@@ -81,40 +84,62 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_fu
         next_khugepaged_ns_ = sim.now() + kKhugepagedScanSleepNs;
         khugepaged(sim);
     }
-    if (sim.now() < next_pass_ns_)
+    if (sim.now() < next_wake_ns_ || nproc == 0)
         return;
-    next_pass_ns_ = sim.now() + static_cast<SimTime>(p_.scan_sleep_pass_ms * 1e6);
+    next_wake_ns_ = sim.now() + static_cast<SimTime>(p_.scan_sleep_ms * 1e6);
     const auto &model = sim.model();
-    const double chunks_per_pass = static_cast<double>(p_.pages_to_scan) * static_cast<double>(model.page_bytes) /
-                                   static_cast<double>(model.chunk_bytes);
-    carry_chunks_.resize(nproc, 0.0);
-    scan_offset_.resize(nproc, 0);
     faults_.resize(nproc);
-    for (ProcId pid = 0; pid < nproc; ++pid) {
+    // AutoNUMA27 knuma_scand(): one daemon, pages_to_scan pages per wakeup
+    // whichever processes they belong to; knumad_do_scan() walks one mm to
+    // its end, then the next on the list.
+    carry_chunks_ += static_cast<double>(p_.pages_to_scan) * static_cast<double>(model.page_bytes) /
+                     static_cast<double>(model.chunk_bytes);
+    if (cursor_ < 0) {
+        cursor_ = 0;
+        scan_offset_ = 0;
+    }
+    // Every step arms a chunk or passes on to the next process.
+    while (carry_chunks_ >= 1.0 && cursor_ < nproc) {
+        const ProcId pid = cursor_;
         const Process &proc = sim.processes()[pid];
-        // The scanner runs where the process runs; a process with no live task is skipped.
+        // The scanner's work is charged where the process runs; a process
+        // with no live task has no mm to walk and is passed over.
         const int cpu = cpu_of_process(sim, proc);
         const int nchunks = static_cast<int>(proc.chunk_node.size());
-        if (cpu == kNoCpu || nchunks == 0)
+        if (cpu == kNoCpu || nchunks == 0 || scan_offset_ >= nchunks) {
+            ++cursor_;
+            scan_offset_ = 0;
             continue;
+        }
         faults_[pid].resize(nchunks, 0);
-        carry_chunks_[pid] += chunks_per_pass;
-        int todo = static_cast<int>(carry_chunks_[pid]);
-        carry_chunks_[pid] -= todo;
-        todo = std::min(todo, nchunks);
+        // knumad_do_scan(): mm_numa_fault_pass++ as the walk of an mm begins.
+        if (scan_offset_ == 0)
+            on_walk_start(pid);
         bool armed = false;
-        for (int i = 0; i < todo; ++i) {
-            const int c = scan_offset_[pid];
-            scan_offset_[pid] = (c + 1) % nchunks;
+        while (carry_chunks_ >= 1.0 && scan_offset_ < nchunks) {
+            const int c = scan_offset_++;
+            carry_chunks_ -= 1.0;
             faults_[pid][c] = 0;
             armed = PolicyActions::arm_hinting(sim, pid, c, cpu, grain(pid, c)) || armed;
-            if (scan_offset_[pid] == 0)
-                on_full_pass(pid);
         }
-        // AutoNUMA27 knumad_do_scan(): flush_tlb_range() over the part of
-        // the vma just scanned, so that the next accesses fault.
+        // knumad_do_scan(): flush_tlb_range() over the part of the vma just
+        // scanned, so that the next accesses fault.
         if (armed)
             PolicyActions::flush_tlb_range(sim, pid, cpu);
+        if (scan_offset_ >= nchunks) {
+            // mm_numa_fault_tmp_flush(): the process's statistics are where
+            // this walk found its pages.
+            on_full_pass(pid);
+            ++cursor_;
+            scan_offset_ = 0;
+        }
+    }
+    if (cursor_ >= nproc) {
+        // A full pass over every process: knuma_scand() sleeps
+        // scan_sleep_pass_millisecs before the next one starts.
+        cursor_ = -1;
+        carry_chunks_ = 0;
+        next_wake_ns_ = sim.now() + static_cast<SimTime>(p_.scan_sleep_pass_ms * 1e6);
     }
 }
 

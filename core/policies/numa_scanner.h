@@ -1,9 +1,11 @@
 #pragma once
 // The NUMA hinting-fault scanner of autonuma, after AutoNUMA27's knuma_scand
-// (mm/autonuma.c knumad_do_scan(), knuma_scand_pmd(), 2012): every
-// scan_sleep_pass_ms it walks the next pages_to_scan pages of each live
-// process's memory and arms hinting faults on them, then flushes the TLBs
-// of the range. Every pte is walked either way (it counts where the pages
+// (mm/autonuma.c knuma_scand(), knumad_do_scan(), knuma_scand_pmd(), 2012):
+// one daemon walks the processes one after another, in the order they were
+// created (the mm list), arming hinting faults on pages_to_scan pages per
+// wakeup and flushing the TLBs of each range it armed; it sleeps
+// scan_sleep_ms between wakeups, and scan_sleep_pass_ms once it has walked
+// every process (a full pass). Every pte is walked either way (it counts where the pages
 // are for the per-process statistics); with pmd on, only the pmd is marked,
 // so a 2 MiB range takes one fault that handles its 512 ptes, and a
 // transparent huge page is one entry and one fault. With THP on, memory
@@ -25,9 +27,10 @@ namespace schedscope {
 class Simulation;
 
 // knuma_scand defaults (AutoNUMA27 mm/autonuma.c): pages_to_scan = 128 MiB
-// of 4 KiB pages every scan_sleep_millisecs = 100 ms, pmd scanning on. The
-// pause after a full pass (scan_sleep_pass_millisecs, 10 s) is not modelled.
-inline constexpr double kDefaultScanSleepPassMs = 100.0;
+// of 4 KiB pages every scan_sleep_millisecs = 100 ms, a pause of
+// scan_sleep_pass_millisecs = 10 s after each full pass, pmd scanning on.
+inline constexpr double kDefaultScanSleepMs = 100.0;
+inline constexpr double kDefaultScanSleepPassMs = 10'000.0;
 inline constexpr std::int64_t kDefaultPagesToScan = 128 * 1024 * 1024 / 4096;
 inline constexpr bool kDefaultPmdScan = true;
 // /sys/kernel/mm/transparent_hugepage/enabled: "always", the default of the
@@ -36,6 +39,7 @@ inline constexpr bool kDefaultPmdScan = true;
 inline constexpr bool kDefaultThp = true;
 
 struct NumaScanParams {
+    double scan_sleep_ms = kDefaultScanSleepMs;
     double scan_sleep_pass_ms = kDefaultScanSleepPassMs;
     std::int64_t pages_to_scan = kDefaultPagesToScan;
     bool pmd = kDefaultPmdScan;
@@ -51,9 +55,11 @@ public:
     explicit NumaScanner(NumaScanParams p = {}) : p_(p) {}
     const NumaScanParams &params() const { return p_; }
 
-    // Once per tick. `on_full_pass(proc)` runs when a process's whole memory
-    // has been scanned once more (the statistics' period).
-    void tick(Simulation &sim, const std::function<void(ProcId)> &on_full_pass);
+    // Once per tick. `on_walk_start(proc)` runs as the scanner starts on a
+    // process's memory (its mm's new pass), `on_full_pass(proc)` once it has
+    // walked all of it (the per-process statistics are then complete).
+    void tick(Simulation &sim, const std::function<void(ProcId)> &on_walk_start,
+              const std::function<void(ProcId)> &on_full_pass);
     // A hinting fault the engine took on a chunk: charges the rest of its
     // pages (PolicyActions::take_hinting_fault) and, without pmd scanning,
     // re-arms the chunk so that it may report a few more samples this pass.
@@ -67,9 +73,10 @@ private:
     void khugepaged(Simulation &sim);
 
     NumaScanParams p_;
-    SimTime next_pass_ns_ = 0;
-    std::vector<double> carry_chunks_;              // per process: fractional chunks owed
-    std::vector<int> scan_offset_;                  // per process: the next chunk to arm
+    SimTime next_wake_ns_ = 0;
+    double carry_chunks_ = 0;                       // fractional chunks owed to the next wakeup
+    ProcId cursor_ = -1;                            // the process being walked; -1 between passes
+    int scan_offset_ = 0;                           // its next chunk to arm
     std::vector<std::vector<std::uint8_t>> faults_; // per process and chunk: faults taken this pass
     std::vector<std::vector<std::uint8_t>> split_;  // per process and chunk: THP on, its huge pages split
     SimTime next_khugepaged_ns_ = 0;

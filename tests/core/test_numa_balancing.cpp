@@ -1,5 +1,5 @@
 // NUMA balancing's costs and rules page by page (engine/policy_actions.h,
-// autonuma's knuma_scand and knuma_migrated, sched-numa's own scanner), on
+// autonuma's knuma_scand and migrate on fault, sched-numa's own scanner), on
 // a 2-node, 4-CPU machine (CPUs 0-1 node 0, 2-3 node 1) with the default
 // model: 4 MiB chunks of 1024 pages of 4 KiB, two 2 MiB pmds per chunk,
 // scan_ns_per_page 20, hinting_fault_ns 1500, ipi_ns 1500, a copy at
@@ -168,21 +168,51 @@ TEST_CASE("autonuma: hinting faults per page, per pmd or per huge page", "[polic
     CHECK(pmd.tlb_shootdown_ipis >= pmd.pages_migrated);
 }
 
-TEST_CASE("autonuma: knuma_migrated of the faulting node moves the pages, pages_to_migrate per wakeup",
-          "[policy][numa]")
+TEST_CASE("autonuma: pages migrate in the fault, pages_to_migrate per node per window", "[policy][numa]")
 {
-    // One chunk per wakeup (1024 pages), every 100 ms: 16 chunks take more
-    // than a second; by 0.5 s at most 5 wakeups have run.
-    Simulation sim = make("autonuma:pages_to_migrate=1024");
+    // AutoNUMA27 autonuma_migrate_page(): one chunk (1024 pages) per 100 ms
+    // window to node 1. The first pass arms all 16 chunks at once and each
+    // faults once; the first migrates, the rest are refused and stay until
+    // their next fault, in the next pass, 10 s later.
+    {
+        Simulation sim = make("autonuma:pages_to_migrate=1024");
+        const ProcId p = add_process(sim, {2, 3}, 0);
+        sim.run_until(500'000'000);
+        CHECK(page_migrate_decisions(sim) == 1);
+        CHECK(page_migrate_decisions(sim, "on fault") == 1);
+        sim.run_until(5'000'000'000);
+        CHECK(sim.processes()[p].chunks_on_node[1] == 1);
+    }
+    // Passes every 100 ms: one more chunk per window, all 16 within 2.5 s.
+    Simulation sim = make("autonuma:pages_to_migrate=1024,scan_sleep_pass_ms=100");
     const ProcId p = add_process(sim, {2, 3}, 0);
     sim.run_until(500'000'000);
     const std::int64_t moved = page_migrate_decisions(sim);
-    CHECK(moved > 0);
-    CHECK(moved <= 5);
-    CHECK(page_migrate_decisions(sim, "by knuma_migrated1") == moved);
+    CHECK(moved > 1);
+    CHECK(moved <= 6);
     sim.run_until(2'500'000'000);
     CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
     CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("autonuma: one knuma_scand walks the processes in turn, then pauses scan_sleep_pass_ms", "[policy][numa]")
+{
+    // pages_to_scan = 8 chunks per 100 ms wakeup for knuma_scand as a whole
+    // (AutoNUMA27 knuma_scand()): two processes of 16 chunks take four
+    // wakeups, the first process's two first, then nothing for 10 s.
+    Simulation sim = make("autonuma:pages_to_scan=8192,mem_follow=off");
+    add_process(sim, {0, 1}, 0, 12'000);
+    add_process(sim, {2, 3}, 1, 12'000);
+    sim.run_until(50'000'000);
+    CHECK(sim.numa_activity().pages_scanned == 8 * 1024);
+    sim.run_until(150'000'000);
+    CHECK(sim.numa_activity().pages_scanned == 16 * 1024);
+    sim.run_until(500'000'000);
+    CHECK(sim.numa_activity().pages_scanned == 32 * 1024);
+    sim.run_until(10'000'000'000);
+    CHECK(sim.numa_activity().pages_scanned == 32 * 1024); // the pass pause
+    sim.run_until(10'500'000'000);
+    CHECK(sim.numa_activity().pages_scanned > 32 * 1024);
 }
 
 TEST_CASE("sched-numa: a page faulting twice in a row from a node migrates there", "[policy][numa]")

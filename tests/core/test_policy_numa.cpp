@@ -79,10 +79,11 @@ bool threads_on_node(const Simulation &sim, ProcId p, int node)
 
 TEST_CASE("autonuma moves a process's memory to the node its threads run on, then stops", "[policy]")
 {
-    // Threads pinned to node 1, memory first written on node 0. With the
-    // default scan (all 16 chunks per 100 ms pass, pmd: one fault per chunk
-    // per pass) a chunk sees two faults in a row from node 1 within two
-    // passes, so everything is on node 1 well before 1 s.
+    // Threads pinned to node 1, memory first written on node 0. knuma_scand
+    // walks all 16 chunks in its first wakeup (32 per wakeup); pmd mode
+    // gives one fault per chunk per pass, and a page's first hinting fault
+    // passes the last_nid filter (AutoNUMA27 last_nid_set()), so every chunk
+    // migrates in the first pass, long before the 10 s pause ends.
     for (std::uint64_t seed : {1, 2, 3}) {
         Simulation sim = make("autonuma", seed);
         ProcId p = add_shared_process(sim, 2, 3000, 0, cpus({2, 3}));
@@ -104,18 +105,24 @@ TEST_CASE("autonuma moves a process's memory to the node its threads run on, the
     CHECK(page_migrations(off) == 0);
 }
 
-TEST_CASE("autonuma migrate_threshold is the number of faults in a row", "[policy]")
+TEST_CASE("autonuma migrate_threshold is the number of faults in a row after a page's first", "[policy]")
 {
-    // Threshold 4 needs four passes instead of two: half a second in, memory
-    // has moved with threshold 2 but not yet with 6.
+    // One thread on each node (pinned), both touching all the memory, which
+    // starts on node 0; passes every 100 ms. A page's first fault migrates
+    // it whatever the threshold (nothing to filter yet); after that a page
+    // needs `migrate_threshold` faults in a row from one node, which two
+    // nodes taking turns at random give far less often for 6 than for 2.
     auto moved_by = [](const std::string &policy, SimTime t) {
-        Simulation sim = make(policy);
-        add_shared_process(sim, 2, 3000, 0, cpus({2, 3}));
+        Simulation sim = make(policy + ",scan_sleep_pass_ms=100");
+        add_shared_process(sim, 2, 6000, 0, cpus({0, 2}));
         sim.run_until(t);
         return page_migrations(sim);
     };
-    CHECK(moved_by("autonuma:migrate_threshold=2", 350'000'000) > 0);
-    CHECK(moved_by("autonuma:migrate_threshold=6", 350'000'000) == 0);
+    const std::int64_t two = moved_by("autonuma:migrate_threshold=2", 3'000'000'000);
+    const std::int64_t six = moved_by("autonuma:migrate_threshold=6", 3'000'000'000);
+    CHECK(six > 0);        // the first faults from node 1
+    CHECK(six <= kChunks); // nothing after: six in a row from one node did not happen
+    CHECK(two > 2 * six);  // two in a row from either node happens pass after pass
 }
 
 TEST_CASE("autonuma exchanges tasks between full nodes so both end near their memory", "[policy]")
@@ -143,10 +150,40 @@ TEST_CASE("autonuma exchanges tasks between full nodes so both end near their me
     CHECK(count_kind(no_exchange, DecisionKind::Exchange) == 0);
 }
 
+TEST_CASE("autonuma exchanges when the task is more at home there than the task it displaces", "[policy]")
+{
+    // AutoNUMA27 __sched_autonuma_balance(), between two processes: proc0
+    // has 10 of its 16 chunks on node 0 (weight 625 per mille), proc1 9
+    // (562). Both are most at home on node 0, and proc1's thread there
+    // gains nothing by going to node 1; still proc0's thread on node 1 takes
+    // its place, since proc0 is more at home on node 0 than proc1 is
+    // (other_diff 63 > 0, this_diff 250 > 0). The swap is one way: proc1's
+    // thread now on node 1 finds only proc0's threads on node 0, which are
+    // more at home there. Memory stays put (mem_follow off).
+    Simulation sim = make("autonuma:mem_follow=off");
+    const ProcId p0 = add_shared_process(sim, 2, 4000, -1);
+    const ProcId p1 = add_shared_process(sim, 2, 4000, -1);
+    sim.place_chunks(p0, 0, 10, 0);
+    sim.place_chunks(p0, 10, kChunks, 1);
+    sim.place_chunks(p1, 0, 9, 0);
+    sim.place_chunks(p1, 9, kChunks, 1);
+    sim.run_until(1'500'000'000);
+    CHECK(threads_on_node(sim, p0, 0));
+    CHECK(threads_on_node(sim, p1, 1));
+    CHECK(count_kind(sim, DecisionKind::Exchange) >= 2);
+    const size_t moves = sim.recording().migrations.size();
+    sim.run_until(3'000'000'000);
+    CHECK(sim.recording().migrations.size() == moves); // no ping-pong
+    CHECK(sim.policy().preferred_node(sim, sim.processes()[p0].tasks[0]) == 0);
+    CHECK(sim.policy().preferred_node(sim, sim.processes()[p1].tasks[0]) == 1);
+}
+
 TEST_CASE("autonuma with both halves converges each process onto one node and stops", "[policy]")
 {
     for (std::uint64_t seed : {1, 2, 3}) {
-        Simulation sim = make("autonuma", seed);
+        // Passes every 100 ms instead of 10 s, so that a chunk a misplaced
+        // thread pulled on its first fault comes back within the run.
+        Simulation sim = make("autonuma:scan_sleep_pass_ms=100", seed);
         add_shared_process(sim, 2, 6000, 0);
         add_shared_process(sim, 2, 6000, 1);
         sim.run_until(2'000'000'000);

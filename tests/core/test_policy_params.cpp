@@ -52,7 +52,8 @@ double hot_ms(const Simulation &sim, const std::string &level)
 
 TEST_CASE("unknown parameter names are rejected, naming the parameter", "[policy]")
 {
-    CHECK(field_of_error("autonuma:scan_sleep_ms=5") == "scan_sleep_ms");
+    // scan_sleep_ms is a knob now (knuma_scand's scan_sleep_millisecs); seconds are not.
+    CHECK(field_of_error("autonuma:scan_sleep_s=5") == "scan_sleep_s");
     CHECK(field_of_error("sched-domains:cache_hot_time_ms.L2=1") == "cache_hot_time_ms.L2");
     CHECK(field_of_error("linux-2.5-numa:cache_hot_time_ms=1") == "cache_hot_time_ms");
     CHECK(field_of_error("bind:mode=hard,pmd=on") == "pmd");
