@@ -74,7 +74,17 @@ Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
 // The 2012 baseline: Linux 3.6's own scheduler (the autonuma-benchmark runs
 // compared 3.6 with and without the NUMA patches).
 const PolicySpec kBaseline{"cfs", {}};
-const PolicySpec kAutonuma{"autonuma", {}};
+
+// AutoNUMA as the scenario file gives it: where the workload's memory is
+// scaled down, the file scales knuma_scand's pass pause with it (the scenario
+// descriptions say by how much and why).
+PolicySpec autonuma_of(const Scenario &s)
+{
+    for (const PolicySpec &p : s.policies)
+        if (p.name == "autonuma")
+            return p;
+    return PolicySpec{"autonuma", {}};
+}
 
 // The benchmark's _HARD_BIND / _INVERSE_BIND builds bind themselves (CPUs and
 // memory policy) and then run under the kernel's balancer; the workloads'
@@ -94,7 +104,7 @@ struct Bracket {
 
 Bracket run_bracket(const Scenario &s, std::uint64_t seed)
 {
-    return {run_numa(s, kBaseline, seed), run_numa(s, kAutonuma, seed), run_bound(s, "hard", seed),
+    return {run_numa(s, kBaseline, seed), run_numa(s, autonuma_of(s), seed), run_bound(s, "hard", seed),
             run_bound(s, "inverse", seed)};
 }
 
@@ -172,8 +182,14 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
                 // node: each node serves the same bytes whoever reads them,
                 // so AutoNUMA's locality does not shorten the run (published:
                 // it took two thirds off). The model lacks what made remote
-                // streams slower than local ones on the real machine.
-                CHECK(autonuma.elapsed_s < 1.01 * base.elapsed_s);
+                // streams slower than local ones on the real machine. What
+                // AutoNUMA27 adds is its own cost: it migrates pages on
+                // their first hinting fault, each with a TLB shootdown to the
+                // process's other CPUs (about 1 % of CPU time, as published).
+                // So it loses, by no more than that extra system time spread
+                // over the machine's 32 CPUs, and 1 %.
+                const double overhead_s = (autonuma.sys_s - base.sys_s) / 32.0;
+                CHECK(autonuma.elapsed_s < 1.01 * base.elapsed_s + overhead_s);
                 CHECK(autonuma.elapsed_s > 0.9 * base.elapsed_s);
                 // Inverse binding sends every line over two links.
                 CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
@@ -242,7 +258,7 @@ TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's; 0.3-5 
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
         INFO("seed " << seed);
         const Outcome base = run_numa(s, kBaseline, seed);
-        const Outcome autonuma = run_numa(s, kAutonuma, seed);
+        const Outcome autonuma = run_numa(s, autonuma_of(s), seed);
         const Outcome pages = run_numa(s, per_page, seed);
         INFO("system share: baseline " << share(base) << ", autonuma " << share(autonuma) << ", every page faulting "
                                        << share(pages));
@@ -263,7 +279,7 @@ TEST_CASE("AutoNUMA stops migrating pages once numa02 and numa01_THREAD_ALLOC ha
         const Scenario s = sample_scenario(file);
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " seed " << seed);
-            const Outcome o = run_numa(s, kAutonuma, seed);
+            const Outcome o = run_numa(s, autonuma_of(s), seed);
             CHECK(o.final_local_pct > 95.0);
             // Fewer than 2 % of the migrations happen in the second half.
             CHECK(o.page_migrations_second_half * 50 <= std::max<std::int64_t>(o.page_migrations_total, 1));
@@ -277,7 +293,7 @@ TEST_CASE("numa01 converges under AutoNUMA on 2 nodes but not on 8", "[calibrati
     const Scenario eight = sample_scenario("autonuma-8node-numa01.json");
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
         INFO("seed " << seed);
-        const Outcome o2 = run_numa(two, kAutonuma, seed);
+        const Outcome o2 = run_numa(two, autonuma_of(two), seed);
         CHECK(o2.final_local_pct > 90.0);
         for (double share : o2.max_node_share)
             CHECK(share > 0.9);
@@ -295,7 +311,7 @@ TEST_CASE("numa01 converges under AutoNUMA on 2 nodes but not on 8", "[calibrati
         // the baseline, up to that bound and not past it, without the
         // convergence of the 2-node run, and pages still moving at the end.
         const Outcome b8 = run_numa(eight, kBaseline, seed);
-        const Outcome o8 = run_numa(eight, kAutonuma, seed);
+        const Outcome o8 = run_numa(eight, autonuma_of(eight), seed);
         INFO("8 nodes: baseline " << b8.final_local_pct << " % local, AutoNUMA " << o8.final_local_pct << " %");
         CHECK(o8.final_local_pct > b8.final_local_pct + 3.0);
         CHECK(o8.final_local_pct < 30.0);
