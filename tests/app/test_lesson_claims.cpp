@@ -94,8 +94,7 @@ TEST_CASE("lesson: the 2003 idle-balancing bug shows what its text says", "[less
     // Step 5: "set idle_node_rebalance_tick_ms=2 ... Idle time drops to about
     // 2.6 % and the jobs finish a little sooner."
     Scenario s = load_scenario(scenario_path("lesson-idle-balancing-2003.json").toStdString());
-    PolicySpec cross = effective_policies(s)[1];
-    cross.params["idle_node_rebalance_tick_ms"] = "2";
+    const PolicySpec cross{"linux-2.5-numa", {{"idle_balance_mask", "cpu"}, {"idle_node_rebalance_tick_ms", "2"}}};
     const RunResult b0 = run_policy(s, cross, s.seed, scenario_topology(s), {}, kDefaultMaxSimulatedS, false);
     REQUIRE(b0.finished);
     CHECK(b0.idle_pct == Approx(2.6).margin(0.5));
