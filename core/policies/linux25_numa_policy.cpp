@@ -1,13 +1,18 @@
 // `linux-2.5-numa`: the NUMA scheduler of Linux 2.5.59 (2003), in the two
 // forms the 2003 NEC TX7 comparison measured.
 //
-// variant=rework (the default): the tick-driven rework posted against 2.5.59
-// (sched-2.5.59-A2 and its successors). Each CPU balances within its node on
-// the tick (often when idle, rarely when busy) and across nodes on a slower
-// period, pulling from the busiest runqueue when the imbalance passes
-// imbalance_pct. idle_balance_mask=cpu reproduces A2 as posted, whose idle
-// balancer was given the CPU's own mask instead of its node's, so that idle
-// CPUs never pull work; the default `node` is the fixed rework.
+// variant=rework (the default): the tick-driven rework Ingo Molnar posted
+// against 2.5.59 as sched-2.5.59-A2 (17 January 2003). It keeps 2.5.59's
+// load_balance(), find_busiest_queue() and find_busiest_node()
+// (linux25_orig.cpp) and gives load_balance() a cpumask from its callers:
+// rebalance_tick() balances an idle CPU within its node every tick, a busy
+// one within its node every BUSY_REBALANCE_TICK and across nodes (the
+// busiest node plus itself) every NODE_REBALANCE_TICK. Two mistakes of A2
+// as posted, both named in the replies to it, are parameters:
+// idle_balance_mask=cpu (its idle tick passed the CPU's own mask, so that
+// idle CPUs never pulled on the tick) and busy_balance=idle (its busy branch
+// passed idle=1). The default idle_balance_mask=node is the report's
+// "A2-fixed", A2 with the mask corrected and nothing else.
 //
 // variant=orig: 2.5.59 as released (linux25_orig.cpp). load_balance() runs
 // from the tick and from schedule() on an empty runqueue; every
@@ -26,16 +31,17 @@ namespace schedscope {
 
 namespace {
 
-// The rework's kernel/sched.c (sched-2.5.59-A2 and its B0 successor:
-// rebalance_tick()), at HZ=1000.
-constexpr std::int64_t kIdleRebalanceTickMs = 1;   // IDLE_REBALANCE_TICK (HZ/1000)
-constexpr std::int64_t kBusyRebalanceTickMs = 200; // BUSY_REBALANCE_TICK (HZ/5)
-constexpr std::int64_t kNodeRebalanceTickMs = 400; // NODE_REBALANCE_TICK (2 x BUSY_REBALANCE_TICK)
-constexpr std::int64_t kImbalancePct = 125;        // "at least ~25% imbalance"
+// sched-2.5.59-A2 kernel/sched.c, at HZ=1000. The posting's changelog:
+// "idle-rebalancing every 1 msec, intra-node rebalancing every 200 msecs and
+// inter-node rebalancing every 400 msecs".
+constexpr std::int64_t kIdleRebalanceTickMs = 1;   // IDLE_REBALANCE_TICK (HZ/1000 ?: 1)
+constexpr std::int64_t kBusyRebalanceTickMs = 200; // BUSY_REBALANCE_TICK (HZ/5 ?: 1)
+constexpr std::int64_t kNodeRebalanceTickMs = 400; // NODE_REBALANCE_TICK (BUSY_REBALANCE_TICK * 2)
 // Linux 2.5.59 kernel/sched.c: task_timeslice() = BASE_TIMESLICE(p) =
 // MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO-1-static_prio)
 // / (MAX_USER_PRIO-1), with MIN 10 ms, MAX 200 ms; for nice 0 (static_prio
-// 120, MAX_PRIO 140, MAX_USER_PRIO 40): 10 + 190 * 19 / 39 = 102 ms.
+// 120, MAX_PRIO 140, MAX_USER_PRIO 40): 10 + 190 * 19 / 39 = 102 ms. The
+// rework does not touch it, so it is both variants' default.
 constexpr std::int64_t kO1Nice0TimesliceMs = 10 + 190 * 19 / 39;
 constexpr std::int64_t kMaxTickMs = 3'600'000; // an hour: rejects unit typos only
 
@@ -43,11 +49,15 @@ struct Linux25Params {
     std::int64_t idle_tick_ms = kIdleRebalanceTickMs;
     std::int64_t busy_tick_ms = kBusyRebalanceTickMs;
     std::int64_t node_tick_ms = kNodeRebalanceTickMs;
+    // A2 has one NODE_REBALANCE_TICK (its changelog; the report asked for
+    // separate idle and busy ones), run here on the busy branch only: the
+    // posting's rebalance_tick() is not in our sources. The successor
+    // sched-2.5.59-B0 added IDLE_NODE_REBALANCE_TICK at IDLE_REBALANCE_TICK * 2.
     std::int64_t idle_node_tick_ms = 0; // 0 = off
-    std::int64_t imbalance_pct = kImbalancePct;
     bool mask_is_cpu = false;
-    bool orig = false;      // variant=orig: the balancing is Linux25Orig's
-    bool o1_slices = false; // timeslice=o1: 2.5's timeslices instead of the engine's
+    bool busy_as_idle = true; // A2: rebalance_tick()'s busy branch passes idle=1
+    bool orig = false;        // variant=orig: the balancing is Linux25Orig's
+    bool o1_slices = true;    // timeslice=o1: 2.5's timeslices instead of the engine's
     Linux25OrigParams orig_params;
 };
 
@@ -55,16 +65,11 @@ bool is_rework(const Linux25Params &p) { return !p.orig; }
 bool is_orig(const Linux25Params &p) { return p.orig; }
 
 // variant=orig runs Linux25Orig on its own parameters: the shared knobs are
-// copied there, and two defaults differ (2.5.59's HZ/4 busy tick, and its
-// own timeslices).
+// copied there, and one default differs (2.5.59's HZ/4 busy tick).
 void finish_linux25(Linux25Params &p, const ParamMap &given, const std::string &)
 {
-    if (!p.orig)
-        return;
-    if (!given.count("busy_rebalance_tick_ms"))
+    if (p.orig && !given.count("busy_rebalance_tick_ms"))
         p.busy_tick_ms = kLinux25OrigBusyTickMs;
-    if (!given.count("timeslice"))
-        p.o1_slices = true;
     p.orig_params.idle_tick_ms = p.idle_tick_ms;
     p.orig_params.busy_tick_ms = p.busy_tick_ms;
 }
@@ -73,42 +78,41 @@ const ParamTable<Linux25Params> &linux25_table()
 {
     static const ParamTable<Linux25Params> t = [] {
         ParamTable<Linux25Params> t;
-        // The rework's params() map is what it was before variants existed
-        // (plus timeslice when not the default), so that its reports and
-        // saved scenarios stay byte-identical: variant is written for orig only.
+        // variant is written for orig only, so that the rework's reports
+        // name no variant, as before variants existed.
         t.choice<bool>("variant", &Linux25Params::orig, {{"rework", false}, {"orig", true}},
-                       "rework (the tick-driven rework of 2003), or orig (2.5.59 as released)")
+                       "rework (sched-2.5.59-A2, the tick-driven rework of 2003), or orig (2.5.59 as released)")
             .written_if(is_orig);
         t.integer("idle_rebalance_tick_ms", &Linux25Params::idle_tick_ms, 1, kMaxTickMs, "ms",
-                  "an idle CPU balances within its node this often");
+                  "an idle CPU balances within its node this often (IDLE_REBALANCE_TICK)");
         t.integer("busy_rebalance_tick_ms", &Linux25Params::busy_tick_ms, 1, kMaxTickMs, "ms",
-                  "a busy CPU balances this often (variant=orig: default 250, 2.5.59's HZ/4)");
+                  "a busy CPU balances this often (BUSY_REBALANCE_TICK; variant=orig: default 250, 2.5.59's HZ/4)");
         t.integer("node_rebalance_tick_ms", &Linux25Params::node_tick_ms, 1, kMaxTickMs, "ms",
-                  "a busy CPU balances across nodes this often")
+                  "a busy CPU balances across nodes this often (A2's NODE_REBALANCE_TICK)")
             .when(is_rework, "variant=rework");
         t.integer("idle_node_rebalance_tick_ms", &Linux25Params::idle_node_tick_ms, 0, kMaxTickMs, "ms",
-                  "an idle CPU balances across nodes this often (0 = off)")
-            .when(is_rework, "variant=rework");
-        t.integer("imbalance_pct", &Linux25Params::imbalance_pct, 100, 1000, "%",
-                  "pull only when the busiest exceeds this % of our load")
+                  "an idle CPU also balances across nodes this often (0 = off, as modelled for A2; B0's "
+                  "IDLE_NODE_REBALANCE_TICK was 2)")
             .when(is_rework, "variant=rework");
         t.choice<bool>("idle_balance_mask", &Linux25Params::mask_is_cpu, {{"node", false}, {"cpu", true}},
-                       "node, or cpu: the 2.5 bug where idle CPUs pass their own mask and never pull")
+                       "node, or cpu: A2's idle tick passes the CPU's own mask and never pulls (a CPU going idle "
+                       "still balances within its node)")
             .when(is_rework, "variant=rework");
-        t.choice<bool>("timeslice", &Linux25Params::o1_slices, {{"cfs", false}, {"o1", true}},
-                       "cfs (the engine's 6 ms fair rotation) or o1 (2.5's 102 ms nice-0 timeslice); variant=orig "
-                       "defaults to o1")
-            .written_if([](const Linux25Params &p) { return p.orig || p.o1_slices; });
+        t.choice<bool>("busy_balance", &Linux25Params::busy_as_idle, {{"idle", true}, {"busy", false}},
+                       "idle (A2: the busy tick balances with idle=1, taking one task past any imbalance) or busy "
+                       "(the flag corrected, as in B0)")
+            .when(is_rework, "variant=rework");
+        t.choice<bool>("timeslice", &Linux25Params::o1_slices, {{"o1", true}, {"cfs", false}},
+                       "o1 (2.5's 102 ms nice-0 timeslice) or cfs (the engine's 6 ms fair rotation)");
         t.integer_with(
              "node_balance_rate", [](Linux25Params &p, std::int64_t v) { p.orig_params.node_balance_rate = v; },
              [](const Linux25Params &p) { return std::optional<std::int64_t>(p.orig_params.node_balance_rate); }, 1,
              1'000'000, "balances", "variant=orig: every this many-th balance crosses nodes (NODE_BALANCE_RATE)")
             .when(is_orig, "variant=orig");
         t.integer_with(
-             "node_threshold_pct", [](Linux25Params &p, std::int64_t v) { p.orig_params.node_threshold_pct = v; },
-             [](const Linux25Params &p) { return std::optional<std::int64_t>(p.orig_params.node_threshold_pct); }, 100,
-             1000, "%", "variant=orig: the busiest node must exceed this % of ours (NODE_THRESHOLD)")
-            .when(is_orig, "variant=orig");
+            "node_threshold_pct", [](Linux25Params &p, std::int64_t v) { p.orig_params.node_threshold_pct = v; },
+            [](const Linux25Params &p) { return std::optional<std::int64_t>(p.orig_params.node_threshold_pct); }, 100,
+            1000, "%", "find_busiest_node(): the busiest node must exceed this % of ours (NODE_THRESHOLD)");
         t.check(finish_linux25);
         return t;
     }();
@@ -117,7 +121,7 @@ const ParamTable<Linux25Params> &linux25_table()
 
 class Linux25NumaPolicy final : public Policy {
 public:
-    explicit Linux25NumaPolicy(Linux25Params p) : p_(p), orig_(p.orig_params) {}
+    explicit Linux25NumaPolicy(Linux25Params p) : p_(p), lb_(p.orig_params) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<Linux25NumaPolicy>(*this); }
     std::string name() const override { return "linux-2.5-numa"; }
     ParamMap params() const override { return policy_params(linux25_table(), p_, wakeup_mode()); }
@@ -170,38 +174,65 @@ public:
         return least_loaded(sim, task.cpus_allowed);
     }
 
-    // rebalance_tick: node balancing first, then within the node.
+    // sched-2.5.59-A2 kernel/sched.c: rebalance_tick(), called by
+    // scheduler_tick() with idle=1 when the idle task has the CPU. Periods
+    // count jiffies (`j % PERIOD == 0`); node balancing comes before the
+    // balance within the node when both fall on one tick.
     void on_tick(Simulation &sim, int cpu) override
     {
+        if (p_.orig) {
+            lb_.on_tick(sim, cpu);
+            return;
+        }
         const std::int64_t j = sim.now() / sim.model().tick_ns; // jiffies
         const std::int64_t ticks_per_ms = std::max<std::int64_t>(1, 1'000'000 / sim.model().tick_ns);
         auto due = [&](std::int64_t period_ms) { return period_ms > 0 && j % (period_ms * ticks_per_ms) == 0; };
-        if (p_.orig) {
-            orig_.on_tick(sim, cpu);
-            return;
-        }
+        const int node = sim.topology().numa_count() > 0 ? sim.topology().node_of_pu(cpu) : 0;
         if (sim.cpu_idle(cpu)) {
+            // Off unless asked for: B0's IDLE_NODE_REBALANCE_TICK.
             if (due(p_.idle_node_tick_ms))
-                balance_node(sim, cpu, true);
-            if (due(p_.idle_tick_ms))
-                load_balance(sim, cpu, true, idle_mask(sim, cpu), "idle");
+                lb_.balance_node(sim, cpu, true, "idle tick");
+            // A2's idle branch: "load_balance(this_rq, 1, this_cpumask)",
+            // this_cpumask = 1UL << this_cpu (idle_balance_mask=cpu): the only
+            // runqueue in the mask is our own, and find_busiest_queue() never
+            // picks it. A2-fixed passes the node's mask instead.
+            if (due(p_.idle_tick_ms)) {
+                if (p_.mask_is_cpu) {
+                    CpuSet own;
+                    own.set(cpu);
+                    lb_.balance(sim, cpu, true, own, "idle tick, own CPU's mask");
+                } else {
+                    lb_.balance(sim, cpu, true, node_cpus(sim.topology(), node),
+                                "idle tick, within " + node_text(node));
+                }
+            }
             return;
         }
+        // A2's busy branch called load_balance() with idle=1 (busy_balance=
+        // idle; the posting's author named it a bug in his reply): a busy CPU
+        // then takes one task, on the instantaneous runqueue lengths, without
+        // find_busiest_queue()'s 25 % rule.
+        const bool idle_flag = p_.busy_as_idle;
+        const std::string how = idle_flag ? "busy tick (idle=1)" : "busy tick";
         if (due(p_.node_tick_ms))
-            balance_node(sim, cpu, false);
+            lb_.balance_node(sim, cpu, idle_flag, how);
         if (due(p_.busy_tick_ms))
-            load_balance(sim, cpu, false, node_cpus(sim.topology(), sim.topology().node_of_pu(cpu)), "busy");
+            lb_.balance(sim, cpu, idle_flag, node_cpus(sim.topology(), node), how + ", within " + node_text(node));
     }
 
-    // schedule() on an empty runqueue balances as an idle CPU, same mask.
+    // sched-2.5.59-A2 kernel/sched.c: schedule() on an empty runqueue calls
+    // load_balance(rq, 1, __cpu_to_node_mask(smp_processor_id())) - the
+    // node's mask under either idle_balance_mask: the mistaken line the
+    // report quotes is rebalance_tick()'s (this_rq, this_cpumask), not
+    // schedule()'s (rq).
     void on_idle(Simulation &sim, int cpu) override
     {
         if (p_.orig) {
-            orig_.on_idle(sim, cpu);
+            lb_.on_idle(sim, cpu);
             return;
         }
-        if (!acting_)
-            load_balance(sim, cpu, true, idle_mask(sim, cpu), "newly idle");
+        const int node = sim.topology().numa_count() > 0 ? sim.topology().node_of_pu(cpu) : 0;
+        lb_.balance(sim, cpu, true, node_cpus(sim.topology(), node), "newly idle, within " + node_text(node));
     }
 
 private:
@@ -215,16 +246,6 @@ private:
         return all;
     }
 
-    CpuSet idle_mask(const Simulation &sim, int cpu) const
-    {
-        if (p_.mask_is_cpu) {
-            CpuSet own;
-            own.set(cpu);
-            return own;
-        }
-        return node_cpus(sim.topology(), sim.topology().node_of_pu(cpu));
-    }
-
     static int least_loaded(const Simulation &sim, const CpuSet &among)
     {
         int best = -1;
@@ -234,79 +255,8 @@ private:
         return best;
     }
 
-    // find_busiest_node + load_balance over that node plus this CPU.
-    void balance_node(Simulation &sim, int cpu, bool idle)
-    {
-        const Topology &topo = sim.topology();
-        if (topo.numa_count() < 2)
-            return;
-        const int here = topo.node_of_pu(cpu);
-        auto node_load = [&](int n) {
-            const CpuSet cpus = topo.pus_of_node(n);
-            double load = 0;
-            for (int c = cpus.first(); c >= 0; c = cpus.next(c))
-                load += sim.nr_running(c);
-            return load / std::max(1, cpus.count());
-        };
-        const double this_load = node_load(here);
-        int busiest = -1;
-        double max_load = this_load;
-        for (int n = 0; n < topo.numa_count(); ++n)
-            if (n != here && node_load(n) > max_load) {
-                busiest = n;
-                max_load = node_load(n);
-            }
-        if (busiest < 0 || max_load * 100 <= this_load * static_cast<double>(p_.imbalance_pct))
-            return;
-        CpuSet mask = topo.pus_of_node(busiest);
-        mask.set(cpu);
-        load_balance(sim, cpu, idle, mask,
-                     std::string(idle ? "idle" : "busy") + ", node balancing towards busiest " + node_text(busiest) +
-                         " (" + fixed1_text(max_load) + " vs " + fixed1_text(this_load) + " per CPU)");
-    }
-
-    void load_balance(Simulation &sim, int cpu, bool idle, const CpuSet &mask, const std::string &how)
-    {
-        const int this_nr = sim.nr_running(cpu);
-        int busiest = -1;
-        for (int c = mask.first(); c >= 0; c = mask.next(c))
-            if (c != cpu && (busiest < 0 || sim.nr_running(c) > sim.nr_running(busiest)))
-                busiest = c;
-        if (busiest < 0)
-            return; // the mask holds only this CPU: nothing to pull from
-        const int max_nr = sim.nr_running(busiest);
-        int imbalance = (max_nr - this_nr) / 2;
-        if (imbalance < 1 || max_nr * 100 <= this_nr * p_.imbalance_pct)
-            return;
-        std::vector<TaskId> cands = sim.rq(busiest).queue;
-        for (TaskId t : cands) {
-            if (imbalance <= 0)
-                break;
-            const Task &task = sim.task(t);
-            if (!task.cpus_allowed.test(cpu))
-                continue;
-            const double ago = task.last_ran_ns >= 0 ? static_cast<double>(sim.now() - task.last_ran_ns) / 1e6 : -1;
-            if (!idle && ago >= 0 && ago < kLinux25CacheDecayMs) {
-                sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                        task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
-                            ms_text(kLinux25CacheDecayMs));
-                continue;
-            }
-            acting_ = true;
-            const bool ok = sim.migrate_task(t, cpu, cpu, DecisionKind::Pull,
-                                             cpu_text(cpu) + " " + how + ": pulled " + task_text(t) + " from " +
-                                                 cpu_text(busiest) + ", imbalance " + std::to_string(max_nr) + " vs " +
-                                                 std::to_string(this_nr) + " runnable > " +
-                                                 std::to_string(p_.imbalance_pct) + "%");
-            acting_ = false;
-            if (ok)
-                --imbalance;
-        }
-    }
-
     Linux25Params p_;
-    Linux25Orig orig_;    // variant=orig's balancing
-    bool acting_ = false; // our own migration must not re-enter new-idle balancing
+    Linux25Orig lb_; // 2.5.59's balancing functions (and variant=orig's callers)
 };
 
 } // namespace
@@ -315,9 +265,9 @@ PolicyInfo linux25_numa_policy_info()
 {
     return policy_info<Linux25Params>(
         "linux-2.5-numa",
-        "Linux 2.5.59 NUMA scheduler: variant=rework balances within the node on the tick and across nodes on a "
-        "slower period; variant=orig (2.5.59 as released) crosses nodes every NODE_BALANCE_RATE-th balance. Exec on "
-        "the least loaded node.",
+        "Linux 2.5.59 NUMA scheduler: variant=rework (sched-2.5.59-A2) balances within the node on the tick and "
+        "across nodes on a slower period; variant=orig (2.5.59 as released) crosses nodes every "
+        "NODE_BALANCE_RATE-th balance. Exec on the least loaded node.",
         linux25_table(), [](const Linux25Params &p) { return std::make_unique<Linux25NumaPolicy>(p); });
 }
 

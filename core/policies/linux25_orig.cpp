@@ -120,11 +120,41 @@ CpuSet Linux25Orig::cpus_to_balance(const Simulation &sim, int cpu, std::string 
     return node_or_machine(topo, this_node);
 }
 
-// Linux 2.5.59 kernel/sched.c: load_balance() with find_busiest_queue().
+// Linux 2.5.59 kernel/sched.c: load_balance() asks cpus_to_balance() for
+// the CPUs to look at.
 void Linux25Orig::load_balance(Simulation &sim, int cpu, bool idle, const std::string &how)
 {
     std::string why;
     const CpuSet mask = cpus_to_balance(sim, cpu, why);
+    balance(sim, cpu, idle, mask, how + ", " + why);
+}
+
+// sched-2.5.59-A2 kernel/sched.c: balance_node(). find_busiest_node() as in
+// 2.5.59 (decayed whole-node loads, NODE_THRESHOLD), then load_balance()
+// over the busiest node's CPUs plus this one ("node_to_cpumask(node) |
+// this_cpumask").
+void Linux25Orig::balance_node(Simulation &sim, int cpu, bool idle, const std::string &how)
+{
+    const Topology &topo = sim.topology();
+    if (acting_ || topo.numa_count() < 2)
+        return;
+    int this_load = 0, max_load = 0;
+    const int node = find_busiest_node(sim, state(sim, cpu), topo.node_of_pu(cpu), this_load, max_load);
+    if (node < 0)
+        return;
+    CpuSet mask = topo.pus_of_node(node);
+    mask.set(cpu);
+    balance(sim, cpu, idle, mask,
+            how + ", node balancing towards busiest " + node_text(node) + ", load " + std::to_string(max_load) + " > " +
+                std::to_string(p_.node_threshold_pct) + "% of " + std::to_string(this_load));
+}
+
+// Linux 2.5.59 kernel/sched.c: load_balance() with find_busiest_queue(),
+// over `mask` (the rework passes it in; 2.5.59 got it from cpus_to_balance()).
+void Linux25Orig::balance(Simulation &sim, int cpu, bool idle, const CpuSet &mask, const std::string &how)
+{
+    if (acting_)
+        return;
     RqState &st = state(sim, cpu);
     auto &prev = st.prev_cpu_load;
     // find_busiest_queue(): our own length is the larger of now and our
@@ -175,8 +205,8 @@ void Linux25Orig::load_balance(Simulation &sim, int cpu, bool idle, const std::s
         }
         acting_ = true;
         const bool ok = sim.migrate_task(t, cpu, cpu, DecisionKind::Pull,
-                                         cpu_text(cpu) + " " + how + ", " + why + ": pulled " + task_text(t) +
-                                             " from " + cpu_text(busiest) + ", " + std::to_string(max_load) + " vs " +
+                                         cpu_text(cpu) + " " + how + ": pulled " + task_text(t) + " from " +
+                                             cpu_text(busiest) + ", " + std::to_string(max_load) + " vs " +
                                              std::to_string(nr_running) + " runnable");
         acting_ = false;
         // load_balance(): "if (!idle && --imbalance)" - an idle CPU takes

@@ -1,9 +1,14 @@
 #pragma once
-// linux-2.5-numa variant=orig: the load balancer of Linux 2.5.59 as
-// released (January 2003), before the tick-driven rework. load_balance()
-// runs from the timer tick (idle CPUs every tick, busy ones every 250 ms)
-// and from schedule() when a runqueue empties; every NODE_BALANCE_RATE-th
-// call it balances over the busiest other node instead of its own.
+// linux-2.5-numa's balancing core: Linux 2.5.59's load_balance(),
+// find_busiest_queue() and find_busiest_node(), with the calls that drive
+// them as released (variant=orig, January 2003). load_balance() runs from
+// the timer tick (idle CPUs every tick, busy ones every 250 ms) and from
+// schedule() when a runqueue empties; every NODE_BALANCE_RATE-th call it
+// balances over the busiest other node instead of its own.
+//
+// The tick-driven rework (sched-2.5.59-A2, variant=rework) kept these three
+// functions and only passed load_balance() a cpumask from its callers: it
+// calls balance() and balance_node() below instead of cpus_to_balance().
 
 #include "engine/simulation.h"
 
@@ -14,8 +19,9 @@ namespace schedscope {
 
 // How long after it ran a task counts as cache hot: 2.5's cache_decay_ticks,
 // which Linux 2.5 arch/ia64/kernel/smpboot.c: smp_tune_scheduling() sets to
-// 10 ticks (about 10 ms) on the TX7's architecture. The rework applies it to
-// busy CPUs only; variant=orig to every pull, as 2.5.59's CAN_MIGRATE_TASK.
+// 10 ticks (about 10 ms) on the TX7's architecture. Both variants apply it
+// to every pull, idle or busy, as 2.5.59's CAN_MIGRATE_TASK (which the
+// rework did not touch).
 inline constexpr double kLinux25CacheDecayMs = 10.0;
 // Linux 2.5.59 include/asm-ia64/topology.h and asm-generic/topology.h:
 // NODE_BALANCE_RATE 10 (i386 NUMA-Q used 100).
@@ -39,6 +45,13 @@ public:
     explicit Linux25Orig(Linux25OrigParams p) : p_(p) {}
     void on_tick(Simulation &sim, int cpu);
     void on_idle(Simulation &sim, int cpu);
+
+    // The rework's entry points. balance(): load_balance(this_rq, idle,
+    // cpumask) over `mask`. balance_node(): sched-2.5.59-A2 balance_node(),
+    // find_busiest_node() and then balance() over that node plus this CPU.
+    // Both do nothing while our own migration is under way.
+    void balance(Simulation &sim, int cpu, bool idle, const CpuSet &mask, const std::string &how);
+    void balance_node(Simulation &sim, int cpu, bool idle, const std::string &how);
 
 private:
     // 2.5.59's per-runqueue balancing state (struct runqueue), per CPU.

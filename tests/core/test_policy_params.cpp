@@ -56,12 +56,14 @@ TEST_CASE("unknown parameter names are rejected, naming the parameter", "[policy
     CHECK(field_of_error("autonuma:scan_sleep_s=5") == "scan_sleep_s");
     CHECK(field_of_error("sched-domains:cache_hot_time_ms.L2=1") == "cache_hot_time_ms.L2");
     CHECK(field_of_error("linux-2.5-numa:cache_hot_time_ms=1") == "cache_hot_time_ms");
+    CHECK(field_of_error("linux-2.5-numa:imbalance_pct=125") == "imbalance_pct"); // not a rule of 2.5.59 or A2
     CHECK(field_of_error("bind:mode=hard,pmd=on") == "pmd");
 }
 
 TEST_CASE("out-of-range and malformed values are rejected, naming the parameter", "[policy]")
 {
-    CHECK(field_of_error("linux-2.5-numa:imbalance_pct=50") == "imbalance_pct");
+    CHECK(field_of_error("linux-2.5-numa:node_threshold_pct=50") == "node_threshold_pct");
+    CHECK(field_of_error("linux-2.5-numa:busy_balance=never") == "busy_balance");
     CHECK(field_of_error("linux-2.5-numa:idle_balance_mask=socket") == "idle_balance_mask");
     CHECK(field_of_error("linux-2.5-numa:busy_rebalance_tick_ms=0") == "busy_rebalance_tick_ms");
     CHECK(field_of_error("sched-domains:cache_hot_time_ms=-1") == "cache_hot_time_ms");
