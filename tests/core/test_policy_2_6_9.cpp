@@ -4,30 +4,16 @@
 
 #include "catalog/catalog.h"
 #include "engine/simulation.h"
+#include "hand_built.h"
 #include "policies/domain_balancer.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
 
 using namespace schedscope;
+using namespace schedscope::hand_built;
 
 namespace {
-
-Simulation make(const std::string &topo, const std::string &policy)
-{
-    auto [name, params] = parse_name_params(policy, "test");
-    SimConfig cfg;
-    cfg.model.os_noise = 0; // the hand-built situation alone, without the OS's threads
-    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
-}
-
-CpuSet cpus(std::initializer_list<int> list)
-{
-    CpuSet s;
-    for (int c : list)
-        s.set(c);
-    return s;
-}
 
 TaskId add(Simulation &sim, std::vector<Op> ops, CpuSet allowed = {})
 {
@@ -67,7 +53,7 @@ struct PushProbe final : DomainBalancer {
 
 TEST_CASE("2.6.9 tunables per level: SMT 0/0, the node level its own 10 ms, SD_WAKE_BALANCE", "[policy][2.6.9]")
 {
-    Simulation sim = make("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains:cache_hot_time_ms=5,cache_nice_tries=2");
+    Simulation sim = make_sim("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains:cache_hot_time_ms=5,cache_nice_tries=2");
     add(sim, {compute_ms(1)});
     sim.start();
     const auto &levels = balancer(sim).domains_of(0);
@@ -87,7 +73,7 @@ TEST_CASE("2.6.9 tunables per level: SMT 0/0, the node level its own 10 ms, SD_W
     CHECK_FALSE(levels[2].has(kSdBalanceNewIdle));
     CHECK_FALSE(levels[2].has(kSdWakeAffine));
     // A level's own override still wins.
-    Simulation over = make("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains:cache_hot_time_ms.NUMA=3");
+    Simulation over = make_sim("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains:cache_hot_time_ms.NUMA=3");
     add(over, {compute_ms(1)});
     over.start();
     CHECK(balancer(over).domains_of(0)[2].cache_hot_time_ms == 3);
@@ -101,7 +87,7 @@ TEST_CASE("2.6.9 task_hot: a task just woken is hot, however long it slept", "[p
     // the time it last ran, but activate_task() stamped it at the wakeup,
     // so CPU 1's idle passes skip it as hot (cache_nice_tries 1000: never
     // aggressive) while it waits, and it is never pulled.
-    Simulation sim = make("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=50,cache_nice_tries=1000");
+    Simulation sim = make_sim("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=50,cache_nice_tries=1000");
     const TaskId s = add(sim, {compute_ms(1), sleep_ms(100, 0), compute_ms(300)});
     for (int i = 0; i < 3; ++i)
         add(sim, {compute_ms(400)}, cpus({0}));
@@ -122,8 +108,8 @@ TEST_CASE("2.6.9 can_migrate_task: hot tasks go once nr_balance_failed reaches c
     // skips it while nr_balance_failed < cache_nice_tries: cache_nice_tries
     // + 1 skips, then the pull.
     for (int tries : {0, 1, 3}) {
-        Simulation sim = make("pack:1 core:2 pu:1",
-                              "sched-domains:cache_hot_time_ms=100,cache_nice_tries=" + std::to_string(tries));
+        Simulation sim = make_sim("pack:1 core:2 pu:1",
+                                  "sched-domains:cache_hot_time_ms=100,cache_nice_tries=" + std::to_string(tries));
         add(sim, {compute_ms(200)});
         add(sim, {compute_ms(5)});
         add(sim, {compute_ms(200)});
@@ -151,7 +137,7 @@ TEST_CASE("2.6.9 find_busiest_group: an idle CPU takes one task from a group ove
     // package 0 has 11 (1.1): within imbalance_pct 125, so the node level
     // is balanced, and the idle CPU 10 has no sibling with two. 2.6.9 still
     // takes one task: the busiest group has more than one task per CPU.
-    Simulation sim = make("pack:2 core:10 pu:1", "sched-domains:cache_hot_time_ms=0");
+    Simulation sim = make_sim("pack:2 core:10 pu:1", "sched-domains:cache_hot_time_ms=0");
     for (int i = 0; i < 21; ++i)
         add(sim, {compute_ms(i == 1 ? 5 : 200)});
     sim.run_until(40'000'000);
@@ -212,7 +198,7 @@ TEST_CASE("2.6.9 try_to_wake_up: SD_WAKE_BALANCE takes a hot task to a less load
     // cache_hot_time 1000 ms, so wake-affine refuses) and is woken from CPU
     // 1, which runs one task: prev's load 2 x 128 is beyond 137 % of the
     // waker's 1 x 128, so SD_WAKE_BALANCE wakes S on CPU 1.
-    Simulation sim = make("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=1000,cache_nice_tries=1000");
+    Simulation sim = make_sim("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=1000,cache_nice_tries=1000");
     const TaskId s = add(sim, {compute_ms(1), sleep_ms(100, 1), compute_ms(50)});
     add(sim, {compute_ms(400)}, cpus({0}));
     add(sim, {compute_ms(400)}, cpus({0}));
@@ -225,7 +211,7 @@ TEST_CASE("2.6.9 try_to_wake_up: SD_WAKE_BALANCE takes a hot task to a less load
     CHECK(wakes[0].reason.find("wake-balance") != std::string::npos);
 
     // Woken onto an idle prev from a busy CPU: it stays where it was.
-    Simulation idle = make("pack:1 core:2 pu:1", "sched-domains");
+    Simulation idle = make_sim("pack:1 core:2 pu:1", "sched-domains");
     const TaskId t = add(idle, {compute_ms(1), sleep_ms(20, 1), compute_ms(5)});
     add(idle, {compute_ms(100)}, cpus({1}));
     idle.run_until(60'000'000);

@@ -6,33 +6,21 @@
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "engine_test_access.h"
+#include "hand_built.h"
 #include "policies/cfs_balancer.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
 
 using namespace schedscope;
+using namespace schedscope::hand_built;
 
 namespace {
 
-Simulation make(const std::string &topo, const std::string &policy = "cfs")
-{
-    SimConfig cfg;
-    cfg.seed = 3;
-    cfg.model.os_noise = 0; // the scripted tasks alone, without the OS's threads
-    auto [name, params] = parse_name_params(policy, "test");
-    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
-}
+// Seed 3 throughout, the seed these situations were worked out with.
+Simulation make(const std::string &topo, const std::string &policy = "cfs") { return make_sim(topo, policy, 3); }
 
 CfsBalancer &cfs(Simulation &sim) { return dynamic_cast<CfsBalancer &>(sim.policy()); }
-
-CpuSet cpus(std::initializer_list<int> list)
-{
-    CpuSet s;
-    for (int c : list)
-        s.set(c);
-    return s;
-}
 
 // A CPU-bound task pinned to `allowed`, optionally starting later.
 TaskId add_spin(Simulation &sim, CpuSet allowed, double work_ms = 10'000, int nice = 0, SimTime start_ns = 0)
@@ -72,7 +60,7 @@ TEST_CASE("cfs builds 3.6's levels with their initialisers' tunables", "[policy]
 {
     // 2 nodes x 2 cores x 2 threads: SMT, CPU (the node), NUMA.
     Simulation sim = make("pack:2 [numa] core:2 pu:2");
-    add_spin(sim, {}, 1);
+    add_spin(sim, CpuSet{}, 1);
     sim.start();
     const auto &chain = cfs(sim).domains_of(0);
     REQUIRE(chain.size() == 3);
@@ -105,7 +93,7 @@ TEST_CASE("cfs scales latency, min and wakeup granularity by 1 + log2 of the CPU
 {
     const auto started = [](const std::string &topo, const std::string &policy) {
         Simulation sim = make(topo, policy);
-        add_spin(sim, {}, 1);
+        add_spin(sim, CpuSet{}, 1);
         sim.start();
         return sim;
     };
@@ -310,7 +298,7 @@ TEST_CASE("cfs spreads new tasks over the machine by fork balancing", "[policy][
 {
     Simulation sim = make("pack:2 [numa] core:2 pu:1");
     for (int i = 0; i < 4; ++i)
-        add_spin(sim, {});
+        add_spin(sim, CpuSet{});
     sim.run_until(1'000'000);
     for (int c = 0; c < 4; ++c)
         CHECK(sim.nr_running(c) == 1);

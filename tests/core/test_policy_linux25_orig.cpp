@@ -8,62 +8,24 @@
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "engine_test_access.h"
+#include "hand_built.h"
 #include "topology/import.h"
 #include "util/input_error.h"
 
 #include <catch2/catch.hpp>
 
 using namespace schedscope;
+using namespace schedscope::hand_built;
 
 namespace {
 
-Simulation make(const std::string &topo, const std::string &policy)
-{
-    SimConfig cfg;
-    cfg.seed = 1;
-    cfg.model.os_noise = 0; // the scripted tasks alone, without the OS's threads
-    auto [name, params] = parse_name_params(policy, "test");
-    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
-}
-
-// A CPU-bound task of `work_ms`, started on `cpu` only (released later by
-// release_all, so that the start is hand-placed but balancing is free).
-TaskId add_spin_on(Simulation &sim, int cpu, double work_ms)
-{
-    ProcId p = sim.add_process("p" + std::to_string(sim.processes().size()), 4 << 20);
-    Simulation::TaskSpec s;
-    s.program.ops = {Op{Op::Kind::Compute, static_cast<std::int64_t>(work_ms * 1e6), 0, -1}};
-    s.working_set_bytes = 256 * 1024;
-    TaskId t = sim.add_task(p, std::move(s));
-    CpuSet only;
-    only.set(cpu);
-    EngineTestAccess::task(sim, t).cpus_allowed = only;
-    return t;
-}
-
-void release(Simulation &sim, TaskId t)
-{
-    for (int c = 0; c < sim.topology().pu_count(); ++c)
-        EngineTestAccess::task(sim, t).cpus_allowed.set(c);
-}
-
-std::vector<Decision> decisions_to(const Simulation &sim, DecisionKind kind, int to)
-{
-    std::vector<Decision> out;
-    for (auto &d : sim.recording().decisions)
-        if (d.kind == kind && d.to == to)
-            out.push_back(d);
-    return out;
-}
-
 constexpr const char *kTwoNodes = "pack:2 [numa] core:2 pu:1"; // CPUs 0-1 node 0, 2-3 node 1
-constexpr SimTime kMs = 1'000'000;
 
 // Five tasks started on CPU 0, released after half a millisecond: task 0
 // runs, 1-4 are queued and have never run (cold).
 Simulation five_on_cpu0(const std::string &policy)
 {
-    Simulation sim = make(kTwoNodes, policy);
+    Simulation sim = make_sim(kTwoNodes, policy);
     for (int i = 0; i < 5; ++i)
         add_spin_on(sim, 0, 1000.0);
     sim.run_until(kMs / 2);
@@ -117,7 +79,7 @@ TEST_CASE("orig: find_busiest_node needs more than NODE_THRESHOLD % of our node'
     // holds `pinned` tasks that only CPU 2 may run, so CPU 3 idles and finds
     // nothing within its node. Its 10th balance compares 5 with `pinned`.
     auto first_pull_to_3 = [](int pinned) {
-        Simulation sim = make(kTwoNodes, "linux-2.5-numa:variant=orig");
+        Simulation sim = make_sim(kTwoNodes, "linux-2.5-numa:variant=orig");
         for (int i = 0; i < 3; ++i)
             add_spin_on(sim, 0, 1000.0);
         for (int i = 0; i < 2; ++i)
@@ -140,7 +102,7 @@ TEST_CASE("orig: a busy CPU pulls only an imbalance seen on two busy ticks", "[p
     // One node of two CPUs: CPU 1 runs one task, CPU 0 four. The busy tick
     // (250 ms) compares with the lengths remembered from the previous look,
     // which start at 0: the first look cannot pull, the second does.
-    Simulation sim = make("pack:1 core:2 pu:1", "linux-2.5-numa:variant=orig");
+    Simulation sim = make_sim("pack:1 core:2 pu:1", "linux-2.5-numa:variant=orig");
     for (int i = 0; i < 4; ++i)
         add_spin_on(sim, 0, 2000.0);
     add_spin_on(sim, 1, 2000.0);
@@ -162,7 +124,7 @@ TEST_CASE("idle CPUs skip cache-hot tasks, in orig and in the rework alike", "[p
     // CAN_MIGRATE_TASK refuses them whether or not the puller is idle, and
     // sched-2.5.59-A2 left it as it was.
     auto run = [](const std::string &policy) {
-        Simulation sim = make("pack:1 core:2 pu:1", policy);
+        Simulation sim = make_sim("pack:1 core:2 pu:1", policy);
         for (int i = 0; i < 2; ++i)
             add_spin_on(sim, 0, 100.0);
         sim.run_until(7 * kMs);
@@ -188,7 +150,7 @@ TEST_CASE("orig: schedule() on an empty runqueue balances at once", "[policy][or
 {
     // CPU 1's only task ends at 3.5 ms, between ticks; CPU 0 holds two
     // queued cold tasks. The pull comes from the new-idle call, not a tick.
-    Simulation sim = make("pack:1 core:2 pu:1", "linux-2.5-numa:variant=orig");
+    Simulation sim = make_sim("pack:1 core:2 pu:1", "linux-2.5-numa:variant=orig");
     add_spin_on(sim, 1, 3.5);
     for (int i = 0; i < 3; ++i)
         add_spin_on(sim, 0, 500.0);

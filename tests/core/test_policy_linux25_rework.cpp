@@ -8,60 +8,23 @@
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "engine_test_access.h"
+#include "hand_built.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
 
 using namespace schedscope;
+using namespace schedscope::hand_built;
 
 namespace {
 
-Simulation make(const std::string &topo, const std::string &policy)
-{
-    SimConfig cfg;
-    cfg.seed = 1;
-    cfg.model.os_noise = 0; // the scripted tasks alone, without the OS's threads
-    auto [name, params] = parse_name_params(policy, "test");
-    return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
-}
-
-// A CPU-bound task of `work_ms`, allowed on `cpu` only until released.
-TaskId add_spin_on(Simulation &sim, int cpu, double work_ms)
-{
-    ProcId p = sim.add_process("p" + std::to_string(sim.processes().size()), 4 << 20);
-    Simulation::TaskSpec s;
-    s.program.ops = {Op{Op::Kind::Compute, static_cast<std::int64_t>(work_ms * 1e6), 0, -1}};
-    s.working_set_bytes = 256 * 1024;
-    TaskId t = sim.add_task(p, std::move(s));
-    CpuSet only;
-    only.set(cpu);
-    EngineTestAccess::task(sim, t).cpus_allowed = only;
-    return t;
-}
-
-void release(Simulation &sim, TaskId t)
-{
-    for (int c = 0; c < sim.topology().pu_count(); ++c)
-        EngineTestAccess::task(sim, t).cpus_allowed.set(c);
-}
-
-std::vector<Decision> decisions_to(const Simulation &sim, DecisionKind kind, int to)
-{
-    std::vector<Decision> out;
-    for (auto &d : sim.recording().decisions)
-        if (d.kind == kind && d.to == to)
-            out.push_back(d);
-    return out;
-}
-
 constexpr const char *kTwoNodes = "pack:2 [numa] core:2 pu:1"; // CPUs 0-1 node 0, 2-3 node 1
-constexpr SimTime kMs = 1'000'000;
 
 // One node of two CPUs: five cold tasks queued on CPU 0, one pinned on
 // CPU 1, so both CPUs stay busy and only the busy tick (200 ms) balances.
 Simulation five_against_one(const std::string &policy)
 {
-    Simulation sim = make("pack:1 core:2 pu:1", policy);
+    Simulation sim = make_sim("pack:1 core:2 pu:1", policy);
     for (int i = 0; i < 5; ++i)
         add_spin_on(sim, 0, 2000.0);
     add_spin_on(sim, 1, 2000.0);
@@ -106,7 +69,7 @@ TEST_CASE("rework: a busy CPU pulls from the busiest node on NODE_REBALANCE_TICK
     // CPUs 2 and 3 each run one pinned task, so node 1 never idles and only
     // the busy branch's node balancing (every 400 ms) can cross.
     auto run = [](const std::string &policy) {
-        Simulation sim = make(kTwoNodes, policy);
+        Simulation sim = make_sim(kTwoNodes, policy);
         for (int i = 0; i < 5; ++i)
             add_spin_on(sim, 0, 3000.0);
         add_spin_on(sim, 1, 3000.0);
@@ -141,7 +104,7 @@ TEST_CASE("rework: A2's idle tick with the CPU's own mask never pulls, the node'
     // elsewhere yet, so going idle finds nothing. At 9.5 ms they are
     // released: from then on only the idle tick can bring CPU 1 work.
     auto run = [](const std::string &policy) {
-        Simulation sim = make(kTwoNodes, policy);
+        Simulation sim = make_sim(kTwoNodes, policy);
         add_spin_on(sim, 1, 3.5);
         for (int i = 0; i < 4; ++i)
             add_spin_on(sim, 0, 500.0);
@@ -169,7 +132,7 @@ TEST_CASE("rework: with A2's own-mask mistake a CPU going idle still balances wi
     // with the node's mask; the mistaken mask was rebalance_tick()'s. CPU 1's
     // task ends at 3.5 ms, between ticks, with three cold tasks queued on
     // CPU 0.
-    Simulation sim = make(kTwoNodes, "linux-2.5-numa:idle_balance_mask=cpu");
+    Simulation sim = make_sim(kTwoNodes, "linux-2.5-numa:idle_balance_mask=cpu");
     add_spin_on(sim, 1, 3.5);
     for (int i = 0; i < 3; ++i)
         add_spin_on(sim, 0, 500.0);
