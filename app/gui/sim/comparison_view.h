@@ -57,8 +57,9 @@ private:
 
 // How many columns n panes take in a w x h area (pixels): the full grid of
 // at most two rows whose panes' drawing area (below their header) comes
-// closest to a wide screen's shape, without a pane under its minimum size. Four panes are 2 x 2 in a roomy area and a row of four
-// when the charts leave them a strip.
+// closest to a wide screen's shape, without a pane under its minimum size.
+// Four panes are 2 x 2 in a roomy area and a row of four when the charts
+// leave them a strip.
 int choose_pane_columns(int n, double w, double h);
 
 // Parameters as "k=v, k=v" for a pane header, defaults left out, after the
