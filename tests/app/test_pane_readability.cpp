@@ -10,6 +10,7 @@
 #include "sim/frame_builder.h"
 #include "sim/simulation_controller.h"
 #include "sim/simulation_pane.h"
+#include "test_machines.h"
 #include "window_test_support.h"
 
 #include "scenario/run.h"
@@ -130,6 +131,21 @@ TEST_CASE("readability: altix-1024 in a quarter of 1280x720 folds identical node
     REQUIRE(s.memory.size() == 1);
     CHECK(s.memory.front().second == Approx(10.0));
     CHECK(sc.cells.front().busy == 0); // node 0 runs nothing here
+}
+
+TEST_CASE("readability: a fold never hides a node unlike the others", "[readability]")
+{
+    test::MachineShape shape;
+    shape.packages = 300;
+    shape.cores_per_package = 2;
+    shape.pus_per_core = 1;
+    const Topology same = test::make_machine(shape);
+    CHECK(CompactGeometry::compute(same, 450, 230).folded > 0);
+    shape.odd_node = 200; // less memory on one node in the middle
+    const Topology odd = test::make_machine(shape);
+    const CompactGeometry g = CompactGeometry::compute(odd, 450, 230);
+    CHECK(g.folded == 0);
+    CHECK(g.cells.size() == 300);
 }
 
 TEST_CASE("readability: a pane big enough for every node does not fold", "[readability]")

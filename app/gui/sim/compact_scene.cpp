@@ -24,6 +24,18 @@ constexpr double kHeatShare = 0.08;
 constexpr double kHeatMinPx = 2.0;
 constexpr double kQueueShare = 0.12;
 constexpr double kQueueMinPx = 3.0;
+// Nodes [first, last) have the same PUs and memory: a fold may stand for
+// them without hiding a node unlike the rest (as the Topology tab's folds).
+bool identical_nodes(const Topology &topo, int first, int last)
+{
+    const auto shape = [&topo](int k) {
+        return std::pair(topo.pus_of_node(k).count(), topo.obj(topo.numa_node(k)).memory_bytes);
+    };
+    for (int k = first + 1; k < last; ++k)
+        if (shape(k) != shape(first))
+            return false;
+    return true;
+}
 } // namespace
 
 PaneMode choose_pane_mode(int pu_count, int numa_count, double fit_scale, double zoom)
@@ -83,7 +95,9 @@ CompactGeometry CompactGeometry::compute(const Topology &topo, double w, double 
         // The fold takes two places of the last row when it has three, so
         // "×433 more" and its node range read in full.
         fold_slots = columns >= 3 ? 2 : 1;
-        if (columns >= 1 && rows >= 1 && columns * rows >= 2 + fold_slots && columns * rows < n) {
+        const int places = columns * rows;
+        if (columns >= 1 && rows >= 1 && places >= 2 + fold_slots && places < n &&
+            identical_nodes(topo, places - fold_slots - 1, n - 1)) {
             shape = {columns, rows};
             cells = columns * rows - fold_slots + 1;
             g.folded = n - (cells - 1);
