@@ -35,6 +35,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QResizeEvent>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -43,6 +44,7 @@
 #include <QIcon>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <utility>
 
@@ -51,6 +53,13 @@
 static void init_resources() { Q_INIT_RESOURCE(schedscope); }
 
 namespace schedscope::gui {
+
+namespace {
+// The tree dock's width in pixels: its three columns on a 1024-PU machine
+// at most; at least the object names of a package level.
+constexpr int kTreeDockMaxWidth = 340;
+constexpr int kTreeDockMinWidth = 200;
+} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), error_sink_(message_box_sink(this)), view_(new TopologyView(this)),
@@ -102,8 +111,9 @@ void MainWindow::createDocks()
     tree_view_ = dock_set_.widget<QTreeView>("tree");
     connect(tree_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { view_->highlight(tree_model_->objectAt(current)); });
-    // Wide enough for the three columns of a 1024-PU machine's tree.
-    resizeDocks({tree_dock_}, {340}, Qt::Horizontal);
+    // Wide enough for the three columns of a 1024-PU machine's tree on a
+    // wide screen; narrower windows narrow it (resizeEvent).
+    resizeDocks({tree_dock_}, {kTreeDockMaxWidth}, Qt::Horizontal);
     distance_dock_ = dock_set_.dock("distances");
     distance_panel_ = dock_set_.widget<DistanceMatrixPanel>("distances");
     // Charts, explain, profiler and lessons, fed by the comparison.
@@ -300,7 +310,31 @@ QStringList MainWindow::showDocks(const QStringList &names) { return dock_set_.s
 
 void MainWindow::saveSettings(QSettings &settings) const { save_window_layout(settings, *this); }
 
-bool MainWindow::restoreSettings(QSettings &settings) { return restore_window_layout(settings, *this); }
+bool MainWindow::restoreSettings(QSettings &settings)
+{
+    const bool restored = restore_window_layout(settings, *this);
+    if (restored)
+        auto_tree_width_ = -1;
+    return restored;
+}
+
+int MainWindow::defaultTreeWidth(int window_width)
+{
+    return std::clamp(window_width / 5, kTreeDockMinWidth, kTreeDockMaxWidth);
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    if (auto_tree_width_ < 0 || !tree_dock_ || tree_dock_->isHidden() || tree_dock_->isFloating())
+        return;
+    if (isVisible() && auto_tree_width_ > 0 && std::abs(tree_dock_->width() - auto_tree_width_) > 2) {
+        auto_tree_width_ = -1; // the user set it
+        return;
+    }
+    auto_tree_width_ = defaultTreeWidth(width());
+    resizeDocks({tree_dock_}, {auto_tree_width_}, Qt::Horizontal);
+}
 
 void MainWindow::exportTrace()
 {

@@ -85,8 +85,14 @@ public slots:
     // File > Export trace: the dialog, then the export off the GUI thread.
     void exportTrace();
 
+    // The tree dock's width for a window `window_width` wide while the
+    // layout is the default one: a fifth of the window within 200..340 px,
+    // so at 1280 px the panes keep most of the width.
+    static int defaultTreeWidth(int window_width);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createDocks();
@@ -117,6 +123,9 @@ private:
     TopologyTreeModel *tree_model_;
     QTreeView *tree_view_ = nullptr;
     QDockWidget *tree_dock_ = nullptr;
+    // The width the window last gave the tree dock; -1 once a saved layout
+    // was restored or the user dragged the dock's edge (theirs from then on).
+    int auto_tree_width_ = 0;
     QDockWidget *distance_dock_ = nullptr;
     DistanceMatrixPanel *distance_panel_ = nullptr;
     QAction *fold_action_ = nullptr;

@@ -413,6 +413,16 @@ TopologyLayout TopologyLayout::compute(const Topology &topo, const LayoutOptions
     return layout;
 }
 
+void TopologyLayout::stretch(double sx, double sy)
+{
+    sx = std::max(1.0, sx);
+    sy = std::max(1.0, sy);
+    for (LayoutBox &b : boxes_)
+        b.rect = {b.rect.x * sx, b.rect.y * sy, b.rect.w * sx, b.rect.h * sy};
+    width_ *= sx;
+    height_ *= sy;
+}
+
 int TopologyLayout::hit_test(double x, double y) const
 {
     for (int i = static_cast<int>(boxes_.size()) - 1; i >= 0; --i)

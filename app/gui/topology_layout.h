@@ -119,6 +119,11 @@ public:
     double padding() const { return padding_; }
     double line_height() const { return line_height_; }
 
+    // Spreads the drawing to sx times its width and sy times its height
+    // (both >= 1): boxes and the gaps between them grow, text does not, so
+    // a pane can fill its shape without distorting labels.
+    void stretch(double sx, double sy);
+
     // The frontmost (last drawn) box containing the point, or -1.
     int hit_test(double x, double y) const;
     // The box drawn for an object, or -1 if it is folded away.

@@ -20,7 +20,7 @@ Topology make_machine(const MachineShape &s)
             TopoObject node;
             node.type = ObjType::NUMANode;
             node.os_index = numa_os++;
-            node.memory_bytes = s.node_memory_bytes;
+            node.memory_bytes = node.os_index == s.odd_node ? s.odd_node_memory_bytes : s.node_memory_bytes;
             t.add(node, pk, true);
         }
         ObjId core_parent = pk;

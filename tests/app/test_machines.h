@@ -13,6 +13,8 @@ struct MachineShape {
     bool numa_per_package = true;
     bool l3_per_package = true;
     std::uint64_t node_memory_bytes = std::uint64_t{16} << 30;
+    int odd_node = -1; // this NUMA node has odd_node_memory_bytes instead
+    std::uint64_t odd_node_memory_bytes = std::uint64_t{8} << 30;
 };
 
 Topology make_machine(const MachineShape &shape);

@@ -20,6 +20,11 @@ const QColor kCellBackground(250, 250, 252);
 const QColor kQueueColour(90, 90, 90);
 } // namespace
 
+QString compact_cell_label(const CompactCell &c)
+{
+    return c.hidden > 0 ? QString::fromStdString(compact_fold_label(c.hidden)) : QStringLiteral("N#%1").arg(c.node);
+}
+
 void paint_compact_static(QPainter &p, const CompactGeometry &g, const QFont &font)
 {
     const SimPalette pal;
@@ -41,7 +46,14 @@ void paint_compact_static(QPainter &p, const CompactGeometry &g, const QFont &fo
         const QFontMetrics fm(f);
         for (const CompactCell &c : g.cells)
             p.drawText(qrect(c.label), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(QStringLiteral("N#%1").arg(c.node), Qt::ElideRight, static_cast<int>(c.label.w)));
+                       fm.elidedText(compact_cell_label(c), Qt::ElideRight, static_cast<int>(c.label.w)));
+        // Which nodes a fold stands for, under its "×N more".
+        for (const CompactCell &c : g.cells)
+            if (c.hidden > 0)
+                p.drawText(qrect(c.pu_area).adjusted(0, 0, 0, -qrect(c.pu_area).height() / 2),
+                           Qt::AlignLeft | Qt::AlignVCenter,
+                           fm.elidedText(QStringLiteral("N#%1\u2013%2").arg(c.node).arg(c.node + c.hidden - 1),
+                                         Qt::ElideRight, static_cast<int>(c.pu_area.w)));
     }
     p.restore();
 }
@@ -55,6 +67,18 @@ void paint_compact_scene(QPainter &p, const CompactGeometry &g, const CompactSce
     for (size_t i = 0; i < n; ++i) {
         const CompactCell &c = g.cells[i];
         const CompactCellState &s = sc.cells[i];
+        if (c.hidden > 0 && s.pu_total > 0) {
+            // A fold: its PUs as one bar in the lower half of the PU area,
+            // a stretch per colour in proportion to the PUs it runs on.
+            const QRectF bar = qrect(c.pu_area).adjusted(0, c.pu_area.h / 2, 0, 0);
+            p.fillRect(bar, to_qcolor(pal.idle_pu));
+            double x = bar.x();
+            for (const auto &[colour, count] : s.busy_by_colour) {
+                const double w = bar.width() * count / s.pu_total;
+                p.fillRect(QRectF(x, bar.y(), w, bar.height()), to_qcolor(process_colour(colour)));
+                x += w;
+            }
+        }
         for (size_t k = 0; k < c.pu_rect.size() && k < s.running.size(); ++k)
             p.fillRect(qrect(c.pu_rect[k]),
                        s.running[k] >= 0 ? to_qcolor(process_colour(s.running[k])) : to_qcolor(pal.idle_pu));
@@ -62,7 +86,8 @@ void paint_compact_scene(QPainter &p, const CompactGeometry &g, const CompactSce
         // full at the deepest queue of the machine, with the count when it fits.
         if (s.queued > 0 && sc.max_queued > 0) {
             LayoutRect q = c.queue;
-            const double h = q.h * s.queued / sc.max_queued;
+            const double per_node = c.hidden > 0 ? static_cast<double>(s.queued) / c.hidden : s.queued;
+            const double h = q.h * std::min(1.0, per_node / sc.max_queued);
             p.fillRect(QRectF(q.x, q.bottom() - h, q.w, h), kQueueColour);
         }
         if (s.heat > 0) {
@@ -86,7 +111,7 @@ void paint_compact_scene(QPainter &p, const CompactGeometry &g, const CompactSce
         p.setFont(f);
         p.setPen(QColor(20, 20, 20));
         for (size_t i = 0; i < n; ++i)
-            if (sc.cells[i].queued > 0)
+            if (sc.cells[i].queued > 0 && g.cells[i].hidden == 0) // a fold's total would mislead
                 p.drawText(qrect(g.cells[i].label), Qt::AlignRight | Qt::AlignVCenter,
                            QStringLiteral("q%1").arg(sc.cells[i].queued));
     }

@@ -11,6 +11,7 @@
 #include "topology/topology.h"
 #include "topology_layout.h"
 
+#include <string>
 #include <vector>
 
 namespace schedscope::gui {
@@ -30,8 +31,28 @@ inline constexpr int kCompactAbovePus = 64;
 inline constexpr double kReadableScale = 0.6;
 PaneMode choose_pane_mode(int pu_count, int numa_count, double fit_scale, double zoom);
 
+// Below this size a cell's label and PU squares are no longer readable
+// (the 10 px label "N#511" and a queue count need about 56 px across). When
+// the nodes do not all fit at it, the pane folds a run of identical nodes
+// into one "×N more" cell, as the Topology tab folds identical siblings:
+// first nodes, the fold (two places wide where the row has three), the last
+// node. Ctrl+wheel still shows them all.
+inline constexpr double kMinCompactCellWPx = 56.0;
+inline constexpr double kMinCompactCellHPx = 44.0;
+
+// "×N more": the label of a fold cell (UTF-8).
+std::string compact_fold_label(int hidden);
+
+// Rows and columns for n equal squares in a w x h area: the shape with the
+// biggest squares, except that a shape with a ragged last row (8 as 3+3+2)
+// must give squares kRaggedGridMinGain bigger than the best full shape
+// (8 as 4x2) to win; a full block reads as a unit, a ragged one as a typo.
+inline constexpr double kRaggedGridMinGain = 1.25;
+GridShape choose_square_grid(int n, double w, double h);
+
 struct CompactCell {
-    int node = 0;                    // NUMA logical index
+    int node = 0;                    // NUMA logical index (a fold: its first hidden node)
+    int hidden = 0;                  // a fold: how many consecutive nodes from `node` it stands for
     LayoutRect rect;                 // the whole cell
     LayoutRect label;                // "N#k" (empty when the cell is too small for text)
     LayoutRect pu_area;              // where the PU squares go
@@ -47,6 +68,7 @@ struct CompactGeometry {
     double width = 0, height = 0; // in pixels: compact cells are laid out at the pane's size
     double cell_w = 0, cell_h = 0;
     bool labelled = false; // node labels drawn
+    int folded = 0;        // nodes hidden in the fold cell (0: every node has its cell)
     // Compact cells fill a w x h area (pixels).
     static CompactGeometry compute(const Topology &topo, double w, double h);
     int cell_at(double x, double y) const; // -1 outside every cell
@@ -59,6 +81,10 @@ struct CompactCellState {
     float heat = 0;           // the node's caches: mean fill, 0..1
     int heat_proc = -1;       // colour index holding most of the hottest cache
     std::vector<std::pair<ProcId, double>> memory; // bytes per process on the node, in process order
+    // A fold: how many of its PUs run each colour (TaskFrame::colour), in
+    // colour order, and how many PUs it has in all.
+    std::vector<std::pair<int, int>> busy_by_colour;
+    int pu_total = 0;
 };
 
 struct CompactScene {

@@ -5,9 +5,22 @@
 #include "simulation_pane.h"
 
 #include <QGridLayout>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <limits>
+
 namespace schedscope::gui {
+
+namespace {
+// The grid's spacing, in pixels.
+constexpr double kPaneSpacingPx = 4.0;
+constexpr int kMaxPaneRows = 2;
+// The shape a machine drawing packs to by default (pane_layout_options): a
+// wide screen's. Panes close to it need the least stretching or margin.
+constexpr double kWantedPaneAspect = 1.6;
+} // namespace
 
 QString params_summary(const PolicySpec &spec)
 {
@@ -38,7 +51,7 @@ ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(2);
     grid_ = new QGridLayout;
-    grid_->setSpacing(4);
+    grid_->setSpacing(static_cast<int>(kPaneSpacingPx));
     outer->addLayout(grid_, 1);
     legend_ = new SimLegend(this);
     outer->addWidget(legend_);
@@ -53,17 +66,80 @@ void ComparisonView::setSetup(const RunSetupPtr &setup)
     if (!setup)
         return;
     const int n = static_cast<int>(setup->policies.size());
-    // Two or three side by side; four as 2 x 2, since machines are laid out
-    // wider than tall and four columns would make each pane a sliver.
-    const int columns = n == 4 ? 2 : n;
     for (int i = 0; i < n; ++i) {
         auto *pane = new SimulationPane(this);
         pane->setTopology(setup->topology);
         pane->setParamsText(params_summary(setup->policies[i]));
         connect(pane, &SimulationPane::editRequested, this, [this, i] { emit editPaneRequested(i); });
-        grid_->addWidget(pane, i / columns, i % columns);
         panes_.push_back(pane);
     }
+    columns_ = 0;
+    arrangePanes();
+}
+
+int choose_pane_columns(int n, double w, double h)
+{
+    if (n <= 1)
+        return 1;
+    // A shape that would push the panes under their minimum size would
+    // grow the window's minimum with it: only when nothing fits does the
+    // shape with the most room over the minimum win.
+    int best = n, roomiest = n;
+    double best_cost = std::numeric_limits<double>::max(), best_room = 0;
+    for (int columns = 1; columns <= n; ++columns) {
+        const int rows = (n + columns - 1) / columns;
+        // A ragged grid leaves a hole among the panes; a third row would
+        // raise the window's minimum height past 720 px with the charts open.
+        if (rows * columns != n || rows > kMaxPaneRows)
+            continue;
+        const double pane_w = (w - (columns - 1) * kPaneSpacingPx) / columns;
+        const double pane_h = (h - (rows - 1) * kPaneSpacingPx) / rows;
+        const double room = std::min(pane_w / kPaneMinWidthPx, pane_h / kPaneMinHeightPx);
+        if (room > best_room) {
+            best_room = room;
+            roomiest = columns;
+        }
+        if (room < 1.0 || pane_h <= kPaneHeaderPx)
+            continue;
+        const double cost = std::abs(std::log(pane_w / (pane_h - kPaneHeaderPx) / kWantedPaneAspect));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = columns;
+        }
+    }
+    return best_cost < std::numeric_limits<double>::max() ? best : roomiest;
+}
+
+void ComparisonView::arrangePanes()
+{
+    const int n = paneCount();
+    if (n == 0)
+        return;
+    // Before the first resize the size is unknown: a wide screen's.
+    const QSize area = width() > 0 && height() > legend_->sizeHint().height()
+                           ? QSize(width(), height() - legend_->sizeHint().height())
+                           : QSize(1600, 900);
+    const int columns = choose_pane_columns(n, area.width(), area.height());
+    if (columns == columns_)
+        return;
+    columns_ = columns;
+    for (SimulationPane *p : panes_)
+        grid_->removeWidget(p);
+    for (int r = 0; r < grid_->rowCount(); ++r)
+        grid_->setRowStretch(r, 0);
+    for (int c = 0; c < grid_->columnCount(); ++c)
+        grid_->setColumnStretch(c, 0);
+    for (int i = 0; i < n; ++i) {
+        grid_->addWidget(panes_[i], i / columns, i % columns);
+        grid_->setRowStretch(i / columns, 1);
+        grid_->setColumnStretch(i % columns, 1);
+    }
+}
+
+void ComparisonView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangePanes();
 }
 
 void ComparisonView::showFrame(FrameSetPtr frame)

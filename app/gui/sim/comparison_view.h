@@ -27,6 +27,7 @@ public:
     void setSetup(const RunSetupPtr &setup);
     int paneCount() const { return static_cast<int>(panes_.size()); }
     SimulationPane *pane(int i) const { return panes_.at(i); }
+    int columns() const { return columns_; }
     // Frames shown per second over the last second.
     double fps() const { return fps_; }
 
@@ -39,14 +40,27 @@ signals:
     void editPaneRequested(int pane);
     void fpsChanged(double fps);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void arrangePanes(); // in the grid, by choose_pane_columns for the current size
+
     QGridLayout *grid_;
+    int columns_ = 0;
     SimLegend *legend_;
     std::vector<SimulationPane *> panes_;
     QElapsedTimer fps_clock_;
     int fps_frames_ = 0;
     double fps_ = 0;
 };
+
+// How many columns n panes take in a w x h area (pixels): the full grid of
+// at most two rows whose panes' drawing area (below their header) comes
+// closest to a wide screen's shape, without a pane under its minimum size.
+// Four panes are 2 x 2 in a roomy area and a row of four when the charts
+// leave them a strip.
+int choose_pane_columns(int n, double w, double h);
 
 // Parameters as "k=v, k=v" for a pane header, defaults left out, after the
 // user's label for the pane in quotes if it has one.

@@ -84,8 +84,10 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
 
     for (const Process &p : sim.processes()) {
         f.process_names.push_back(p.name);
+        // The model's own kworker and softirq threads share one colour; the
+        // legend says what they are rather than a bare "kernel".
         if (!colour_by_task)
-            f.colour_names.push_back(p.name);
+            f.colour_names.push_back(p.kernel ? std::string(kKernelColourName) : p.name);
         f.proc_node_bytes.push_back(sim.process_node_bytes(p.id));
         for (double b : f.proc_node_bytes.back())
             f.total_memory_bytes += b;

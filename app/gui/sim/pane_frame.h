@@ -89,6 +89,10 @@ struct PaneFrame {
 // blur of lines anyway; the header still counts them all.
 inline constexpr std::size_t kMaxMovesPerFrame = 64;
 
+// The legend's name for the colour of the model's OS-noise kernel threads
+// (core/engine/os_noise.cpp): one process named "kernel" in the model.
+inline constexpr const char *kKernelColourName = "kernel threads (OS noise)";
+
 // All panes at one simulated instant (lockstep).
 struct FrameSet {
     std::uint64_t generation = 0; // which load/reset this frame belongs to

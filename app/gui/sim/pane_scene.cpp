@@ -1,6 +1,7 @@
 #include "pane_scene.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace schedscope::gui {
 
@@ -10,6 +11,9 @@ namespace {
 constexpr double kPuOverlayHeight = 12.0;
 constexpr double kPuMinInnerWidth = 48.0;
 constexpr double kNumaOverlayHeight = 8.0;
+// A pane stretched to fill its shape gives PU slots more room; tokens grow
+// with it up to this factor, then stay put so labels still lead.
+constexpr double kMaxTokenGrowth = 1.5;
 } // namespace
 
 LayoutOptions pane_layout_options(const TextMetrics &text, double aspect)
@@ -26,8 +30,13 @@ LayoutOptions pane_layout_options(const TextMetrics &text, double aspect)
 
 PaneGeometry PaneGeometry::compute(const Topology &topo, const LayoutOptions &options)
 {
+    return from_layout(topo, TopologyLayout::compute(topo, options), options);
+}
+
+PaneGeometry PaneGeometry::from_layout(const Topology &topo, TopologyLayout layout, const LayoutOptions &options)
+{
     PaneGeometry g;
-    g.layout = TopologyLayout::compute(topo, options);
+    g.layout = std::move(layout);
     const auto &boxes = g.layout.boxes();
     for (size_t i = 0; i < boxes.size(); ++i)
         if (boxes[i].kind == BoxKind::Object)
@@ -54,16 +63,18 @@ PaneGeometry PaneGeometry::compute(const Topology &topo, const LayoutOptions &op
     return g;
 }
 
+double token_side(const LayoutRect &slot) { return std::min({slot.h, slot.w, kPuOverlayHeight * kMaxTokenGrowth}); }
+
 double PaneGeometry::token_cx(int cpu) const
 {
     const LayoutRect &s = pu_slot.at(cpu);
-    return s.x + s.h / 2;
+    return s.x + token_side(s) / 2;
 }
 
 double PaneGeometry::token_cy(int cpu) const
 {
     const LayoutRect &s = pu_slot.at(cpu);
-    return s.y + s.h / 2;
+    return s.y + token_side(s) / 2;
 }
 
 PaneScene PaneScene::compute(const PaneGeometry &g, const PaneFrame &f)
@@ -77,7 +88,7 @@ PaneScene PaneScene::compute(const PaneGeometry &g, const PaneFrame &f)
             sc.idle_pus.push_back(c);
             continue;
         }
-        const double d = slot.h;
+        const double d = token_side(slot);
         auto proc_of = [&](TaskId t) {
             return t >= 0 && t < static_cast<TaskId>(f.tasks.size()) ? f.tasks[t].proc : -1;
         };

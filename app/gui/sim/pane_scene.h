@@ -26,10 +26,15 @@ struct PaneGeometry {
     std::unordered_map<ObjId, int> box_of_obj;
 
     static PaneGeometry compute(const Topology &topo, const LayoutOptions &options);
+    // The same from a layout computed (and perhaps stretched) beforehand.
+    static PaneGeometry from_layout(const Topology &topo, TopologyLayout layout, const LayoutOptions &options);
     // Centre of a PU's running-token position, for trails and animation.
     double token_cx(int cpu) const;
     double token_cy(int cpu) const;
 };
+
+// The running token's side in a PU slot: the slot's height, within reason.
+double token_side(const LayoutRect &slot);
 
 struct Token {
     TaskId task = -1;

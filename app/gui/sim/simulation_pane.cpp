@@ -5,6 +5,7 @@
 #include "qpainter_canvas.h"
 #include "topology_renderer.h"
 
+#include <QFontMetrics>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPaintEngine>
@@ -18,10 +19,12 @@
 namespace schedscope::gui {
 
 namespace {
-constexpr int kHeaderHeight = 40; // two lines of header text
 constexpr double kMargin = 6.0;
 // A 2-PU machine in a big pane would otherwise be drawn poster-size.
 constexpr double kMaxScale = 1.6;
+// How far the drawing may be spread beyond its packed shape to fill the
+// pane: twice as wide or tall keeps boxes boxes rather than long bars.
+constexpr double kMaxStretch = 2.0;
 // The detail layout is packed again when the pane's shape drifts this far
 // (in log of the aspect ratio) from the one it was packed for: about 15 %.
 constexpr double kRelayoutAspectDrift = 0.15;
@@ -33,7 +36,7 @@ SimulationPane::SimulationPane(QWidget *parent) : QWidget(parent), font_(topolog
 {
     header_font_ = font();
     header_font_.setPixelSize(12);
-    setMinimumSize(160, 120);
+    setMinimumSize(kPaneMinWidthPx, kPaneMinHeightPx);
     setAttribute(Qt::WA_OpaquePaintEvent); // every pixel is painted: skip the background erase
     clock_.start();
     anim_timer_.setInterval(16);
@@ -105,7 +108,7 @@ void SimulationPane::tickAnimation()
 
 QRectF SimulationPane::contentRect() const
 {
-    return QRectF(0, kHeaderHeight, width(), std::max(0, height() - kHeaderHeight));
+    return QRectF(0, kPaneHeaderPx, width(), std::max(0, height() - kPaneHeaderPx));
 }
 
 void SimulationPane::updateScenes()
@@ -121,16 +124,28 @@ void SimulationPane::relayout(bool force)
     const QRectF c = contentRect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
     if (!topology_) {
         geometry_ = {};
+        base_layout_ = {};
         compact_ = {};
         layout_aspect_ = 0;
     } else if (c.width() > 0 && c.height() > 0) {
         const double aspect = c.width() / c.height();
         if (force || layout_aspect_ <= 0 || std::abs(std::log(aspect / layout_aspect_)) > kRelayoutAspectDrift) {
-            geometry_ = PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_), aspect));
+            base_layout_ = TopologyLayout::compute(*topology_, pane_layout_options(text_metrics(font_), aspect));
             layout_aspect_ = aspect;
         }
+        // Packing alone leaves a margin on one side (four packages are a
+        // row or a square, the pane something between): spread the boxes
+        // to fill both sides at the text's fit scale, within kMaxStretch.
+        TopologyLayout filled = base_layout_;
+        if (!filled.empty()) {
+            const double fit = std::min({c.width() / filled.width(), c.height() / filled.height(), kMaxScale});
+            filled.stretch(std::min(kMaxStretch, c.width() / (filled.width() * fit)),
+                           std::min(kMaxStretch, c.height() / (filled.height() * fit)));
+        }
+        geometry_ = PaneGeometry::from_layout(*topology_, std::move(filled), pane_layout_options(text_metrics(font_)));
     } else if (force) {
-        geometry_ = PaneGeometry::compute(*topology_, pane_layout_options(text_metrics(font_)));
+        base_layout_ = TopologyLayout::compute(*topology_, pane_layout_options(text_metrics(font_)));
+        geometry_ = PaneGeometry::from_layout(*topology_, base_layout_, pane_layout_options(text_metrics(font_)));
         layout_aspect_ = 0;
     }
     zoom_ = 1.0; // a new size fits the machine afresh
@@ -205,7 +220,7 @@ void SimulationPane::wheelEvent(QWheelEvent *event)
 
 void SimulationPane::mousePressEvent(QMouseEvent *event)
 {
-    if (zoom_ > 1.0 && event->button() == Qt::LeftButton && event->position().y() >= kHeaderHeight) {
+    if (zoom_ > 1.0 && event->button() == Qt::LeftButton && event->position().y() >= kPaneHeaderPx) {
         dragging_ = true;
         drag_from_ = event->position();
         setCursor(Qt::ClosedHandCursor);
@@ -287,6 +302,56 @@ QString SimulationPane::headerTitle() const
     return t;
 }
 
+QFont SimulationPane::headerTitleFont() const
+{
+    QFont bold = header_font_;
+    bold.setBold(true);
+    return bold;
+}
+
+QString SimulationPane::shownHeaderTitle() const
+{
+    return elide_words(headerTitle(), QFontMetrics(headerTitleFont()), width() - 12);
+}
+
+QString SimulationPane::shownHeaderFigures() const
+{
+    return elide_words(headerFigures(), QFontMetrics(header_font_), width() - 12);
+}
+
+QString SimulationPane::headerToolTip() const
+{
+    QString t = headerTitle() + QLatin1Char('\n') + headerFigures();
+    if (frame())
+        t += tr("\nDouble-click to change this pane's policy parameters.");
+    return t;
+}
+
+QString elide_words(const QString &text, const QFontMetrics &fm, int width)
+{
+    if (fm.horizontalAdvance(text) <= width)
+        return text;
+    const QString ellipsis(QChar(0x2026));
+    const QString cut = fm.elidedText(text, Qt::ElideRight, width);
+    // elidedText cuts anywhere ("local access 31...."): back off to the
+    // last word boundary, and in a list of figures to the last " | ", so
+    // no figure is shown without its number.
+    qsizetype keep = cut.endsWith(ellipsis) ? cut.size() - 1 : cut.size();
+    if (keep < text.size() && !text.at(keep).isSpace()) {
+        qsizetype boundary = keep;
+        while (boundary > 0 && !text.at(boundary - 1).isSpace())
+            --boundary;
+        if (boundary > 0)
+            keep = boundary;
+    }
+    const QString separator = QStringLiteral(" | ");
+    if (const qsizetype bar = text.lastIndexOf(separator, keep - 1); bar > 0)
+        keep = bar;
+    while (keep > 0 && text.at(keep - 1).isSpace())
+        --keep;
+    return keep > 0 ? text.left(keep) + ellipsis : cut;
+}
+
 QString SimulationPane::headerFigures() const
 {
     const PaneFrame *f = frame();
@@ -332,19 +397,14 @@ void SimulationPane::paintEvent(QPaintEvent *)
     }
 
     const SimPalette pal;
-    p.fillRect(QRect(0, 0, width(), kHeaderHeight), to_qcolor(pal.header_bg));
+    p.fillRect(QRect(0, 0, width(), kPaneHeaderPx), to_qcolor(pal.header_bg));
     p.setPen(QColor(200, 200, 205));
-    p.drawLine(0, kHeaderHeight - 1, width(), kHeaderHeight - 1);
+    p.drawLine(0, kPaneHeaderPx - 1, width(), kPaneHeaderPx - 1);
     p.setPen(to_qcolor(pal.header_text));
-    QFont bold = header_font_;
-    bold.setBold(true);
-    p.setFont(bold);
-    const QFontMetrics fm(bold);
-    p.drawText(QRect(6, 3, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(headerTitle(), Qt::ElideRight, width() - 12));
+    p.setFont(headerTitleFont());
+    p.drawText(QRect(6, 3, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter, shownHeaderTitle());
     p.setFont(header_font_);
-    p.drawText(QRect(6, 20, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(header_font_).elidedText(headerFigures(), Qt::ElideRight, width() - 12));
+    p.drawText(QRect(6, 20, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter, shownHeaderFigures());
 
     if (frame() && mode_ == PaneMode::Compact) {
         p.setClipRect(contentRect());
@@ -368,6 +428,11 @@ bool SimulationPane::event(QEvent *event)
     if (event->type() != QEvent::ToolTip)
         return QWidget::event(event);
     auto *help = static_cast<QHelpEvent *>(event);
+    // The header: its full text, which a narrow pane elides.
+    if (help->pos().y() < kPaneHeaderPx) {
+        QToolTip::showText(help->globalPos(), headerToolTip(), this);
+        return true;
+    }
     if (mode_ == PaneMode::Compact)
         return compactTooltip(help);
     const QPointF lp = toLayout(help->pos());
@@ -411,10 +476,16 @@ bool SimulationPane::compactTooltip(const QHelpEvent *help)
         return true;
     }
     const CompactCell &c = compact_.cells[i];
-    QString text = QString::fromStdString(object_tooltip(*topology_, topology_->numa_node(c.node)));
+    QString text = c.hidden > 0 ? tr("NUMA nodes L#%1 to L#%2: %3 identical nodes folded to fit the pane")
+                                      .arg(c.node)
+                                      .arg(c.node + c.hidden - 1)
+                                      .arg(c.hidden)
+                                : QString::fromStdString(object_tooltip(*topology_, topology_->numa_node(c.node)));
     if (f && i < static_cast<int>(compact_scene_.cells.size())) {
         const CompactCellState &s = compact_scene_.cells[i];
-        text += tr("\n%1 of %2 PUs busy, %3 queued").arg(s.busy).arg(c.pus.size()).arg(s.queued);
+        text += tr("\n%1 of %2 PUs busy, %3 queued").arg(s.busy).arg(s.pu_total).arg(s.queued);
+        if (c.hidden > 0)
+            text += tr("\nmemory per node, on average:");
         for (const auto &[proc, bytes] : s.memory) {
             const QString name = proc < static_cast<int>(f->process_names.size())
                                      ? QString::fromStdString(f->process_names[proc])
@@ -429,7 +500,7 @@ bool SimulationPane::compactTooltip(const QHelpEvent *help)
 
 void SimulationPane::mouseDoubleClickEvent(QMouseEvent *event)
 {
-    if (event->position().y() < kHeaderHeight)
+    if (event->position().y() < kPaneHeaderPx)
         emit editRequested();
     QWidget::mouseDoubleClickEvent(event);
 }

@@ -24,6 +24,7 @@
 #include <memory>
 #include <unordered_map>
 
+class QFontMetrics;
 class QHelpEvent;
 class QPainter;
 
@@ -62,6 +63,11 @@ public:
     // Header text lines, also used by tests and the docs.
     QString headerTitle() const;
     QString headerFigures() const;
+    // What the header shows at the pane's width (elided at a word boundary)
+    // and its tooltip, which always carries the full title and figures.
+    QString shownHeaderTitle() const;
+    QString shownHeaderFigures() const;
+    QString headerToolTip() const;
 
     // The layout point under a widget pixel (tooltips).
     QPointF toLayout(QPointF widget_pos) const;
@@ -80,6 +86,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
 
 private:
+    QFont headerTitleFont() const;
     QRectF contentRect() const;
     void relayout(bool force);
     void updateTransform();
@@ -91,6 +98,7 @@ private:
     void tickAnimation();
 
     std::shared_ptr<const Topology> topology_;
+    TopologyLayout base_layout_; // packed for layout_aspect_, before stretching to the pane
     PaneGeometry geometry_;
     PaneScene scene_;
     FrameSetPtr frames_;
@@ -118,6 +126,15 @@ private:
     int paints_ = 0;
     double last_paint_ms_ = 0;
 };
+
+// `text` cut to `width` pixels at a word boundary, with an ellipsis; as is
+// when it fits.
+QString elide_words(const QString &text, const QFontMetrics &metrics, int width);
+
+// A pane's header (two lines of text) and its minimum size, in pixels.
+inline constexpr int kPaneHeaderPx = 40;
+inline constexpr int kPaneMinWidthPx = 160;
+inline constexpr int kPaneMinHeightPx = 120;
 
 // Ctrl+wheel: one notch magnifies by this much; at most kMaxZoom.
 inline constexpr double kZoomStep = 1.25;
