@@ -171,9 +171,10 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
                 // parallelism alone the model took 36-49 % off; with
                 // AutoNUMA's per-page costs on top (every migrated page a TLB
                 // shootdown to the process's other CPUs) it takes 22-34 %
-                // off numa01 (seed 2: 0.78). The test asserts that, a weak
-                // bound listed in docs/CALIBRATION.md with what is missing.
-                CHECK(autonuma.elapsed_s < 0.8 * base.elapsed_s);
+                // off numa01 (seed 2: 0.78). AutoNUMA27's scanner (one pass,
+                // then a pause scaled with the memory) and its exchanges
+                // bring it back under 0.7, the bound asserted before.
+                CHECK(autonuma.elapsed_s < 0.7 * base.elapsed_s);
                 // Inverse binding also crowds each process's memory onto one
                 // node: it ties the baseline instead of losing to it.
                 CHECK(inverse.elapsed_s > 0.98 * base.elapsed_s);
@@ -247,11 +248,9 @@ TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's; 0.3-5 
     // knuma_scand's walk of every pte, the hinting faults (one trap per page,
     // per 2 MiB pmd or per huge page), one TLB-shootdown IPI per migrated
     // page to every other CPU running the process, and copies at memory
-    // speed (engine/policy_actions.h); nothing is fitted to this run. With
-    // the defaults (pmd on, THP always) numa02 converges by moving threads,
-    // no page migrates and the share stays near 0.005 %; with every page
-    // trapping (pmd off, no THP) it lands in the published band
-    // (docs/CALIBRATION.md says what is missing for the defaults).
+    // speed (engine/policy_actions.h); nothing is fitted to this run. Both
+    // with the defaults (pmd on, THP always) and with every page trapping
+    // (pmd off, no THP) it lands in the published band.
     const Scenario s = sample_scenario("autonuma-4node-numa02.json");
     const PolicySpec per_page{"autonuma", {{"pmd", "off"}, {"transparent_hugepage", "never"}}};
     auto share = [](const Outcome &o) { return o.sys_s / (o.sys_s + o.user_s); };
@@ -263,10 +262,10 @@ TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's; 0.3-5 
         INFO("system share: baseline " << share(base) << ", autonuma " << share(autonuma) << ", every page faulting "
                                        << share(pages));
         // The baseline's system time is the OS noise (tick, interrupts,
-        // kernel threads: 0.16 % of CPU time); with the defaults AutoNUMA
-        // adds about 0.001 % to it. Above, but not by the published 1 %:
-        // a weak assertion (docs/CALIBRATION.md).
-        CHECK(share(autonuma) > share(base));
+        // kernel threads: 0.16 % of CPU time). AutoNUMA27 migrates a page
+        // on its first hinting fault, each with a TLB shootdown, so with
+        // the defaults too it adds the published order: 0.3-5 % of CPU time.
+        CHECK(share(autonuma) - share(base) > 0.003);
         CHECK(share(autonuma) < 0.05);
         CHECK(share(pages) > 0.003);
         CHECK(share(pages) < 0.05);
@@ -298,12 +297,8 @@ TEST_CASE("numa01 converges under AutoNUMA on 2 nodes but not on 8", "[calibrati
         for (double share : o2.max_node_share)
             CHECK(share > 0.9);
         // Published: numa01 converges fully on 2 nodes and the migrations
-        // stop. The model converges on every seed, but on seed 3 a quarter
-        // of its page migrations still come in the second half (with
-        // AutoNUMA's per-page costs, THP splits and OS noise together; not
-        // isolated). Asserted: most of them come in the first half; the
-        // published "stops" is a miss named in docs/CALIBRATION.md.
-        CHECK(o2.page_migrations_second_half * 2 < std::max<std::int64_t>(o2.page_migrations_total, 1));
+        // stop: at most 2 % of them in the second half.
+        CHECK(o2.page_migrations_second_half * 50 <= std::max<std::int64_t>(o2.page_migrations_total, 1));
         // On 8 nodes each process's 32 threads need four nodes of CPUs, so
         // at most about a quarter of its accesses can be local whatever the
         // policy does (the geometry's bound, not a result: asserting "below
