@@ -27,8 +27,13 @@ SmallRuns run_small_numa01(SimTime until_ns)
     Scenario s;
     s.name = "analysis test";
     s.topology = "synthetic:pack:2 [numa] l3:1 core:2 pu:1";
-    s.workload = {"numa01", {{"memory_mb", "128"}, {"loops", "8"}}};
-    s.policies = {{"sched-domains", {}}, {"autonuma", {}}};
+    // Three threads per process on four CPUs: the balancers have tasks to
+    // move, so every chart (task migrations included) has lines.
+    s.workload = {"numa01", {{"memory_mb", "128"}, {"loops", "8"}, {"threads", "3"}}};
+    // numa01's memory divided by 24 (128 MiB of 3 GiB): knuma_scand's 10 s
+    // pause after a pass is divided by the same, as in the convergence
+    // lesson, so that AutoNUMA acts within the 2 s run.
+    s.policies = {{"sched-domains", {}}, {"autonuma", {{"scan_sleep_pass_ms", "417"}}}};
     s.sample_interval_ms = 50;
     SmallRuns runs;
     runs.topology = scenario_topology(s);
