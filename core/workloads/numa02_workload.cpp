@@ -2,10 +2,15 @@
 //
 // One process, NCPUS threads (numa02_SMT: NCPUS/2), 1 GiB of memory; thread
 // i bzero()s its own 1 GiB / THREADS slice 800 times (the benchmark's
-// TOTALSIZE / SIZE). The memory is first touched node chunk by node chunk:
-// part k of NODES equal parts sits on node k, which is where hard binding
-// puts the threads that own it. A policy wins by putting each thread on the
-// node that holds its slice, or its slice on the node where it runs.
+// TOTALSIZE / SIZE). Before creating the threads, main() writes the memory
+// part by part, calling bind(k) before part k of NODES; bind() sets the CPU
+// and memory binding only in the _HARD_BIND and _INVERSE_BIND builds and is
+// empty in the plain ones (numa02.c, autonuma-benchmark, July 2012). So
+// under hard and inverse binding part k sits on node k, where hard binding
+// puts the threads that own it; in the plain numa02 and numa02_SMT every
+// page is first written by main() from one CPU and all of it sits on that
+// CPU's node. A policy wins by putting each thread on the node that holds
+// its slice, or its slice on the node where it runs.
 //
 // Unlike numa01, the memory is not scaled down: a slice must stay larger
 // than a thread's share of the last-level cache (1 GiB / 32 threads =
@@ -26,12 +31,22 @@ namespace {
 constexpr std::int64_t kNuma02MemoryMiB = 1024; // numa02.c SIZE = 1 GiB
 constexpr std::int64_t kNuma02Loops = 800;      // numa02.c TOTALSIZE / SIZE = 800
 
+// Where the memory starts: as the build's main() writes it (auto), all on
+// main()'s node, part k on node k, or left to each thread's first write.
+enum class FirstTouch { Auto, Main, Nodes, Thread };
+
+// The node main() runs on when it writes the memory: nothing binds main()
+// and the kernel keeps a lone running thread where it started, so all of it
+// lands on one node; on a machine whose nodes are alike any one is the same
+// case, and node 0 stands for it.
+constexpr int kMainNode = 0;
+
 struct Numa02Params {
     bool smt = false; // numa02_SMT: not a parameter, the table's prototype sets it
     std::int64_t threads = 0;
     std::int64_t memory_mb = kNuma02MemoryMiB;
     std::int64_t loops = kNuma02Loops;
-    bool by_nodes = true;
+    FirstTouch first_touch = FirstTouch::Auto;
     double mem_accesses_per_us = kStreamAccessesPerUs;
     BenchBind bind = BenchBind::None;
 };
@@ -46,9 +61,14 @@ ParamTable<Numa02Params> numa02_table(bool smt)
     t.integer("memory_mb", &Numa02Params::memory_mb, 1, 1 << 24, "MiB",
               "process memory, MiB (benchmark: 1024; raised so each slice is at least one chunk)");
     t.integer("loops", &Numa02Params::loops, 1, 1'000'000, "", "times each thread writes its slice (benchmark: 800)");
-    t.choice<bool>(
-        "first_touch", &Numa02Params::by_nodes, {{"nodes", true}, {"thread", false}},
-        "nodes: part k of the memory starts on node k | thread: each thread first-touches its slice wherever it runs");
+    t.choice<FirstTouch>("first_touch", &Numa02Params::first_touch,
+                         {{"auto", FirstTouch::Auto},
+                          {"main", FirstTouch::Main},
+                          {"nodes", FirstTouch::Nodes},
+                          {"thread", FirstTouch::Thread}},
+                         "auto: as the benchmark's main() writes it, main with bind=none, nodes with bind=hard|inverse "
+                         "| main: all of it on node 0, written by main() before the threads start | nodes: part k of "
+                         "the memory starts on node k | thread: each thread first-touches its slice wherever it runs");
     t.real("mem_accesses_per_us", &Numa02Params::mem_accesses_per_us, 0.001, 1e5, "1/us",
            "cache lines written per us of unstalled work (a bzero loop)");
     t.choice<BenchBind>("bind", &Numa02Params::bind, bench_bind_choices(),
@@ -69,18 +89,22 @@ void build_numa02(Simulation &sim, const Numa02Params &p, const std::string &)
         threads = smt ? std::max(1, npu / 2) : npu;
     const std::int64_t mem_mb = p.memory_mb;
     const std::int64_t loops = p.loops;
-    const bool by_nodes = p.by_nodes;
+    FirstTouch first_touch = p.first_touch;
+    if (first_touch == FirstTouch::Auto)
+        first_touch = p.bind == BenchBind::None ? FirstTouch::Main : FirstTouch::Nodes;
     const double intensity_us = p.mem_accesses_per_us;
     const BenchBind bind = p.bind;
 
     const std::int64_t bytes = std::max(mem_mb * 1024 * 1024, threads * sim.model().chunk_bytes);
     const int chunks = chunks_for_bytes(sim, bytes);
     const ProcId proc = sim.add_process(what, chunks * sim.model().chunk_bytes);
-    if (by_nodes)
+    if (first_touch == FirstTouch::Nodes)
         for (int n = 0; n < nodes; ++n) {
             const auto [b, e] = slice_chunks(chunks, n, nodes);
             sim.place_chunks(proc, b, e, n);
         }
+    else if (first_touch == FirstTouch::Main)
+        sim.place_chunks(proc, 0, chunks, std::min(kMainNode, nodes - 1));
     for (std::int64_t t = 0; t < threads; ++t) {
         const auto [b, e] = slice_chunks(chunks, static_cast<int>(t), static_cast<int>(threads));
         Simulation::TaskSpec s = bench_writer_task(sim, what + "/" + std::to_string(t), b, e, loops, intensity_us);
@@ -99,7 +123,8 @@ WorkloadInfo numa02_workload_info()
     return workload_info<Numa02Params>(
         "numa02",
         "autonuma-benchmark numa02: 1 process, one thread per PU, each writing its own slice of the process memory "
-        "800 times; memory first placed node by node. Elapsed time.",
+        "800 times; memory first written by main(), all on one node (node by node under bind=hard|inverse). "
+        "Elapsed time.",
         table, build_numa02);
 }
 

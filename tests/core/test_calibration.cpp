@@ -151,7 +151,7 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
 {
     // dell-r910-4node carries its era's figures: 8 GB/s of memory per node,
     // 12.8 GB/s links, 10 lines in flight. A streaming thread asks about
-    // 3.4 GB/s, so 8 threads saturate a node and every workload here is
+    // 3.2 GB/s, so 8 threads saturate a node and every workload here is
     // bound by the bandwidth of the nodes holding its memory
     // (docs/CALIBRATION.md, section 2).
     for (const char *file : {"autonuma-4node-numa02.json", "autonuma-4node-numa01-thread-alloc.json",
@@ -179,29 +179,26 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
                 // node: it ties the baseline instead of losing to it.
                 CHECK(inverse.elapsed_s > 0.98 * base.elapsed_s);
             } else {
-                // numa02 and numa02_SMT start with their memory spread node by
-                // node: each node serves the same bytes whoever reads them,
-                // so AutoNUMA's locality does not shorten the run (published:
-                // it took two thirds off). The model lacks what made remote
-                // streams slower than local ones on the real machine. What
-                // AutoNUMA27 adds is its own cost: it migrates pages on
-                // their first hinting fault, each with a TLB shootdown to the
-                // process's other CPUs (about 1 % of CPU time, as published).
-                // So it loses, by no more than that extra system time spread
-                // over the machine's 32 CPUs, and 1 %.
-                const double overhead_s = (autonuma.sys_s - base.sys_s) / 32.0;
-                CHECK(autonuma.elapsed_s < 1.01 * base.elapsed_s + overhead_s);
-                CHECK(autonuma.elapsed_s > 0.9 * base.elapsed_s);
-                // Inverse binding sends every line over two links.
-                CHECK(inverse.elapsed_s > 1.1 * base.elapsed_s);
+                // The plain numa02 and numa02_SMT start with all of their
+                // memory on one node (main() writes it before the threads
+                // start, its bind() calls empty): the baseline's 32 or 16
+                // threads share one node's bandwidth. AutoNUMA moves each
+                // slice to its thread's node and uses all four. Published:
+                // 181.1 -> 57.1 s and 164.2 -> 53.2 s (0.32); the model
+                // earns about 0.26.
+                CHECK(autonuma.elapsed_s < 0.4 * base.elapsed_s);
+                // The binding builds write part k bound to node k: inverse
+                // binding's threads are all remote but draw on four nodes,
+                // so it beats the baseline's one node (no published 4-node
+                // row; docs/CALIBRATION.md, section 2).
+                CHECK(inverse.elapsed_s < 0.5 * base.elapsed_s);
             }
             // Its system time per second of run is above the baseline's
             // (whose system time is now the OS noise alone).
             CHECK(autonuma.sys_s / autonuma.elapsed_s > base.sys_s / base.elapsed_s);
-            // Hard binding beats the baseline on numa01 (both of the
-            // baseline's memory nodes saturate) and ties it, within 1 %, on
-            // numa02 (the same bytes per node either way).
-            CHECK(hard.elapsed_s < (numa01 ? 0.7 : 1.01) * base.elapsed_s);
+            // Hard binding beats the baseline: on numa01 both of the
+            // baseline's memory nodes saturate, on numa02 its one node.
+            CHECK(hard.elapsed_s < (numa01 ? 0.7 : 0.4) * base.elapsed_s);
             // Hard binding is the lower bound, THREAD_ALLOC included.
             CHECK(hard.elapsed_s <= autonuma.elapsed_s * 1.001);
             // Inverse binding loses to hard binding and to AutoNUMA by more
@@ -248,9 +245,11 @@ TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's; 0.3-5 
     // knuma_scand's walk of every pte, the hinting faults (one trap per page,
     // per 2 MiB pmd or per huge page), one TLB-shootdown IPI per migrated
     // page to every other CPU running the process, and copies at memory
-    // speed (engine/policy_actions.h); nothing is fitted to this run. Both
-    // with the defaults (pmd on, THP always) and with every page trapping
-    // (pmd off, no THP) it lands in the published band.
+    // speed (engine/policy_actions.h); nothing is fitted to this run. The
+    // memory starts on main()'s node, so the slices of the threads running
+    // elsewhere migrate once: with the defaults (pmd on, THP always) about
+    // 1.4 % of CPU time; with every page trapping (pmd off, no THP) it is
+    // held to the published band as well.
     const Scenario s = sample_scenario("autonuma-4node-numa02.json");
     const PolicySpec per_page{"autonuma", {{"pmd", "off"}, {"transparent_hugepage", "never"}}};
     auto share = [](const Outcome &o) { return o.sys_s / (o.sys_s + o.user_s); };
@@ -262,7 +261,7 @@ TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's; 0.3-5 
         INFO("system share: baseline " << share(base) << ", autonuma " << share(autonuma) << ", every page faulting "
                                        << share(pages));
         // The baseline's system time is the OS noise (tick, interrupts,
-        // kernel threads: 0.16 % of CPU time). AutoNUMA27 migrates a page
+        // kernel threads: 0.15 % of CPU time). AutoNUMA27 migrates a page
         // on its first hinting fault, each with a TLB shootdown, so with
         // the defaults too it adds the published order: 0.3-5 % of CPU time.
         CHECK(share(autonuma) - share(base) > 0.003);

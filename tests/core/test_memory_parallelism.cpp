@@ -121,3 +121,40 @@ TEST_CASE("STREAM on dell-r910-4node: one instance streams GB/s, 32 share the no
     CHECK(gb_per_s < 10.0);
     CHECK(elapsed(32) > 1.8 * one);
 }
+
+TEST_CASE("a saturated node serves its bandwidth whoever reads it; remote readers get less of it", "[engine][mlp]")
+{
+    // Eight streams over node 0's memory, four on node 0 and four on node 1
+    // (SLIT 20: remote latency 1.5 x 80 ns), links wide enough not to bind.
+    // Alone a local stream asks 4.92 GB/s and a remote one 3.76: together
+    // 35 GB/s of a 12 GB/s node. The node's multiplier c settles where
+    // 4 / (1 + 1.6 c) + 4 / (1 + 2.4 c) = 12 / (0.2 x 64), c = 3.91: a local
+    // stream gets 1.77 GB/s, a remote one 1.23, and the node its 12.
+    SimConfig cfg;
+    cfg.duration_ns = 200'000'000;
+    cfg.model.os_noise = 0;
+    cfg.model.mem_bandwidth_bytes_per_ns = 12.0;
+    cfg.model.link_bandwidth_bytes_per_ns = 1000.0;
+    cfg.model.queueing_max_utilisation = 0.0;
+    const auto topo = synth("pack:2 [numa] core:8 pu:1");
+    Simulation sim(topo, make_policy("simple", {}, "t"), cfg);
+    const ProcId p = sim.add_process("m", 256 << 20);
+    sim.place_chunks(p, 0, 64, 0);
+    for (int i = 0; i < 8; ++i) {
+        Simulation::TaskSpec s;
+        s.program.ops = {{Op::Kind::Compute, 10'000'000'000}};
+        s.segments = {AccessSegment{0, 64, 1.0}};
+        s.mem_intensity = 0.2;
+        s.working_set_bytes = 256 << 20;
+        s.cpus_allowed = topo->pus_of_node(i < 4 ? 0 : 1);
+        sim.add_task(p, std::move(s));
+    }
+    sim.run_to_end();
+    const double ns = static_cast<double>(sim.end_time());
+    double local = 0, remote = 0;
+    for (const Task &t : sim.tasks())
+        (t.stats.local_accesses > 0.5 * t.stats.accesses ? local : remote) += t.stats.accesses * kLine / ns;
+    CHECK(local + remote == Approx(12.0).epsilon(0.03));
+    CHECK(local / 4 == Approx(1.77).epsilon(0.03));
+    CHECK(remote / 4 == Approx(1.23).epsilon(0.03));
+}

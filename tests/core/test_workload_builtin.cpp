@@ -190,9 +190,24 @@ TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[wor
     Simulation n2 = build(kFourNodes, "numa02:memory_mb=64");
     CHECK(n2.processes().size() == 1);
     CHECK(n2.tasks().size() == 8);
-    // First touched node chunk by node chunk: a quarter on each node.
+    // The plain build: main() writes all of it before the threads start,
+    // bind() empty, so every chunk sits on main()'s node.
+    CHECK(n2.processes()[0].chunks_on_node[0] == 16);
+    for (int n = 1; n < 4; ++n)
+        CHECK(n2.processes()[0].chunks_on_node[n] == 0);
+    // The binding builds' bind(k) binds main() before part k: a quarter on
+    // each node; first_touch=nodes asks for that without binding threads.
+    for (const char *spec : {"numa02:memory_mb=64,bind=hard", "numa02:memory_mb=64,bind=inverse",
+                             "numa02:memory_mb=64,first_touch=nodes"}) {
+        INFO(spec);
+        Simulation s = build(kFourNodes, spec);
+        for (int n = 0; n < 4; ++n)
+            CHECK(s.processes()[0].chunks_on_node[n] == 4);
+    }
+    // first_touch=thread leaves every chunk to its thread's first write.
+    Simulation lazy = build(kFourNodes, "numa02:memory_mb=64,first_touch=thread");
     for (int n = 0; n < 4; ++n)
-        CHECK(n2.processes()[0].chunks_on_node[n] == 4);
+        CHECK(lazy.processes()[0].chunks_on_node[n] == 0);
     CHECK(build(kFourNodes, "numa02_SMT:memory_mb=64").tasks().size() == 4);
 }
 
