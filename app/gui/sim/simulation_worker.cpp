@@ -62,8 +62,14 @@ bool SimulationWorker::run_to(SimTime target, double budget_ms, std::uint64_t ge
         if (stale(generation))
             return false;
         const bool all_done = std::all_of(sims_.begin(), sims_.end(), [](const Simulation &s) { return s.finished(); });
-        if (all_done)
+        if (all_done) {
+            // Nothing can happen any more, so time passes straight to the
+            // target: where a seek lands must not depend on the slice sizes,
+            // which follow wall time (a loaded machine stopped short).
+            now_ns_ = target;
+            furthest_ns_ = std::max(furthest_ns_, now_ns_);
             return true;
+        }
         SimTime end = std::min({target, now_ns_ + slice_ns_, checkpoints_.next_due()});
         if (end <= now_ns_)
             end = std::min(target, now_ns_ + slice_ns_);
