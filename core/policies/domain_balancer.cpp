@@ -40,7 +40,7 @@ long DomainBalancer::target_load(const Simulation &sim, int cpu) const
     return std::max(cpu_load(cpu), sim.nr_running(cpu) * kLoadScale);
 }
 
-DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int cpu, const SchedDomain &sd,
+DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int /*this_cpu*/, const SchedDomain &sd,
                                                      IdleType idle) const
 {
     // Linux 2.6.9 kernel/sched.c: find_busiest_group(). Each group's load is
@@ -306,9 +306,9 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
                       (cold ? "wake-affine" : "wake-balance") + ", " + sd.level + " level): " +
                       (cold ? "the task is cold, slept " + (ago >= 0 ? ms_text(ago) : std::string("since it started")) +
                                   " >= " + ms_text(sd.cache_hot_time_ms)
-                            : cpu_text(prev) + " has " + std::to_string(sim.nr_running(prev)) + " runnable, " +
-                                  std::to_string(imbalance) + "% of the waker's " +
-                                  std::to_string(sim.nr_running(waker_cpu)) + " or less");
+                            : cpu_text(prev) + "'s source_load " + std::to_string(load) + " is at least " +
+                                  std::to_string(imbalance) + "% of the waker's target_load " +
+                                  std::to_string(this_load) + " (128 a task)");
                 break;
             }
         }
