@@ -27,81 +27,121 @@ double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(s
 
 } // namespace
 
-template <int N>
-inline DomainBalancer::GroupLoads DomainBalancer::uniform_group_loads(const int *members, int ngroups, int mine,
-                                                                      const int *nr)
+long DomainBalancer::source_load(const Simulation &sim, int cpu) const
 {
-    DomainBalancer::GroupLoads l;
-    l.this_n = l.max_n = N;
-    for (int g = 0; g < ngroups; ++g, members += N) {
-        int total = 0;
-        for (int k = 0; k < N; ++k)
-            total += nr[members[k]];
-        if (g == mine)
-            l.this_total = total;
-        else if (total > 0 && (l.busiest_group < 0 || total > l.max_total)) {
-            l.busiest_group = g;
-            l.max_total = total;
-        }
-    }
-    return l;
+    // Linux 2.6.9 kernel/sched.c: source_load(): min(rq->cpu_load, load_now),
+    // a low guess at a migration source's load, to balance conservatively.
+    return std::min(cpu_load(cpu), sim.nr_running(cpu) * kLoadScale);
 }
 
-inline DomainBalancer::GroupLoads DomainBalancer::group_loads(const SchedDomain::Groups &groups, int mine,
-                                                              const int *nr)
+long DomainBalancer::target_load(const Simulation &sim, int cpu) const
 {
+    // Linux 2.6.9 kernel/sched.c: target_load(): max(rq->cpu_load, load_now).
+    return std::max(cpu_load(cpu), sim.nr_running(cpu) * kLoadScale);
+}
+
+DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int /*this_cpu*/, const SchedDomain &sd,
+                                                     IdleType idle) const
+{
+    // Linux 2.6.9 kernel/sched.c: find_busiest_group(). Each group's load is
+    // the sum of target_load() over this CPU's own group ("bias balancing
+    // toward cpus of our domain") and of source_load() over the others',
+    // scaled by SCHED_LOAD_SCALE / cpu_power; the busiest is the first
+    // group with the strictly highest scaled load. Unsigned longs there;
+    // every difference below is taken where it is not negative.
+    const SchedDomain::Groups &groups = *sd.shared_groups;
     const int ngroups = static_cast<int>(groups.sizes.size());
-    const int *members = groups.members.data();
-    // Most levels have groups of one PU (the lowest) or of two (cores or
-    // cache pairs): those are summed without the general loop's bookkeeping.
-    if (groups.uniform_size == 1)
-        return uniform_group_loads<1>(members, ngroups, mine, nr);
-    if (groups.uniform_size == 2)
-        return uniform_group_loads<2>(members, ngroups, mine, nr);
-    GroupLoads l;
-    const int *begin = groups.begin.data();
-    for (int g = 0, k = begin[0]; g < ngroups; ++g) {
-        const int end = begin[g + 1];
-        const int n = end - k;
-        int total = 0;
-        for (; k < end; ++k)
-            total += nr[members[k]];
-        if (g == mine) {
-            l.this_total = total;
-            l.this_n = n;
-        } else if (total > 0 &&
-                   (l.busiest_group < 0 || std::int64_t{total} * l.max_n > std::int64_t{l.max_total} * n)) {
-            l.busiest_group = g;
-            l.max_total = total;
-            l.max_n = n;
+    Busiest b;
+    long total_load = 0, total_pwr = 0;
+    for (int g = 0; g < ngroups; ++g) {
+        const bool local = g == sd.own_group;
+        long sum = 0;
+        for (int k = groups.begin[static_cast<size_t>(g)]; k < groups.begin[static_cast<size_t>(g) + 1]; ++k) {
+            const int c = groups.members[static_cast<size_t>(k)];
+            sum += local ? target_load(sim, c) : source_load(sim, c);
+        }
+        const long power = groups.power[static_cast<size_t>(g)];
+        total_load += sum;
+        total_pwr += power;
+        const long avg = sum * kLoadScale / power;
+        if (local)
+            b.this_load = avg;
+        else if (avg > b.max_load) {
+            b.max_load = avg;
+            b.group = g;
         }
     }
-    return l;
-}
-
-bool DomainBalancer::GroupLoads::imbalanced_by_pct(int imbalance_pct)
-{
-    this_avg = static_cast<double>(this_total) / this_n;
-    max_avg = static_cast<double>(max_total) / max_n;
-    // Tasks to move so that both groups end level, never overshooting.
-    want = (static_cast<double>(max_total) * this_n - static_cast<double>(this_total) * max_n) / (max_n + this_n);
-    return !(max_avg * 100 <= this_avg * imbalance_pct || want < 1);
-}
-
-int DomainBalancer::GroupLoads::busiest_cpu(const SchedDomain::Groups &groups, const int *nr) const
-{
-    const int *members = groups.members.data();
-    const auto g = static_cast<size_t>(busiest_group);
-    int busiest = -1;
-    for (int k = groups.begin[g]; k < groups.begin[g + 1]; ++k)
-        if (busiest < 0 || nr[members[k]] > nr[busiest])
-            busiest = members[k];
-    return busiest;
+    const auto balanced = [&] {
+        // find_busiest_group(), out_balanced: an idle or newly idle CPU still
+        // takes one task when the busiest group holds more than one task's
+        // load per cpu_power.
+        if (b.group >= 0 && idle != IdleType::NotIdle && b.max_load > kLoadScale) {
+            b.imbalance = 1;
+            b.out_balanced = true;
+        } else
+            b.group = -1;
+    };
+    if (b.group < 0 || b.this_load >= b.max_load)
+        balanced();
+    else {
+        const long avg_load = kLoadScale * total_load / total_pwr;
+        const long busiest_pwr = groups.power[static_cast<size_t>(b.group)];
+        const long this_pwr = groups.power[static_cast<size_t>(sd.own_group)];
+        if (b.this_load >= avg_load || 100 * b.max_load <= sd.imbalance_pct * b.this_load)
+            balanced();
+        else {
+            // find_busiest_group(): bring neither group past the average,
+            // in load, then in tasks for the smaller group's power.
+            long imb = std::min(b.max_load - avg_load, avg_load - b.this_load);
+            imb = imb * std::min(busiest_pwr, this_pwr) / kLoadScale;
+            if (imb < kLoadScale - 1) {
+                // Less than a task's load: one task when the gap is two
+                // tasks' or more, else only if it gains an eighth of a CPU
+                // of throughput (pwr_move against pwr_now).
+                if (b.max_load - b.this_load >= kLoadScale * 2)
+                    b.imbalance = 1;
+                else {
+                    long pwr_now = busiest_pwr * std::min(kLoadScale, b.max_load) +
+                                   this_pwr * std::min(kLoadScale, b.this_load);
+                    pwr_now /= kLoadScale;
+                    long pwr_move = 0;
+                    long tmp = kLoadScale * kLoadScale / busiest_pwr;
+                    if (b.max_load > tmp)
+                        pwr_move += busiest_pwr * std::min(kLoadScale, b.max_load - tmp);
+                    tmp = kLoadScale * kLoadScale / this_pwr;
+                    if (b.max_load < tmp)
+                        tmp = b.max_load;
+                    pwr_move += this_pwr * std::min(kLoadScale, b.this_load + tmp);
+                    pwr_move /= kLoadScale;
+                    if (pwr_move < pwr_now + kLoadScale / 8)
+                        balanced();
+                    else
+                        b.imbalance = 1;
+                }
+            } else
+                b.imbalance = (imb + 1) / kLoadScale; // drop the scale, rounding down
+        }
+    }
+    if (b.group < 0)
+        return b;
+    // Linux 2.6.9 kernel/sched.c: find_busiest_queue(): the group's CPU with
+    // the highest source_load(), the first of equals, none if all are 0.
+    long max = 0;
+    for (int k = groups.begin[static_cast<size_t>(b.group)]; k < groups.begin[static_cast<size_t>(b.group) + 1]; ++k) {
+        const int c = groups.members[static_cast<size_t>(k)];
+        if (const long load = source_load(sim, c); load > max) {
+            max = load;
+            b.cpu = c;
+        }
+    }
+    return b;
 }
 
 void DomainBalancer::attach(Simulation &sim)
 {
     domains_ = build_sched_domains(sim.topology(), bp_);
+    // 2.6.9's runqueues start with cpu_load 0 (a static per-CPU variable).
+    cpu_load_.assign(domains_.size(), 0);
     check_level_overrides(sim);
     wake_idle_level_.assign(domains_.size(), -1);
     // Levels are listed from the lowest; the first few lie inside the CPU's node.
@@ -248,11 +288,11 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
     // cold (SD_WAKE_AFFINE and !task_hot, p->timestamp being when it went
     // to sleep) or prev's load over this_cpu's beyond half of imbalance_pct
     // again (SD_WAKE_BALANCE). Never off an idle prev onto a busy this_cpu.
-    // The loads are source_load(prev) and target_load(this_cpu); the model
-    // keeps no decayed cpu_load, so both are the runnable counts.
+    // The loads are source_load(prev) and target_load(this_cpu), the
+    // decayed cpu_load against the current count.
     if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
-        const long load = sim.nr_running(prev) * kLoadScale;
-        const long this_load = sim.nr_running(waker_cpu) * kLoadScale;
+        const long load = source_load(sim, prev);
+        const long this_load = target_load(sim, waker_cpu);
         if (!(load < kLoadScale / 2 && this_load > kLoadScale / 2)) {
             const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
             for (const auto &sd : domains_.at(waker_cpu)) {
@@ -266,9 +306,9 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
                       (cold ? "wake-affine" : "wake-balance") + ", " + sd.level + " level): " +
                       (cold ? "the task is cold, slept " + (ago >= 0 ? ms_text(ago) : std::string("since it started")) +
                                   " >= " + ms_text(sd.cache_hot_time_ms)
-                            : cpu_text(prev) + " has " + std::to_string(sim.nr_running(prev)) + " runnable, " +
-                                  std::to_string(imbalance) + "% of the waker's " +
-                                  std::to_string(sim.nr_running(waker_cpu)) + " or less");
+                            : cpu_text(prev) + "'s source_load " + std::to_string(load) + " is at least " +
+                                  std::to_string(imbalance) + "% of the waker's target_load " +
+                                  std::to_string(this_load) + " (128 a task)");
                 break;
             }
         }
@@ -294,6 +334,12 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
 
 void DomainBalancer::on_tick(Simulation &sim, int cpu)
 {
+    // Linux 2.6.9 kernel/sched.c: rebalance_tick(): every tick, busy or
+    // idle, cpu_load becomes the average of its old value and the current
+    // nr_running * SCHED_LOAD_SCALE (integer division), before the levels
+    // are balanced.
+    long &load = cpu_load_.at(static_cast<size_t>(cpu));
+    load = (load + sim.nr_running(cpu) * kLoadScale) / 2;
     if (acting_)
         return;
     IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;
@@ -335,29 +381,24 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
 
 bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
 {
-    const int *nr = sim.nr_running_all();
-    GroupLoads l = group_loads(*sd.shared_groups, sd.own_group, nr);
-    if (!l.imbalanced(sd.imbalance_pct)) {
-        // Linux 2.6.9 find_busiest_group(), out_balanced: an idle CPU (an
-        // idle or newly idle pass) still takes one task from the busiest
-        // group when that group has more than one task per CPU.
-        if (idle != IdleType::NotIdle && l.busiest_group >= 0 && l.max_total > l.max_n) {
-            l.this_avg = static_cast<double>(l.this_total) / l.this_n;
-            l.max_avg = static_cast<double>(l.max_total) / l.max_n;
-            return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, idle, 1, l.max_avg, l.this_avg,
-                                true);
-        }
+    // Linux 2.6.9 kernel/sched.c: load_balance() and load_balance_newidle():
+    // no busiest group or queue is a balanced level.
+    const Busiest b = find_busiest(sim, cpu, sd, idle);
+    if (b.group < 0 || b.cpu < 0 || b.cpu == cpu) {
         // As 2.6.9's load_balance_newidle, a new-idle pass leaves a balanced
         // level as it is (its failure count and interval belong to the
         // periodic passes).
         return idle == IdleType::NewIdle ? false : settle_balanced(sd);
     }
-    return balance_from(sim, cpu, l.busiest_cpu(*sd.shared_groups, nr), sd, idle, l.want, l.max_avg, l.this_avg, false);
+    return balance_from(sim, cpu, sd, idle, b);
 }
 
-bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
-                                  double max_avg, double this_avg, bool one_when_idle)
+bool DomainBalancer::balance_from(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b)
 {
+    const int busiest = b.cpu;
+    const double max_avg = static_cast<double>(b.max_load) / kLoadScale;
+    const double this_avg = static_cast<double>(b.this_load) / kLoadScale;
+    const bool one_when_idle = b.out_balanced;
     // Most passes pull nothing and log nothing: the reason is only written
     // when a decision needs it. The lambda captures one pointer, so that the
     // std::function pull_from takes holds it without a heap allocation.
@@ -395,7 +436,9 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, int busiest, SchedDo
         }
         return text;
     };
-    const bool pulled = pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(want), why_text);
+    // Linux 2.6.9 kernel/sched.c: move_tasks() does nothing when busiest
+    // runs at most one task (the queue it walks is then empty).
+    const bool pulled = pull_from(sim, cpu, busiest, sd, idle, static_cast<int>(b.imbalance), why_text);
     // 2.6.9's load_balance_newidle only tries move_tasks: it neither counts
     // failures nor resets the interval, and never balances actively.
     if (idle == IdleType::NewIdle)

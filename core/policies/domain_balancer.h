@@ -65,43 +65,27 @@ protected:
     // for a task that never ran.
     double hot_age_ms(const Simulation &sim, TaskId t) const;
 
-private:
-    // One pass over a level's groups: its own group's load and the busiest
-    // other group's. Averages are compared as total_a * n_b > total_b * n_a:
-    // exact integers, and the same answer as comparing the rounded
-    // quotients, since two different averages of counts this small differ by
-    // far more than a rounding step. Totals are summed as integers: exact,
-    // so the same as summing doubles one by one.
-    struct GroupLoads {
-        int busiest_group = -1;
-        int this_total = 0, this_n = 1;
-        int max_total = 0, max_n = 1;
-        double this_avg = 0, max_avg = 0, want = 0; // set by imbalanced()
-        // Whether the busiest group is loaded enough, by imbalance_pct, to
-        // move at least one task (want) from it. Most passes fail the second
-        // test, which is settled here in integers: the quotient `want` of
-        // these small integers (exact as doubles) is below 1 exactly when its
-        // numerator is below its denominator.
-        bool imbalanced(int imbalance_pct)
-        {
-            if (busiest_group < 0)
-                return false; // no other group has work
-            if (std::int64_t{max_total} * this_n - std::int64_t{this_total} * max_n < max_n + this_n)
-                return false; // want < 1
-            return imbalanced_by_pct(imbalance_pct);
-        }
-        // The averages, want, and the imbalance_pct test.
-        bool imbalanced_by_pct(int imbalance_pct);
-        // The busiest PU of the busiest group (the first of equals).
-        int busiest_cpu(const SchedDomain::Groups &groups, const int *nr) const;
+    // Linux 2.6.9 kernel/sched.c: source_load() and target_load(), in
+    // SCHED_LOAD_SCALE units: the lower (a migration source's) and the
+    // higher (a target's) of the decayed rq->cpu_load and the current
+    // nr_running * SCHED_LOAD_SCALE.
+    long source_load(const Simulation &sim, int cpu) const;
+    long target_load(const Simulation &sim, int cpu) const;
+    // The decayed rq->cpu_load (0 before the CPU's first tick).
+    long cpu_load(int cpu) const { return cpu_load_.empty() ? 0 : cpu_load_[static_cast<size_t>(cpu)]; }
+    // The same, writable (tests build a runqueue's history by hand).
+    long &cpu_load_of(int cpu) { return cpu_load_.at(static_cast<size_t>(cpu)); }
+    // What find_busiest_group() and find_busiest_queue() answer.
+    struct Busiest {
+        int group = -1;                   // the busiest group, -1 when balanced
+        int cpu = -1;                     // its busiest queue (find_busiest_queue), -1 if none
+        long imbalance = 0;               // tasks to move (*imbalance)
+        long max_load = 0, this_load = 0; // per cpu_power, SCHED_LOAD_SCALE units
+        bool out_balanced = false;        // within imbalance_pct, taken by the idle rule
     };
-    // group_loads for groups of `N` PUs each: the sums unrolled, and with
-    // every group the same size the average comparison is the totals'.
-    template <int N>
-    [[gnu::always_inline]] static inline GroupLoads uniform_group_loads(const int *members, int ngroups, int mine,
-                                                                        const int *nr);
-    [[gnu::always_inline]] static inline GroupLoads group_loads(const SchedDomain::Groups &groups, int mine,
-                                                                const int *nr);
+    Busiest find_busiest(const Simulation &sim, int cpu, const SchedDomain &sd, IdleType idle) const;
+
+private:
     // A pass that finds nothing to do: fewer attempts failed, wait longer.
     static bool settle_balanced(SchedDomain &sd)
     {
@@ -113,8 +97,7 @@ private:
     // The rest of a pass that found an imbalance, out of line: most passes
     // settle before it (on_idle runs them inline), and its strings would
     // weigh on them.
-    bool balance_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, double want,
-                      double max_avg, double this_avg, bool one_when_idle);
+    bool balance_from(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b);
     // `why_imbalanced` writes the reason on first use (most passes need none).
     bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                    const std::function<const std::string &()> &why_imbalanced);
@@ -127,6 +110,7 @@ private:
     std::vector<int> levels_in_node_;                    // [cpu]: how many of its lowest levels lie in its node
     std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
     std::vector<SimTime> woken_ns_;                      // [task]: when it was last woken, -1 never
+    std::vector<long> cpu_load_;                         // [cpu]: 2.6.9 rq->cpu_load, SCHED_LOAD_SCALE units
     bool acting_ = false;
 };
 

@@ -29,6 +29,29 @@ constexpr LevelTunables kSiblingInit{1, 2, 8, 110, kSdBalanceNewIdle | kSdBalanc
 constexpr LevelTunables kCpuInit{1, 4, 64, 125, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine | kSdWakeBalance};
 constexpr LevelTunables kNodeInit{8, 32, 32, 125, kSdBalanceExec | kSdWakeBalance};
 
+// SCHED_LOAD_SCALE of 2.6.9 (include/linux/sched.h): one CPU's power.
+constexpr long kLoadScale = 128;
+
+// Linux 2.6.9 kernel/sched.c: arch_init_sched_domains(): a physical
+// package's power is SCHED_LOAD_SCALE + SCHED_LOAD_SCALE * (siblings - 1) /
+// 10, and a node's the sum of its packages'. A group sums that over the
+// cores it holds (a lone PU: SCHED_LOAD_SCALE).
+long group_power(const Topology &topo, const CpuSet &grp)
+{
+    std::map<ObjId, int> pus_per_core;
+    long power = 0;
+    for (int q = grp.first(); q >= 0; q = grp.next(q)) {
+        const ObjId core = topo.ancestor_of_pu(q, ObjType::Core);
+        if (core == kNoObj)
+            power += kLoadScale;
+        else
+            ++pus_per_core[core];
+    }
+    for (const auto &[core, n] : pus_per_core)
+        power += kLoadScale + kLoadScale * (n - 1) / 10;
+    return power;
+}
+
 CpuSet single(int pu)
 {
     CpuSet s;
@@ -168,6 +191,7 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
                     grp &= span;
                     covered |= grp;
                     g->sizes.push_back(grp.count());
+                    g->power.push_back(group_power(topo, grp));
                     if (g->begin.empty())
                         g->begin.push_back(0);
                     for (int m : grp.members())

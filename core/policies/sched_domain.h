@@ -40,6 +40,12 @@ struct SchedDomain {
         std::vector<int> members;
         std::vector<int> begin;
         int uniform_size = 0; // the size of every group when they are all alike, else 0
+        // Each group's cpu_power in SCHED_LOAD_SCALE units (128 = one CPU).
+        // Linux 2.6.9 kernel/sched.c: arch_init_sched_domains() gives a
+        // group of SMT siblings SCHED_LOAD_SCALE plus a tenth of it per
+        // extra sibling, a lone CPU SCHED_LOAD_SCALE, and a node group the
+        // sum of its packages' powers; here a group sums its cores so.
+        std::vector<long> power;
     };
     std::shared_ptr<const Groups> shared_groups;
     int own_group = -1; // the group holding the CPU this domain belongs to

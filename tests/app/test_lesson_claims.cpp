@@ -59,7 +59,7 @@ TEST_CASE("lesson: cache hotness shows what its text says", "[lessons][claims]")
     const std::vector<RunResult> r = run_lesson("lesson-cache-hotness.json");
     REQUIRE(r.size() == 3); // cache_hot_time 0, 2.5, 10 ms
     const RunResult &zero = r[0], &dflt = r[1], &ten = r[2];
-    // "the 10 ms pane migrates about a sixth of what the 0 ms pane does"
+    // "the 10 ms pane migrates about an eighth of what the 0 ms pane does"
     CHECK(ten.migrations_total * 4 < zero.migrations_total);
     CHECK(ten.migrations_total * 8 > zero.migrations_total);
     // "idle time stays under 0.5 % at 0 and 2.5 ms and rises to about 2 % at 10 ms"

@@ -116,7 +116,9 @@ TEST_CASE("cache_hot_time on OLTP: throughput rises from 2.5 ms and idle grows (
     // docs/background.md section 6 item 1: 2.5 ms = 100, peak ~112 near 10 ms, ~105 at 250-1000 ms,
     // idle 0 % -> ~7 %. With the balancer's 2.6.9 rules (can_migrate_task's
     // comparison, task_hot from the wakeup, the idle CPU's one task, the
-    // migration thread's push, try_to_wake_up's wake-balance) the model
+    // migration thread's push, try_to_wake_up's wake-balance) and its loads
+    // (rebalance_tick's decayed cpu_load, source_load/target_load and
+    // find_busiest_group's arithmetic) the model
     // rises all the way to 1000 ms: the fall is not earned, and the test
     // asserts what is (docs/CALIBRATION.md section 1 names the missing
     // mechanisms).
