@@ -61,6 +61,23 @@ inline void release(Simulation &sim, TaskId t)
         EngineTestAccess::task(sim, t).cpus_allowed.set(c);
 }
 
+// CPU 1's only task ends at 3.5 ms, between ticks, while `queued` cold
+// tasks of 500 ms wait on CPU 0, pinned there until `release_ns`; the run
+// then goes on to `until_ns`. Tasks 1..queued are the queued ones.
+inline Simulation cpu1_runs_dry(const std::string &topo, const std::string &policy, int queued, SimTime release_ns,
+                                SimTime until_ns)
+{
+    Simulation sim = make_sim(topo, policy);
+    add_spin_on(sim, 1, 3.5);
+    for (int i = 0; i < queued; ++i)
+        add_spin_on(sim, 0, 500.0);
+    sim.run_until(release_ns);
+    for (TaskId t = 1; t <= static_cast<TaskId>(queued); ++t)
+        release(sim, t);
+    sim.run_until(until_ns);
+    return sim;
+}
+
 inline std::vector<Decision> decisions_to(const Simulation &sim, DecisionKind kind, int to)
 {
     std::vector<Decision> out;

@@ -150,14 +150,7 @@ TEST_CASE("orig: schedule() on an empty runqueue balances at once", "[policy][or
 {
     // CPU 1's only task ends at 3.5 ms, between ticks; CPU 0 holds two
     // queued cold tasks. The pull comes from the new-idle call, not a tick.
-    Simulation sim = make_sim("pack:1 core:2 pu:1", "linux-2.5-numa:variant=orig");
-    add_spin_on(sim, 1, 3.5);
-    for (int i = 0; i < 3; ++i)
-        add_spin_on(sim, 0, 500.0);
-    sim.run_until(kMs / 2);
-    for (TaskId t = 1; t < 4; ++t)
-        release(sim, t);
-    sim.run_until(10 * kMs);
+    Simulation sim = cpu1_runs_dry("pack:1 core:2 pu:1", "linux-2.5-numa:variant=orig", 3, kMs / 2, 10 * kMs);
     auto pulls = decisions_to(sim, DecisionKind::Pull, 1);
     REQUIRE(!pulls.empty());
     CHECK(pulls[0].reason.find("newly idle") != std::string::npos);

@@ -103,17 +103,7 @@ TEST_CASE("rework: A2's idle tick with the CPU's own mask never pulls, the node'
     // CPU 1's task ends at 3.5 ms while the four tasks on CPU 0 may not run
     // elsewhere yet, so going idle finds nothing. At 9.5 ms they are
     // released: from then on only the idle tick can bring CPU 1 work.
-    auto run = [](const std::string &policy) {
-        Simulation sim = make_sim(kTwoNodes, policy);
-        add_spin_on(sim, 1, 3.5);
-        for (int i = 0; i < 4; ++i)
-            add_spin_on(sim, 0, 500.0);
-        sim.run_until(19 * kMs / 2);
-        for (TaskId t = 1; t < 5; ++t)
-            release(sim, t);
-        sim.run_until(300 * kMs);
-        return sim;
-    };
+    auto run = [](const std::string &policy) { return cpu1_runs_dry(kTwoNodes, policy, 4, 19 * kMs / 2, 300 * kMs); };
     Simulation fixed = run("linux-2.5-numa");
     auto pulls = decisions_to(fixed, DecisionKind::Pull, 1);
     REQUIRE(!pulls.empty());
@@ -132,14 +122,7 @@ TEST_CASE("rework: with A2's own-mask mistake a CPU going idle still balances wi
     // with the node's mask; the mistaken mask was rebalance_tick()'s. CPU 1's
     // task ends at 3.5 ms, between ticks, with three cold tasks queued on
     // CPU 0.
-    Simulation sim = make_sim(kTwoNodes, "linux-2.5-numa:idle_balance_mask=cpu");
-    add_spin_on(sim, 1, 3.5);
-    for (int i = 0; i < 3; ++i)
-        add_spin_on(sim, 0, 500.0);
-    sim.run_until(kMs / 2);
-    for (TaskId t = 1; t < 4; ++t)
-        release(sim, t);
-    sim.run_until(10 * kMs);
+    Simulation sim = cpu1_runs_dry(kTwoNodes, "linux-2.5-numa:idle_balance_mask=cpu", 3, kMs / 2, 10 * kMs);
     auto pulls = decisions_to(sim, DecisionKind::Pull, 1);
     REQUIRE(pulls.size() == 1); // idle: one task
     CHECK(pulls[0].reason.find("newly idle, within node 0") != std::string::npos);
