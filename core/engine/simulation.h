@@ -185,6 +185,19 @@ public:
     // + line transfer + hold) and charges it to `by_cpu`.
     double lock_rq(int rq_cpu, int by_cpu);
     void log(DecisionKind kind, TaskId t, int from, int to, std::string reason);
+    // log() with the reason written only if the decision will be kept: once
+    // the recording holds max_decisions and no sink listens, a decision is
+    // only counted as dropped, and writing its words would be wasted (a
+    // wakeup storm skips millions of cache-hot tasks). `reason` returns the
+    // std::string log() would take.
+    template <class Reason> void log_lazy(DecisionKind kind, TaskId t, int from, int to, Reason &&reason)
+    {
+        if (sink_.get() == nullptr && rec_->decisions.size() >= rec_->limits.max_decisions) {
+            ++rec_->decisions_dropped;
+            return;
+        }
+        log(kind, t, from, to, reason());
+    }
 
     // --- observers ---
     // Streams context switches, wakeups, migrations and decisions to `sink`

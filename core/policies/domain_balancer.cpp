@@ -51,15 +51,24 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
     // every difference below is taken where it is not negative.
     const SchedDomain::Groups &groups = *sd.shared_groups;
     const int ngroups = static_cast<int>(groups.sizes.size());
+    // The same min and max as source_load() and target_load(), read from
+    // the dense arrays in the loops below (a call per CPU per group was
+    // most of a pass).
+    const int *nr = sim.nr_running_all();
+    const long *decayed = cpu_load_.data();
+    const int *members = groups.members.data();
+    const int *begin = groups.begin.data();
     Busiest b;
     long total_load = 0, total_pwr = 0;
     for (int g = 0; g < ngroups; ++g) {
         const bool local = g == sd.own_group;
         long sum = 0;
-        for (int k = groups.begin[static_cast<size_t>(g)]; k < groups.begin[static_cast<size_t>(g) + 1]; ++k) {
-            const int c = groups.members[static_cast<size_t>(k)];
-            sum += local ? target_load(sim, c) : source_load(sim, c);
-        }
+        if (local)
+            for (int k = begin[g]; k < begin[g + 1]; ++k)
+                sum += std::max(decayed[members[k]], nr[members[k]] * kLoadScale);
+        else
+            for (int k = begin[g]; k < begin[g + 1]; ++k)
+                sum += std::min(decayed[members[k]], nr[members[k]] * kLoadScale);
         const long power = groups.power[static_cast<size_t>(g)];
         total_load += sum;
         total_pwr += power;
@@ -127,9 +136,9 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
     // Linux 2.6.9 kernel/sched.c: find_busiest_queue(): the group's CPU with
     // the highest source_load(), the first of equals, none if all are 0.
     long max = 0;
-    for (int k = groups.begin[static_cast<size_t>(b.group)]; k < groups.begin[static_cast<size_t>(b.group) + 1]; ++k) {
-        const int c = groups.members[static_cast<size_t>(k)];
-        if (const long load = source_load(sim, c); load > max) {
+    for (int k = begin[b.group]; k < begin[b.group + 1]; ++k) {
+        const int c = members[k];
+        if (const long load = std::min(decayed[c], nr[c] * kLoadScale); load > max) {
             max = load;
             b.cpu = c;
         }
@@ -282,7 +291,13 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
     if (prev < 0 || !task.cpus_allowed.test(prev))
         return least_loaded_cpu(sim, task.cpus_allowed, -1);
     int target = prev;
-    std::string why;
+    // What moved the task, for the reason, written only if the decision is
+    // kept (Simulation::log_lazy): most wakeups of a storm move it.
+    const SchedDomain *affine_sd = nullptr; // the level that took it to the waker
+    bool cold = false;
+    double ago = -1;
+    long load = 0, this_load = 0, imbalance = 0;
+    int idle_from = -1; // the busy target it was handed away from (wake_idle)
     // Linux 2.6.9 try_to_wake_up(): the waking CPU (this_cpu) takes the task
     // at the first of its levels that spans prev and either finds the task
     // cold (SD_WAKE_AFFINE and !task_hot, p->timestamp being when it went
@@ -291,24 +306,18 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
     // The loads are source_load(prev) and target_load(this_cpu), the
     // decayed cpu_load against the current count.
     if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
-        const long load = source_load(sim, prev);
-        const long this_load = target_load(sim, waker_cpu);
+        load = source_load(sim, prev);
+        this_load = target_load(sim, waker_cpu);
         if (!(load < kLoadScale / 2 && this_load > kLoadScale / 2)) {
-            const double ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
+            ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
             for (const auto &sd : domains_.at(waker_cpu)) {
-                const long imbalance = sd.imbalance_pct + (sd.imbalance_pct - 100) / 2;
-                const bool cold = sd.has(kSdWakeAffine) && !(ago >= 0 && ago < sd.cache_hot_time_ms);
+                imbalance = sd.imbalance_pct + (sd.imbalance_pct - 100) / 2;
+                cold = sd.has(kSdWakeAffine) && !(ago >= 0 && ago < sd.cache_hot_time_ms);
                 const bool balance = sd.has(kSdWakeBalance) && imbalance * this_load <= 100 * load;
                 if (!(cold || balance) || !sd.span.test(prev) || numa_preference(sim, t, prev, waker_cpu) < 0)
                     continue;
                 target = waker_cpu;
-                why = task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (" +
-                      (cold ? "wake-affine" : "wake-balance") + ", " + sd.level + " level): " +
-                      (cold ? "the task is cold, slept " + (ago >= 0 ? ms_text(ago) : std::string("since it started")) +
-                                  " >= " + ms_text(sd.cache_hot_time_ms)
-                            : cpu_text(prev) + "'s source_load " + std::to_string(load) + " is at least " +
-                                  std::to_string(imbalance) + "% of the waker's target_load " +
-                                  std::to_string(this_load) + " (128 a task)");
+                affine_sd = &sd;
                 break;
             }
         }
@@ -320,15 +329,28 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
             const SchedDomain &sd = domains_[target][0];
             for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
                 if (c != target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
-                    why = task_text(t) + " woken on idle " + cpu_text(c) + " (wake-idle, " + sd.level + " sibling of " +
-                          cpu_text(target) + ")";
+                    idle_from = target;
                     target = c;
                     break;
                 }
         }
     }
     if (target != prev)
-        sim.log(DecisionKind::Wakeup, t, prev, target, why);
+        sim.log_lazy(DecisionKind::Wakeup, t, prev, target, [&]() -> std::string {
+            if (idle_from >= 0)
+                return task_text(t) + " woken on idle " + cpu_text(target) + " (wake-idle, " +
+                       domains_[idle_from][0].level + " sibling of " + cpu_text(idle_from) + ")";
+            if (affine_sd == nullptr)
+                return {};
+            const SchedDomain &sd = *affine_sd;
+            return task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (" +
+                   (cold ? "wake-affine" : "wake-balance") + ", " + sd.level + " level): " +
+                   (cold ? "the task is cold, slept " + (ago >= 0 ? ms_text(ago) : std::string("since it started")) +
+                               " >= " + ms_text(sd.cache_hot_time_ms)
+                         : cpu_text(prev) + "'s source_load " + std::to_string(load) + " is at least " +
+                               std::to_string(imbalance) + "% of the waker's target_load " + std::to_string(this_load) +
+                               " (128 a task)");
+        });
     return target;
 }
 
@@ -546,17 +568,19 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         if (!task.cpus_allowed.test(cpu))
             continue;
         if (!aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
-            sim.log(DecisionKind::Other, t, busiest, cpu,
-                    task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + tries_text());
+            sim.log_lazy(DecisionKind::Other, t, busiest, cpu, [&] {
+                return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + tries_text();
+            });
             continue;
         }
         const double ago = hot_age_ms(sim, t);
         const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
         if (hot && !aggressive) {
-            const bool by_wakeup = task.last_ran_ns < 0 || sim.now() - task.last_ran_ns > ago * kNsPerMs + 0.5;
-            sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                    task_text(t) + " skipped: cache hot, " + (by_wakeup ? "woken " : "ran ") + ms_text(ago) +
-                        " ago < " + ms_text(sd.cache_hot_time_ms) + tries_text());
+            sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&] {
+                const bool by_wakeup = task.last_ran_ns < 0 || sim.now() - task.last_ran_ns > ago * kNsPerMs + 0.5;
+                return task_text(t) + " skipped: cache hot, " + (by_wakeup ? "woken " : "ran ") + ms_text(ago) +
+                       " ago < " + ms_text(sd.cache_hot_time_ms) + tries_text();
+            });
             continue;
         }
         // why() + ": pulled task T from CPU B", written in place.

@@ -181,3 +181,30 @@ TEST_CASE("samples also stay within a byte budget", "[engine][recording]")
     CHECK(sim.recording().samples.size() <= 6);
     CHECK(sim.recording().samples.back().time_ns == sim.end_time());
 }
+
+TEST_CASE("log_lazy keeps and counts what log keeps, and writes no reason once it drops", "[engine][recording]")
+{
+    // Room for two more decisions than the policy logs when it attaches.
+    const std::size_t at_start = make_busy_sim(RecordingLimits{}).recording().decisions.size();
+    RecordingLimits limits;
+    limits.max_decisions = at_start + 2;
+    Simulation lazy = make_busy_sim(limits);
+    Simulation eager = make_busy_sim(limits);
+    REQUIRE(lazy.recording().decisions.size() == at_start);
+    int written = 0;
+    for (int i = 0; i < 5; ++i) {
+        lazy.log_lazy(DecisionKind::Other, i, 0, 1, [&] {
+            ++written;
+            return "reason " + std::to_string(i);
+        });
+        eager.log(DecisionKind::Other, i, 0, 1, "reason " + std::to_string(i));
+    }
+    CHECK(written == 2);
+    CHECK(lazy.recording().decisions.size() == at_start + 2);
+    CHECK(lazy.recording().decisions_dropped == 3);
+    REQUIRE(eager.recording().decisions.size() == lazy.recording().decisions.size());
+    CHECK(eager.recording().decisions_dropped == 3);
+    for (std::size_t i = 0; i < lazy.recording().decisions.size(); ++i)
+        CHECK(lazy.recording().decisions[i].reason == eager.recording().decisions[i].reason);
+    CHECK(lazy.recording().decisions.back().reason == "reason 1");
+}
