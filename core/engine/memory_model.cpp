@@ -186,7 +186,7 @@ double MemoryModel::memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     mem += t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
     weight += t.unplaced_weight;
     const double mem_factor = weight > 0 ? mem / weight : local_factor;
-    const double local = weight > 0 ? (t.node_weight[here] + t.unplaced_weight) / weight : 1.0;
+    const double local = weight > 0 ? (t.weight_on(here) + t.unplaced_weight) / weight : 1.0;
     const double lat = cache_lat + miss * model_.mem_latency_local_ns * mem_factor;
     const double rate = 1.0 / (compute_per_work_ + t.mem_intensity * overlap(t) * lat);
     if (t.mig_cost.record >= 0)
@@ -291,7 +291,7 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         for (int n : t.used_nodes)
             demand[n] += scale * t.node_weight[n];
         demand[here] += scale * t.unplaced_weight;
-        remote_out[here] += scale * (total - t.unplaced_weight - t.node_weight[here]);
+        remote_out[here] += scale * (total - t.unplaced_weight - t.weight_on(here));
     }
     // Below saturation each line also waits in the queue of the controller
     // or link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in

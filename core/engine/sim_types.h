@@ -152,9 +152,15 @@ struct alignas(64) Task {
     SimTime start_ns = 0; // arrival (fork/exec) time
     // Memory behaviour
     std::vector<AccessSegment> segments;
-    std::vector<double> node_weight; // share of its accesses that land on each node (sums to <= 1)
-    std::vector<int> used_nodes;     // nodes whose node_weight is non-zero: big machines have hundreds
-    double unplaced_weight = 1.0;    // share on chunks not yet touched
+    std::vector<double>
+        node_weight;              // share of its accesses that land on each node (sums to <= 1); empty without segments
+    std::vector<int> used_nodes;  // nodes whose node_weight is non-zero: big machines have hundreds
+    double unplaced_weight = 1.0; // share on chunks not yet touched
+    // Its share on node n; a task with no memory segments has none anywhere.
+    double weight_on(int n) const
+    {
+        return static_cast<size_t>(n) < node_weight.size() ? node_weight[static_cast<size_t>(n)] : 0.0;
+    }
 };
 
 // A lock's state for the contention model: when it is next free.

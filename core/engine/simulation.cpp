@@ -155,8 +155,11 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
         throw std::logic_error("task '" + t.name + "' has a program that never computes nor blocks");
     t.ops = shared_ops(t.program.ops);
     t.op_count = static_cast<int>(t.program.ops.size());
-    const int nnode = std::max(1, topo_->numa_count());
-    t.node_weight.assign(nnode, 0.0);
+    // Per-node access shares only for a task that touches memory: a kernel
+    // thread has no segments, and on a 512-node machine the vector is 4 KiB
+    // per task. Readers take an empty one as "nothing on any node".
+    if (!t.segments.empty())
+        t.node_weight.assign(static_cast<size_t>(std::max(1, topo_->numa_count())), 0.0);
     p.tasks.push_back(t.id);
     tasks_.push_back(std::move(t));
     return tasks_.back().id;

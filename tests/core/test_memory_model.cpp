@@ -311,3 +311,26 @@ TEST_CASE("memory model: a known remote latency replaces the SLIT rule, the cloc
     Task chase = task_on(0, 2, 1, 0.01, 1 << 20, 1.0);
     CHECK(mm.memory_bound_rate(chase, rq, 0, 0) == Approx(1.0 / (2.0 + 0.01 * 195.0)));
 }
+
+TEST_CASE("memory model: a task without memory segments has no per-node shares and prices as all local",
+          "[memory_model]")
+{
+    // A kernel thread: no segments, so no per-node vector at all. From
+    // node 1 it must price exactly as a task with an all-zero vector does,
+    // with every access local, and must not read past its empty vector.
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    const ModelParams m;
+    MemoryModel mm(topo, m);
+    Task bare = task_on(0, 2, 0, 0.01, 1 << 20);
+    bare.node_weight.clear();
+    bare.used_nodes.clear();
+    Task zeros = bare;
+    zeros.id = 1;
+    zeros.node_weight.assign(2, 0.0);
+    CHECK(bare.weight_on(1) == 0.0);
+    Runqueue rq_bare, rq_zeros;
+    const double rate = mm.memory_bound_rate(bare, rq_bare, 1, 1);
+    CHECK(rate == mm.memory_bound_rate(zeros, rq_zeros, 1, 1));
+    CHECK(rate == Approx(1.0 / 1.8)); // local DRAM, 80 ns: 1 / (1 + 0.01 x 80)
+    CHECK(rq_bare.local_share == 1.0);
+}
