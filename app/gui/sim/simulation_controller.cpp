@@ -57,7 +57,7 @@ SimulationController::SimulationController(QObject *parent) : QObject(parent)
     thread_.setObjectName(QStringLiteral("schedscope-sim"));
     thread_.start();
     timer_.setTimerType(Qt::PreciseTimer);
-    timer_.setInterval(kFrameIntervalMs);
+    timer_.setSingleShot(true);
     connect(&timer_, &QTimer::timeout, this, &SimulationController::onTimer);
     wall_.start();
 }
@@ -95,7 +95,8 @@ void SimulationController::play()
         return;
     playing_ = true;
     last_request_wall_ns_ = wall_.nsecsElapsed();
-    timer_.start();
+    next_due_wall_ns_ = last_request_wall_ns_ + kFrameIntervalNs;
+    timer_.start(kFrameIntervalMs);
     emit playingChanged(true);
 }
 
@@ -128,6 +129,12 @@ void SimulationController::onTimer()
         return;
     const qint64 dt = std::min(now - last_request_wall_ns_, kMaxFrameWallNs);
     last_request_wall_ns_ = now;
+    // Frames are due on a fixed schedule, not a fixed distance from the
+    // last one: a tick delivered late (the GUI thread was painting a chart)
+    // brings the next one forward, so late ticks do not add up to lost
+    // frames. A schedule more than a period behind starts again from now
+    // rather than bursting to catch up.
+    next_due_wall_ns_ = std::max(next_due_wall_ns_ + kFrameIntervalNs, now);
     if (speed_ <= 0) {
         request(time() + kFastTargetNs, kAdvanceBudgetMs);
         return;
@@ -214,13 +221,12 @@ void SimulationController::onFrame(FrameSetPtr frame)
     emit frameReady(frame);
     if (frame->all_finished)
         pause();
-    // A frame that took longer than the timer's period to compute asks for
-    // the next one now rather than at the next tick: waiting would round
-    // every slow frame up to a whole number of periods (22 ms of simulation
-    // shown every 33 ms). Never more often than the timer's period.
-    else if (playing_ && pending_seek_ < 0 &&
-             wall_.nsecsElapsed() - last_request_wall_ns_ >= qint64(kFrameIntervalMs) * 1'000'000)
-        onTimer();
+    // The next request goes out when it is due: at once for a frame that
+    // took longer than the period to compute (waiting for a tick would round
+    // every slow frame up to a whole number of periods: 22 ms of simulation
+    // shown every 33 ms), otherwise at its place on the schedule.
+    else if (playing_ && pending_seek_ < 0)
+        timer_.start(static_cast<int>((std::max<qint64>(0, next_due_wall_ns_ - wall_.nsecsElapsed()) + 999'999) / 1'000'000));
     if (pending_seek_ >= 0) {
         const SimTime t = pending_seek_;
         pending_seek_ = -1;

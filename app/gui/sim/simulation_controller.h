@@ -36,6 +36,7 @@ public:
     static constexpr double kDefaultSpeed = 0.5;
     // Frame interval of the GUI timer (60 Hz).
     static constexpr int kFrameIntervalMs = 16;
+    static constexpr qint64 kFrameIntervalNs = qint64(kFrameIntervalMs) * 1'000'000;
     // Wall time the worker may spend on one request: below a frame interval
     // so the GUI keeps painting at full speed.
     static constexpr double kAdvanceBudgetMs = 14.0;
@@ -109,6 +110,7 @@ private:
     QTimer timer_;
     QElapsedTimer wall_;
     qint64 last_request_wall_ns_ = 0;
+    qint64 next_due_wall_ns_ = 0; // when the next frame is due while playing
     RunSetupPtr setup_;
     FrameSetPtr frame_;
     std::vector<Recording> mirrors_;
