@@ -226,7 +226,8 @@ void SimulationController::onFrame(FrameSetPtr frame)
     // every slow frame up to a whole number of periods: 22 ms of simulation
     // shown every 33 ms), otherwise at its place on the schedule.
     else if (playing_ && pending_seek_ < 0)
-        timer_.start(static_cast<int>((std::max<qint64>(0, next_due_wall_ns_ - wall_.nsecsElapsed()) + 999'999) / 1'000'000));
+        timer_.start(
+            static_cast<int>((std::max<qint64>(0, next_due_wall_ns_ - wall_.nsecsElapsed()) + 999'999) / 1'000'000));
     if (pending_seek_ >= 0) {
         const SimTime t = pending_seek_;
         pending_seek_ = -1;
