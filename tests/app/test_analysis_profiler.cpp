@@ -1,6 +1,7 @@
 // The migration matrix against the recording it counts, the cell listing
 // with reasons, and the profiler view: a full run, the "Use" action, and a
 // clean cancel mid-run.
+#include "../core/scoped_env.h"
 #include "analysis/migration_analysis.h"
 #include "panels/heatmap_model.h"
 #include "panels/migration_matrix.h"
@@ -115,24 +116,18 @@ TEST_CASE("Use for sched-domains saves under the data directory with the name on
 {
     // As main() names the application; restored afterwards for other tests.
     QTemporaryDir data;
-    const QByteArray old_xdg = qgetenv("XDG_DATA_HOME");
+    const schedscope::testing::ScopedEnv xdg("XDG_DATA_HOME", data.path().toStdString());
     const QString old_org = QCoreApplication::organizationName(), old_app = QCoreApplication::applicationName();
-    qputenv("XDG_DATA_HOME", data.path().toUtf8());
     QCoreApplication::setOrganizationName(QStringLiteral("schedscope"));
     QCoreApplication::setApplicationName(QStringLiteral("schedscope"));
     struct Restore {
-        QByteArray xdg;
         QString org, app;
         ~Restore()
         {
-            if (xdg.isNull())
-                qunsetenv("XDG_DATA_HOME");
-            else
-                qputenv("XDG_DATA_HOME", xdg);
             QCoreApplication::setOrganizationName(org);
             QCoreApplication::setApplicationName(app);
         }
-    } restore{old_xdg, old_org, old_app};
+    } restore{old_org, old_app};
 
     const test::SmallRuns runs = test::run_small_numa01();
     ProfilerPanel panel;

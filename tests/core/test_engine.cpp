@@ -5,6 +5,7 @@
 #include "engine/event_queue.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "scoped_env.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
@@ -141,18 +142,12 @@ TEST_CASE("invariants hold at every step of random scenarios", "[engine]")
 
 TEST_CASE("SCHEDSCOPE_CHECK_INVARIANTS turns the per-event check on, and changes no result", "[engine]")
 {
-    const char *saved = std::getenv("SCHEDSCOPE_CHECK_INVARIANTS");
-    const std::string saved_value = saved ? saved : "";
-    ::unsetenv("SCHEDSCOPE_CHECK_INVARIANTS");
+    const testing::ScopedEnv env("SCHEDSCOPE_CHECK_INVARIANTS", std::nullopt);
     Simulation plain = make_random_sim(11, 2);
-    ::setenv("SCHEDSCOPE_CHECK_INVARIANTS", "0", 1);
+    env.set("0");
     Simulation zero = make_random_sim(11, 2);
-    ::setenv("SCHEDSCOPE_CHECK_INVARIANTS", "1", 1);
+    env.set("1");
     Simulation checked = make_random_sim(11, 2);
-    if (saved)
-        ::setenv("SCHEDSCOPE_CHECK_INVARIANTS", saved_value.c_str(), 1);
-    else
-        ::unsetenv("SCHEDSCOPE_CHECK_INVARIANTS");
     CHECK_FALSE(plain.checks_each_event());
     CHECK_FALSE(zero.checks_each_event());
     CHECK(checked.checks_each_event());

@@ -5,6 +5,7 @@
 
 #include "archive_test_support.h"
 #include "scenario/scenario.h"
+#include "scoped_env.h"
 #include "topology/archive_extract.h"
 #include "topology/hwloc_xml_export.h"
 #include "topology/import.h"
@@ -156,14 +157,10 @@ TEST_CASE("the unpacked tree keeps the snapshot's relative symbolic links", "[to
     // importer works under $TMPDIR; pointing it at a folder of this test's own
     // keeps other tests, running at the same time, out of the count.
     const TempDir own("test");
-    const char *saved = std::getenv("TMPDIR");
-    const std::string saved_value = saved ? saved : "";
-    ::setenv("TMPDIR", own.path().c_str(), 1);
-    (void)load_topology(tarball(kSnapshots[0]));
-    if (saved)
-        ::setenv("TMPDIR", saved_value.c_str(), 1);
-    else
-        ::unsetenv("TMPDIR");
+    {
+        const ScopedEnv tmpdir("TMPDIR", own.path());
+        (void)load_topology(tarball(kSnapshots[0]));
+    }
     CHECK(fs::is_empty(own.path()));
 }
 
