@@ -29,13 +29,9 @@ using nlohmann::json;
 namespace {
 
 // JSON field readers whose messages name the file and the field's path.
-class Reader {
+class Reader : public JsonFieldReader {
 public:
-    explicit Reader(std::string path) : path_(std::move(path)) {}
-    [[noreturn]] void fail(const std::string &field, const std::string &msg) const
-    {
-        throw InputError(path_, 0, field, msg);
-    }
+    using JsonFieldReader::JsonFieldReader;
     const json &need(const json &obj, const std::string &key, const std::string &prefix) const
     {
         if (!obj.contains(key))
@@ -63,29 +59,6 @@ public:
                             v.dump());
         return static_cast<int>(v.get<std::int64_t>());
     }
-    void only_keys(const json &obj, const std::set<std::string> &known, const std::string &prefix) const
-    {
-        if (!obj.is_object())
-            fail(prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1), "expected an object");
-        for (auto &[k, v] : obj.items())
-            if (!known.count(k))
-                fail(prefix + k, "unknown field");
-    }
-    ParamMap params(const json &v, const std::string &field) const
-    {
-        ParamMap out;
-        if (!v.is_object())
-            fail(field, "expected an object of parameter values");
-        for (auto &[k, val] : v.items()) {
-            if (val.is_string())
-                out[k] = val.get<std::string>();
-            else if (val.is_number() || val.is_boolean())
-                out[k] = val.dump();
-            else
-                fail(field + "." + k, "expected a string or a number");
-        }
-        return out;
-    }
     // A label or a list of labels.
     std::vector<std::string> labels(const json &v, const std::string &field) const
     {
@@ -99,7 +72,7 @@ public:
             fail(field, "expected a row label or a non-empty list of labels");
         return out;
     }
-    const std::string &path() const { return path_; }
+    const std::string &path() const { return source_; }
 
 private:
     static std::string trim(double d)
@@ -108,7 +81,6 @@ private:
         os << d;
         return os.str();
     }
-    std::string path_;
 };
 
 // A scenario given inline or as a path relative to the experiment file.

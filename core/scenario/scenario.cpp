@@ -20,14 +20,10 @@ namespace {
 using nlohmann::json;
 
 // Reads JSON fields with messages that name the field's path.
-class Reader {
+class Reader : public JsonFieldReader {
 public:
-    explicit Reader(std::string source) : source_(std::move(source)) {}
+    using JsonFieldReader::JsonFieldReader;
 
-    [[noreturn]] void fail(const std::string &field, const std::string &msg) const
-    {
-        throw InputError(source_, 0, field, msg);
-    }
     std::string string(const json &v, const std::string &field) const
     {
         if (!v.is_string())
@@ -43,31 +39,6 @@ public:
             fail(field, "value " + v.dump() + " is out of range [" + trim(lo) + ", " + trim(hi) + "]");
         return d;
     }
-    // Parameter values are strings; numbers and booleans are accepted and
-    // kept in their JSON spelling so "2.5" and 2.5 mean the same.
-    ParamMap params(const json &v, const std::string &field) const
-    {
-        ParamMap out;
-        if (v.is_null())
-            return out;
-        if (!v.is_object())
-            fail(field, "expected an object of parameter values");
-        for (auto &[k, val] : v.items()) {
-            if (val.is_string())
-                out[k] = val.get<std::string>();
-            else if (val.is_number() || val.is_boolean())
-                out[k] = val.dump();
-            else
-                fail(field + "." + k, "expected a string or a number");
-        }
-        return out;
-    }
-    void only_keys(const json &obj, const std::set<std::string> &known, const std::string &prefix) const
-    {
-        for (auto &[k, v] : obj.items())
-            if (!known.count(k))
-                fail(prefix.empty() ? k : prefix + "." + k, "unknown field");
-    }
 
 private:
     static std::string trim(double d)
@@ -76,7 +47,6 @@ private:
         os << d;
         return os.str();
     }
-    std::string source_;
 };
 
 json params_to_json(const ParamMap &p)
@@ -121,7 +91,7 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
     if (!doc.contains("workload") || !doc["workload"].is_object())
         r.fail("workload", "missing or not an object {\"name\": ..., \"params\": {...}}");
     const json &w = doc["workload"];
-    r.only_keys(w, {"name", "params"}, "workload");
+    r.only_keys(w, {"name", "params"}, "workload.");
     if (!w.contains("name"))
         r.fail("workload.name", "missing");
     s.workload.name = r.string(w["name"], "workload.name");
@@ -137,7 +107,7 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
         const json &p = doc["policies"][i];
         if (!p.is_object())
             r.fail(f, "expected an object {\"name\": ..., \"params\": {...}}");
-        r.only_keys(p, {"name", "params", "label"}, f);
+        r.only_keys(p, {"name", "params", "label"}, f + ".");
         if (!p.contains("name"))
             r.fail(f + ".name", "missing");
         s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"),

@@ -51,4 +51,37 @@ nlohmann::json parse_json_input(const std::string &text, const std::string &sour
     }
 }
 
+void JsonFieldReader::fail(const std::string &field, const std::string &msg) const
+{
+    throw InputError(source_, 0, field, msg);
+}
+
+std::map<std::string, std::string> JsonFieldReader::params(const nlohmann::json &v, const std::string &field) const
+{
+    std::map<std::string, std::string> out;
+    if (v.is_null())
+        return out;
+    if (!v.is_object())
+        fail(field, "expected an object of parameter values");
+    for (auto &[k, val] : v.items()) {
+        if (val.is_string())
+            out[k] = val.get<std::string>();
+        else if (val.is_number() || val.is_boolean())
+            out[k] = val.dump();
+        else
+            fail(field + "." + k, "expected a string or a number");
+    }
+    return out;
+}
+
+void JsonFieldReader::only_keys(const nlohmann::json &obj, const std::set<std::string> &known,
+                                const std::string &prefix) const
+{
+    if (!obj.is_object())
+        fail(prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1), "expected an object");
+    for (auto &[k, v] : obj.items())
+        if (!known.count(k))
+            fail(prefix + k, "unknown field");
+}
+
 } // namespace schedscope

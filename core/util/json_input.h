@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <set>
 #include <string>
 
 namespace schedscope {
@@ -16,5 +18,24 @@ int line_of_offset(const std::string &text, std::size_t offset);
 
 // Throws InputError(source, line, {}, "not valid JSON: ...").
 nlohmann::json parse_json_input(const std::string &text, const std::string &source);
+
+// The checks every reader of our JSON files shares; each failure is an
+// InputError naming the source and the field's path ("policies[1].params.x").
+class JsonFieldReader {
+public:
+    explicit JsonFieldReader(std::string source) : source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string &field, const std::string &msg) const;
+    // Parameter values are strings; numbers and booleans are accepted and
+    // kept in their JSON spelling, so "2.5" and 2.5 mean the same. Null is
+    // no parameters.
+    std::map<std::string, std::string> params(const nlohmann::json &v, const std::string &field) const;
+    // `obj` must be an object holding no key outside `known`. `prefix` is
+    // the object's own path with a trailing '.', or empty for the document.
+    void only_keys(const nlohmann::json &obj, const std::set<std::string> &known, const std::string &prefix) const;
+
+protected:
+    std::string source_;
+};
 
 } // namespace schedscope
