@@ -52,7 +52,9 @@ std::unique_ptr<Policy> make_policy(const std::string &name, const ParamMap &par
     known.push_back(wakeup_param_info());
     check_param_names(params, known, "policy '" + name + "'", source);
     auto policy = info.make(params, source);
-    const std::string w = param_choice(params, "wakeup", "locked", {"locked", "queued"}, source);
+    const std::string w = param_choice(params, "wakeup",
+                                       policy->default_wakeup_mode() == WakeupMode::Queued ? "queued" : "locked",
+                                       {"locked", "queued"}, source);
     policy->set_wakeup_mode(w == "queued" ? WakeupMode::Queued : WakeupMode::Locked);
     return policy;
 }

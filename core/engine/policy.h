@@ -80,6 +80,15 @@ public:
 
     WakeupMode wakeup_mode() const { return wakeup_; }
     void set_wakeup_mode(WakeupMode m) { wakeup_ = m; }
+    // The wakeup path of the kernel the policy models when `wakeup` is not
+    // given. Locked: every kernel before the queued remote wakeups.
+    virtual WakeupMode default_wakeup_mode() const { return WakeupMode::Locked; }
+    // With queued wakeups: whether a wakeup from `waker_cpu` onto `target`
+    // goes through the target's wake list and an IPI rather than the
+    // target's runqueue lock. Default: every remote wakeup, as the series
+    // measured on 2.6.39-rc3 and merged in 3.0 did (kernel/sched.c:
+    // ttwu_queue(), `cpu != smp_processor_id()`).
+    virtual bool queues_wakeup(int waker_cpu, int target) const { return waker_cpu != target; }
 
 private:
     WakeupMode wakeup_ = WakeupMode::Locked;

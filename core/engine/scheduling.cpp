@@ -273,7 +273,7 @@ void Simulation::wake(TaskId tid, int waker_cpu)
         sink_->on_wakeup(now_, tid, target, waker_cpu);
     policy_->on_enqueue(*this, tid, prev, target, EnqueueKind::Wakeup);
     const int by = waker_cpu >= 0 ? waker_cpu : target;
-    if (policy_->wakeup_mode() == WakeupMode::Queued && by != target) {
+    if (policy_->wakeup_mode() == WakeupMode::Queued && by != target && policy_->queues_wakeup(by, target)) {
         // One atomic add on the target's wake list (a line transfer, no lock
         // hold); only the add that finds the list empty sends an IPI, as
         // llist_add() tells the kernel. The target takes its own lock when

@@ -149,8 +149,10 @@ std::string params_markdown_table(const std::vector<ParamInfo> &params)
 const ParamInfo &wakeup_param_info()
 {
     static const ParamInfo info{"wakeup",
-                                "locked",
-                                "locked: the waker takes the target's runqueue lock; queued: wake list + IPI (2011)",
+                                "the kernel's",
+                                "locked: the waker takes the target's runqueue lock; queued: wake list + IPI (2011). "
+                                "Default: the modelled kernel's (queued for cfs, Linux 3.6's TTWU_QUEUE; locked for "
+                                "the others)",
                                 "",
                                 "locked | queued",
                                 ""};

@@ -37,6 +37,12 @@ public:
     int pick_next(Simulation &sim, int cpu) override;
     bool check_preempt_tick(Simulation &sim, int cpu) override;
     bool check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken) override;
+    // Linux 3.6 kernel/sched/features.h: TTWU_QUEUE is on.
+    WakeupMode default_wakeup_mode() const override { return WakeupMode::Queued; }
+    // Linux 3.6 kernel/sched/core.c: ttwu_queue() queues only a wakeup that
+    // crosses a last-level cache (!cpus_share_cache(), since 3.3); within
+    // one the waker takes the target's lock.
+    bool queues_wakeup(int waker_cpu, int target) const override;
 
     // What tests and views read.
     const std::vector<CfsDomain> &domains_of(int cpu) const { return domains_.at(static_cast<size_t>(cpu)); }
@@ -106,6 +112,7 @@ private:
     SimTime max_lb_interval_ms_ = 100;                   // max_load_balance_interval
     std::vector<std::vector<CfsDomain>> domains_;        // [cpu][level], lowest first
     std::vector<int> llc_level_;                         // [cpu]: sd_llc, the highest level sharing a cache, or -1
+    std::vector<int> llc_id_;                            // [cpu]: sd_llc_id, the first CPU of sd_llc (itself if none)
     std::vector<int> cpu_power_;                         // [cpu]
     std::vector<SimTime> min_vruntime_;                  // [cpu] cfs_rq->min_vruntime
     std::vector<std::array<std::uint64_t, 5>> cpu_load_; // [cpu] rq->cpu_load[CPU_LOAD_IDX_MAX]

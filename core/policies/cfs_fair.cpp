@@ -38,6 +38,13 @@ void CfsBalancer::attach(Simulation &sim)
         for (size_t k = 0; k < domains_[static_cast<size_t>(cpu)].size(); ++k)
             if (domains_[static_cast<size_t>(cpu)][k].has(kCfsSharePkgResources))
                 llc_level_[static_cast<size_t>(cpu)] = static_cast<int>(k);
+    llc_id_.assign(static_cast<size_t>(npu), -1);
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        const int k = llc_level_[static_cast<size_t>(cpu)];
+        llc_id_[static_cast<size_t>(cpu)] = k < 0 ? cpu
+                                                  : domains_[static_cast<size_t>(cpu)][static_cast<size_t>(k)]
+                                                        .span.first();
+    }
     min_vruntime_.assign(static_cast<size_t>(npu), 0);
     cpu_load_.assign(static_cast<size_t>(npu), {});
     // Linux 3.6 kernel/sched/core.c: sched_init(): avg_idle starts at twice
@@ -205,6 +212,14 @@ bool CfsBalancer::check_preempt_tick(Simulation &sim, int cpu)
         left = std::min(left, sim.task(t).vruntime_ns);
     const SimTime delta = curr_vruntime(sim, cpu) - left;
     return delta > ideal;
+}
+
+// Linux 3.6 kernel/sched/core.c: ttwu_queue() and cpus_share_cache(): two
+// CPUs share a cache when their sd_llc_id (update_top_cache_domain()) is the
+// same.
+bool CfsBalancer::queues_wakeup(int waker_cpu, int target) const
+{
+    return llc_id_.at(static_cast<size_t>(waker_cpu)) != llc_id_.at(static_cast<size_t>(target));
 }
 
 // Linux 3.6 kernel/sched/fair.c: check_preempt_wakeup() via

@@ -162,7 +162,9 @@ TEST_CASE("a policy built with no parameters runs with the defaults list shows",
     for (const PolicyInfo &info : policy_catalog()) {
         INFO(info.name);
         const ParamMap effective = make_policy(info.name, {}, "test")->params();
-        CHECK(effective.at("wakeup") == "locked");
+        // Linux 3.6 runs with TTWU_QUEUE on; the older kernels lock.
+        const bool on_36 = info.name == "cfs" || info.name == "autonuma" || info.name == "sched-numa";
+        CHECK(effective.at("wakeup") == (on_36 ? "queued" : "locked"));
         for (const ParamInfo &p : info.params)
             if (effective.count(p.name)) {
                 INFO(p.name);

@@ -13,13 +13,12 @@ namespace {
 
 // Two producer/consumer pairs across nodes: producers pinned to CPUs 0 and
 // 1, consumers to CPUs 2 and 3. Each post wakes a consumer on another CPU.
-std::int64_t remote_locks(const std::string &policy)
+std::int64_t remote_locks(const std::string &policy, const std::string &topo = "pack:2 [numa] core:2 pu:1")
 {
     SimConfig cfg;
     cfg.seed = 5;
     auto [name, params] = parse_name_params(policy, "test");
-    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:2 [numa] core:2 pu:1")),
-                   make_policy(name, params, "test"), cfg);
+    Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
     ProcId p = sim.add_process("pingpong", 4 << 20);
     const int ch0 = sim.add_channel(), ch1 = sim.add_channel();
     auto add = [&](int cpu, std::vector<Op> ops) {
@@ -53,4 +52,32 @@ TEST_CASE("queued wakeups take fewer remote runqueue locks than locked ones, for
         CHECK(locked >= 2000); // most of the 4000 wakeups find the consumer asleep
         CHECK(queued * 10 < locked);
     }
+}
+
+TEST_CASE("cfs queues a wakeup only across a last-level cache, and queues by default, as Linux 3.6 does", "[policy]")
+{
+    // Linux 3.6: TTWU_QUEUE is on, and ttwu_queue() takes the target's lock
+    // when waker and target share a cache (cpus_share_cache()).
+    const std::string one_llc = "pack:1 l3:1 core:4 pu:1", two_llcs = "pack:2 [numa] l3:1 core:2 pu:1";
+    const std::int64_t within_queued = remote_locks("cfs:wakeup=queued", one_llc);
+    const std::int64_t within_locked = remote_locks("cfs:wakeup=locked", one_llc);
+    const std::int64_t across_queued = remote_locks("cfs:wakeup=queued", two_llcs);
+    const std::int64_t across_locked = remote_locks("cfs:wakeup=locked", two_llcs);
+    INFO("within: " << within_queued << " / " << within_locked << ", across: " << across_queued << " / "
+                    << across_locked);
+    CHECK(within_locked >= 2000);
+    CHECK(within_queued == within_locked); // the same path: the lock
+    CHECK(across_locked >= 2000);
+    CHECK(across_queued * 10 < across_locked);
+    // The 2.6.39 series queued every remote wakeup, cache or not.
+    CHECK(remote_locks("sched-domains:wakeup=queued", one_llc) * 10 <
+          remote_locks("sched-domains:wakeup=locked", one_llc));
+    // Without `wakeup`, each policy takes its kernel's path.
+    CHECK(remote_locks("cfs", two_llcs) == across_queued);
+    CHECK(remote_locks("sched-domains", two_llcs) == remote_locks("sched-domains:wakeup=locked", two_llcs));
+    CHECK(make_policy("cfs", {}, "test")->wakeup_mode() == WakeupMode::Queued);
+    CHECK(make_policy("autonuma", {}, "test")->wakeup_mode() == WakeupMode::Queued); // on cfs by default
+    CHECK(make_policy("autonuma", {{"base", "sched-domains"}}, "test")->wakeup_mode() == WakeupMode::Locked);
+    CHECK(make_policy("sched-domains", {}, "test")->wakeup_mode() == WakeupMode::Locked);
+    CHECK(make_policy("cfs", {}, "test")->params().at("wakeup") == "queued");
 }
