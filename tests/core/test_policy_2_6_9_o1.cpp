@@ -11,6 +11,8 @@
 #include "policies/domain_balancer.h"
 #include "policies/o1_arrays.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 using namespace schedscope;
@@ -206,4 +208,31 @@ TEST_CASE("2.6.9 exec-only balancing: a thread its creator's CPU does not allow 
     sim.run_until(100'000);
     CHECK(sim.task(0).cpu == 0);
     CHECK(sim.task(t).cpu == 2);
+}
+
+TEST_CASE("exec-only placement and the O(1) runqueues are sched-domains' alone", "[policy][2.6.9]")
+{
+    // bind and the NUMA policies over base=sched-domains keep the balancer
+    // with placement down the hierarchy and the engine's fair slices: a
+    // process's four threads start on four CPUs, and two CPU-bound tasks
+    // pinned to one CPU share it within the first 50 ms.
+    for (const char *policy : {"bind", "autonuma:base=sched-domains", "sched-numa:base=sched-domains"}) {
+        Simulation sim = make_sim("pack:2 [numa] core:2 pu:1", policy);
+        const ProcId p = process(sim);
+        for (int i = 0; i < 4; ++i)
+            add_to(sim, p, {compute_ms(100)});
+        const TaskId a = add_to(sim, process(sim), {compute_ms(100)}, 0, cpus({3}));
+        const TaskId b = add_to(sim, process(sim), {compute_ms(100)}, 0, cpus({3}));
+        sim.run_until(50'500'000);
+        INFO(policy);
+        CHECK(dynamic_cast<DomainBalancer &>(sim.policy()).o1_arrays() == nullptr);
+        std::vector<int> started;
+        for (const auto &d : sim.recording().decisions)
+            if (d.kind == DecisionKind::Place && d.task < 4)
+                started.push_back(d.to);
+        std::sort(started.begin(), started.end());
+        CHECK(std::unique(started.begin(), started.end()) - started.begin() > 1);
+        CHECK(user_ms(sim, a) > 5);
+        CHECK(user_ms(sim, b) > 5);
+    }
 }
