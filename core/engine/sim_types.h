@@ -149,7 +149,8 @@ struct alignas(64) Task {
 
     // --- cold: set up once, or read by policies on their own schedule ---
     std::string name;
-    SimTime start_ns = 0; // arrival (fork/exec) time
+    SimTime start_ns = 0;     // arrival (fork/exec) time
+    bool own_process = false; // an exec'd process of its own (TaskSpec::own_process)
     // Memory behaviour
     std::vector<AccessSegment> segments;
     std::vector<double>

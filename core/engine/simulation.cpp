@@ -124,6 +124,7 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.name = spec.name.empty() ? p.name + "/" + std::to_string(p.tasks.size()) : spec.name;
     t.program = std::move(spec.program);
     t.start_ns = spec.start_ns;
+    t.own_process = spec.own_process;
     const int nchunks = static_cast<int>(p.chunk_node.size());
     for (auto &s : spec.segments) {
         if (s.chunk_begin < 0 || s.chunk_end > nchunks || s.chunk_begin >= s.chunk_end || !(s.weight > 0))

@@ -76,6 +76,14 @@ public:
         double dependent_fraction = 0.0;
         CpuSet cpus_allowed; // empty = every PU
         int nice = 0;        // kNiceMin..kNiceMax (engine/nice.h)
+        // An OS process of its own, started by fork and exec, though it
+        // shares the Process's memory (OLTP's server processes on one
+        // shared buffer). Otherwise only a Process's first task is a
+        // program started afresh; the others are created by it (threads, or
+        // forked children that do not exec). Only a policy that places new
+        // tasks by how they were created reads it (sched-domains: Linux
+        // 2.6.9 balances at exec, not at fork).
+        bool own_process = false;
     };
     TaskId add_task(ProcId proc, TaskSpec spec);
     // Memory written before the measured part starts (e.g. numa01's first

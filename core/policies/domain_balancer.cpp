@@ -149,6 +149,10 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
 void DomainBalancer::attach(Simulation &sim)
 {
     domains_ = build_sched_domains(sim.topology(), bp_);
+    if (whole_) {
+        o1_.attach(sim.topology().pu_count(), sim.model().tick_ns);
+        resched_.assign(domains_.size(), 0);
+    }
     // 2.6.9's runqueues start with cpu_load 0 (a static per-CPU variable).
     cpu_load_.assign(domains_.size(), 0);
     check_level_overrides(sim);
@@ -226,6 +230,8 @@ bool DomainBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu
 
 int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
 {
+    if (whole_)
+        return place_new_269(sim, t);
     CpuSet region = sim.task(t).cpus_allowed;
     if (const int node = fork_node(sim, t); node != kNoNode) {
         CpuSet on_node = sim.topology().pus_of_node(node);
@@ -272,8 +278,15 @@ double DomainBalancer::hot_age_ms(const Simulation &sim, TaskId t) const
     return stamp >= 0 ? ms_since(sim, stamp) : -1;
 }
 
-void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int, int, EnqueueKind kind)
+void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
 {
+    if (whole_) {
+        switch (kind) {
+        case EnqueueKind::New: o1_.on_new(sim, t, cpu); break;
+        case EnqueueKind::Wakeup: o1_.on_wakeup(sim, t, cpu); break;
+        case EnqueueKind::Migrate: o1_.on_migrate(sim, t, from_cpu, cpu); break;
+        }
+    }
     // 2.6.9 activate_task() stamps p->timestamp at each wakeup, and
     // sched_fork() at the fork: task_hot() then counts a task queued by a
     // wakeup, or a new one, as hot for cache_hot_time.
@@ -355,6 +368,22 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
 }
 
 void DomainBalancer::on_tick(Simulation &sim, int cpu)
+{
+    // Linux 2.6.9 kernel/sched.c: scheduler_tick() counts the running
+    // task's slice down before rebalance_tick(); the engine asks
+    // check_preempt_tick() right after, if anything else is queued.
+    if (whole_)
+        resched_[static_cast<size_t>(cpu)] = o1_.tick(sim, cpu) ? 1 : 0;
+    rebalance_tick(sim, cpu);
+    // Nothing else queued: schedule() would switch the arrays and run the
+    // expired task on (the engine does not ask when it runs alone).
+    if (whole_ && sim.rq(cpu).queue.empty()) {
+        o1_.settle(sim, cpu);
+        resched_[static_cast<size_t>(cpu)] = 0;
+    }
+}
+
+void DomainBalancer::rebalance_tick(Simulation &sim, int cpu)
 {
     // Linux 2.6.9 kernel/sched.c: rebalance_tick(): every tick, busy or
     // idle, cpu_load becomes the average of its old value and the current
@@ -534,7 +563,11 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
 {
     // Front = waited longest, the coldest; tasks that gain from the move
     // first. The preferences are asked once per task, not per comparison.
-    const std::vector<TaskId> &queue = sim.rq(busiest).queue;
+    // Scope::Whole: move_tasks()'s own walk of the O(1) arrays (expired
+    // first, each list from its tail); else the queue in arrival order.
+    if (whole_)
+        o1_.move_order(sim, busiest, order_scratch_);
+    const std::vector<TaskId> &queue = whole_ ? order_scratch_ : sim.rq(busiest).queue;
     // The list lives in a member between passes, so a pass allocates only
     // when a queue is longer than any seen before (taken out while in use,
     // in case a move ever re-entered the balancer).

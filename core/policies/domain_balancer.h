@@ -5,11 +5,15 @@
 // protection with cache_nice_tries, and active balancing after repeated
 // failures. With no hooks overridden it is the `sched-domains` policy, the
 // "no NUMA affinity" baseline; the NUMA policies derive from it and steer
-// it through the virtual hooks.
+// it through the virtual hooks. The `sched-domains` policy alone also
+// models what 2.6.9's scheduler does beside the balancer (Scope::Whole):
+// new tasks balanced at exec only (clones start on their creator's CPU),
+// and the O(1) runqueues (policies/o1_arrays.h).
 
 #include "engine/policy.h"
 #include "engine/recording.h"
 #include "policies/balancer_params.h"
+#include "policies/o1_arrays.h"
 #include "policies/sched_domain.h"
 
 #include <algorithm>
@@ -23,7 +27,16 @@ namespace schedscope {
 
 class DomainBalancer : public Policy {
 public:
-    explicit DomainBalancer(BalancerParams params) : bp_(std::move(params)) {}
+    // How much of Linux 2.6.9's scheduler is modelled beside the balancer:
+    // none (the NUMA policies and bind, whose kernels placed and sliced
+    // tasks their own way: placement down the hierarchy, the engine's fair
+    // slices) or the whole of it (sched-domains: exec-only balancing and
+    // the O(1) arrays and timeslices).
+    enum class Scope { BalancerOnly, Whole };
+    explicit DomainBalancer(BalancerParams params, Scope scope = Scope::BalancerOnly)
+        : bp_(std::move(params)), whole_(scope == Scope::Whole)
+    {
+    }
 
     void attach(Simulation &sim) override;
     int select_cpu_fork(Simulation &sim, TaskId t) override;
@@ -31,6 +44,14 @@ public:
     void on_tick(Simulation &sim, int cpu) override;
     void on_idle(Simulation &sim, int cpu) override;
     void on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
+    // Scope::Whole: the O(1) arrays' order, slices and preemption; else the
+    // engine's defaults.
+    int pick_next(Simulation &sim, int cpu) override;
+    bool check_preempt_tick(Simulation &sim, int cpu) override;
+    bool check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken) override;
+    // The O(1) runqueues (Scope::Whole), else null.
+    const O1Arrays *o1_arrays() const { return whole_ ? &o1_ : nullptr; }
+    O1Arrays *o1_arrays() { return whole_ ? &o1_ : nullptr; }
 
     const std::vector<SchedDomain> &domains_of(int cpu) const { return domains_.at(cpu); }
     const BalancerParams &balancer_params() const { return bp_; }
@@ -94,6 +115,8 @@ private:
         return false;
     }
     bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
+    // 2.6.9 rebalance_tick(): the decayed load, then the levels due.
+    void rebalance_tick(Simulation &sim, int cpu);
     // The rest of a pass that found an imbalance, out of line: most passes
     // settle before it (on_idle runs them inline), and its strings would
     // weigh on them.
@@ -103,6 +126,10 @@ private:
                    const std::function<const std::string &()> &why_imbalanced);
 
     void check_level_overrides(const Simulation &sim) const;
+    // Scope::Whole's placement of a new task (domain_269.cpp): a clone on
+    // its creator's CPU, an exec'd program by sched_exec().
+    int place_new_269(Simulation &sim, TaskId t);
+    int sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) const;
 
     BalancerParams bp_;
     std::vector<std::vector<SchedDomain>> domains_;      // [cpu][level], lowest first
@@ -112,6 +139,10 @@ private:
     std::vector<SimTime> woken_ns_;                      // [task]: when it was last woken, -1 never
     std::vector<long> cpu_load_;                         // [cpu]: 2.6.9 rq->cpu_load, SCHED_LOAD_SCALE units
     bool acting_ = false;
+    bool whole_ = false;                // Scope::Whole
+    O1Arrays o1_;                       // Scope::Whole: the O(1) runqueues
+    std::vector<std::uint8_t> resched_; // [cpu]: the running task's slice ended this tick
+    std::vector<TaskId> order_scratch_; // move_tasks()'s walk, kept for its capacity
 };
 
 } // namespace schedscope

@@ -154,6 +154,7 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
         s.working_set_bytes = hot_kb * 1024;
         // Server processes log in over the first moments, not all at once.
         s.start_ns = i * 100'000;
+        s.own_process = true; // a server process, forked and exec'd (WorkloadInfo::tasks_are_processes)
         sim.add_task(shm, std::move(s));
     }
 }

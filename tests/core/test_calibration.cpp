@@ -118,7 +118,8 @@ TEST_CASE("cache_hot_time on OLTP: throughput rises from 2.5 ms and idle grows (
     // comparison, task_hot from the wakeup, the idle CPU's one task, the
     // migration thread's push, try_to_wake_up's wake-balance) and its loads
     // (rebalance_tick's decayed cpu_load, source_load/target_load and
-    // find_busiest_group's arithmetic) the model
+    // find_busiest_group's arithmetic), exec-only placement and the O(1)
+    // runqueues (timeslices, active/expired arrays) the model
     // rises all the way to 1000 ms: the fall is not earned, and the test
     // asserts what is (docs/CALIBRATION.md section 1 names the missing
     // mechanisms).

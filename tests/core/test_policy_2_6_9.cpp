@@ -86,13 +86,14 @@ TEST_CASE("2.6.9 task_hot: a task just woken is hot, however long it slept", "[p
     // tasks. S sleeps 100 ms and is woken on CPU 0 behind the three: cold by
     // the time it last ran, but activate_task() stamped it at the wakeup,
     // so CPU 1's idle passes skip it as hot (cache_nice_tries 1000: never
-    // aggressive) while it waits, and it is never pulled.
+    // aggressive) for 50 ms after the wakeup, and it is not pulled then.
+    // (Behind two whole O(1) slices of 100 ms it waits longer than that.)
     Simulation sim = make_sim("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=50,cache_nice_tries=1000");
     const TaskId s = add(sim, {compute_ms(1), sleep_ms(100, 0), compute_ms(300)});
     for (int i = 0; i < 3; ++i)
         add(sim, {compute_ms(400)}, cpus({0}));
     add(sim, {compute_ms(50)}, cpus({1}));
-    sim.run_until(300'000'000);
+    sim.run_until(150'000'000); // woken at 101 ms or later: hot until 151 ms at least
     bool skipped_as_woken = false;
     for (const auto &d : decisions(sim, DecisionKind::SkipHot, s))
         skipped_as_woken = skipped_as_woken || (d.to == 1 && d.reason.find("woken") != std::string::npos);
@@ -132,16 +133,20 @@ TEST_CASE("2.6.9 can_migrate_task: hot tasks go once nr_balance_failed reaches c
 TEST_CASE("2.6.9 find_busiest_group: an idle CPU takes one task from a group over one per CPU", "[policy][2.6.9]")
 {
     // Two packages of ten CPUs (the node level's groups). 21 long tasks:
-    // fork placement alternates packages, the 21st joins task 0 on CPU 0;
-    // task 1 (CPU 10) is short. Then package 1 has 9 tasks (0.9 per CPU),
-    // package 0 has 11 (1.1): within imbalance_pct 125, so the node level
-    // is balanced, and the idle CPU 10 has no sibling with two. 2.6.9 still
-    // takes one task: the busiest group has more than one task per CPU.
+    // sched_exec() from CPU 0 gives task i CPU i, and the 21st stays with
+    // task 0 on CPU 0 (every CPU busy, cpu_load still 0); task 10 (CPU 10)
+    // is short. Then package 1 has 9 tasks (0.9 per CPU), package 0 has 11
+    // (1.1): within imbalance_pct 125, so the node level is balanced, and
+    // the idle CPU 10 has no sibling with two. 2.6.9 still takes one task:
+    // the busiest group has more than one task per CPU.
     Simulation sim = make_sim("pack:2 core:10 pu:1", "sched-domains:cache_hot_time_ms=0");
     for (int i = 0; i < 21; ++i)
-        add(sim, {compute_ms(i == 1 ? 5 : 200)});
+        add(sim, {compute_ms(i == 10 ? 5 : 200)});
+    sim.run_until(100'000);
+    REQUIRE(sim.task(10).cpu == 10);
+    REQUIRE(sim.task(20).cpu == 0);
     sim.run_until(40'000'000);
-    REQUIRE(sim.task(1).state == TaskState::Exited);
+    REQUIRE(sim.task(10).state == TaskState::Exited);
     std::vector<Decision> pulls;
     for (const auto &d : sim.recording().decisions)
         if (d.kind == DecisionKind::Pull && d.to == 10)

@@ -41,15 +41,16 @@ std::vector<Decision> decisions_of(const Simulation &sim, DecisionKind kind, int
     return out;
 }
 
-// 2 nodes x 2 CPUs, six tasks arriving together. Exec placement on the least
-// loaded node alternates nodes: 0 -> CPU 0, 1 -> CPU 2, 2 -> CPU 1,
-// 3 -> CPU 3, 4 -> CPU 0, 5 -> CPU 2. Task 2, alone on CPU 1, is short: when
-// it exits CPU 1 is idle while CPU 0 (same node) has two.
-Simulation idle_pull_setup(const std::string &policy)
+// 2 nodes x 2 CPUs, six tasks arriving together. linux-2.5-numa's exec
+// placement on the least loaded node alternates nodes: 0 -> CPU 0,
+// 1 -> CPU 2, 2 -> CPU 1, 3 -> CPU 3, 4 -> CPU 0, 5 -> CPU 2. Task
+// `short_task` (2 by default), alone on CPU 1, is short: when it exits CPU 1
+// is idle while CPU 0 (same node) has two.
+Simulation idle_pull_setup(const std::string &policy, int short_task = 2)
 {
     Simulation sim = make("pack:2 [numa] core:2 pu:1", policy);
     for (int i = 0; i < 6; ++i)
-        add_spin(sim, i == 2 ? 5.0 : 200.0);
+        add_spin(sim, i == short_task ? 5.0 : 200.0);
     return sim;
 }
 
@@ -147,9 +148,18 @@ TEST_CASE("sched-domains builds the levels the machine has", "[policy]")
 
 TEST_CASE("sched-domains: a newly idle CPU pulls at once", "[policy]")
 {
-    Simulation sim = idle_pull_setup("sched-domains:cache_hot_time_ms=0");
+    // 2.6.9's sched_exec() from CPU 0 (find_idlest_cpu): tasks 0-3 go to
+    // CPUs 0-3, and 4 and 5 stay on CPU 0, cpu_load being still 0 at the
+    // start (source_load(0) + 128 = 128 is not above an idle CPU's 128 x
+    // 112 %). Task 1, alone on CPU 1, is the short one: CPU 0, in its
+    // package, has three when it exits.
+    Simulation sim = idle_pull_setup("sched-domains:cache_hot_time_ms=0", 1);
+    sim.run_until(100'000);
+    const std::vector<int> placed{0, 1, 2, 3, 0, 0};
+    for (int t = 0; t < 6; ++t)
+        CHECK(sim.task(t).cpu == placed[static_cast<size_t>(t)]);
     sim.run_until(20'000'000);
-    const SimTime exit_ns = sim.task(2).stats.user_ns + sim.task(2).stats.sys_ns;
+    const SimTime exit_ns = sim.task(1).stats.user_ns + sim.task(1).stats.sys_ns;
     auto pulls = decisions_of(sim, DecisionKind::Pull, 1);
     REQUIRE(!pulls.empty());
     CHECK(pulls.front().from == 0);
