@@ -115,7 +115,7 @@ TEST_CASE("cache_hot_time on OLTP: throughput rises from 2.5 ms and idle grows (
 {
     // docs/background.md section 6 item 1: 2.5 ms = 100, peak ~112 near 10 ms, ~105 at 250-1000 ms,
     // idle 0 % -> ~7 %. With the balancer's 2.6.9 rules (can_migrate_task's
-    // comparison, task_hot from the wakeup, the idle CPU's one task, the
+    // comparison, task_hot on last_ran, the idle CPU's one task, the
     // migration thread's push, try_to_wake_up's wake-balance) and its loads
     // (rebalance_tick's decayed cpu_load, source_load/target_load and
     // find_busiest_group's arithmetic), exec-only placement and the O(1)
@@ -240,7 +240,7 @@ TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA <
     }
 }
 
-TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's; 0.3-5 % when every page faults",
+TEST_CASE("AutoNUMA's system time on 4-node numa02: above the baseline's, 0.3-5 % when every page faults",
           "[calibration]")
 {
     // Published (Mel Gorman, 3.6.0 against autonuma-v33, autumn 2012):

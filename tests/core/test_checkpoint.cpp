@@ -83,7 +83,7 @@ TEST_CASE("a copy taken mid-run and carried on ends as a run never copied", "[en
     CHECK(state_of(other) == state_of(whole));
 }
 
-TEST_CASE("a copy does not inherit the event sink; an assignment keeps its own", "[engine][checkpoint]")
+TEST_CASE("a copy does not inherit the event sink, and an assignment keeps its own", "[engine][checkpoint]")
 {
     struct Counter : SchedEventSink {
         int switches = 0;

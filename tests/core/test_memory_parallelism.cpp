@@ -122,7 +122,7 @@ TEST_CASE("STREAM on dell-r910-4node: one instance streams GB/s, 32 share the no
     CHECK(elapsed(32) > 1.8 * one);
 }
 
-TEST_CASE("a saturated node serves its bandwidth whoever reads it; remote readers get less of it", "[engine][mlp]")
+TEST_CASE("a saturated node serves its bandwidth whoever reads it, and remote readers get less of it", "[engine][mlp]")
 {
     // Eight streams over node 0's memory, four on node 0 and four on node 1
     // (SLIT 20: remote latency 1.5 x 80 ns), links wide enough not to bind.

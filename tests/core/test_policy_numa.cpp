@@ -201,7 +201,7 @@ TEST_CASE("autonuma with both halves converges each process onto one node and st
     }
 }
 
-TEST_CASE("sched-numa homes processes on separate nodes; each ends with its threads and memory at home", "[policy]")
+TEST_CASE("sched-numa homes processes on separate nodes, each ending with its threads and memory at home", "[policy]")
 {
     // proc0 is homed on node 0 with its memory on node 1, proc1 the other
     // way round; every CPU is busy, so the balancer cannot swap them. Scans

@@ -214,7 +214,7 @@ TEST_CASE("published rows: the scenario's policy by default, bind for a _HARD_BI
     CHECK(e.rows[1].scenario.workload.params == ParamMap{{"loops", "2"}});
 }
 
-TEST_CASE("a tiny experiment runs; ours, relative rows and the direction", "[published]")
+TEST_CASE("a tiny experiment runs: ours, relative rows and the direction", "[published]")
 {
     const auto holds = parse_published(tiny(false).dump(), "tiny.json");
     const auto fails = parse_published(tiny(true).dump(), "tiny.json");
