@@ -272,9 +272,7 @@ int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
 
 double DomainBalancer::hot_age_ms(const Simulation &sim, TaskId t) const
 {
-    SimTime stamp = sim.task(t).last_ran_ns;
-    if (static_cast<size_t>(t) < woken_ns_.size())
-        stamp = std::max(stamp, woken_ns_[static_cast<size_t>(t)]);
+    const SimTime stamp = sim.task(t).last_ran_ns;
     return stamp >= 0 ? ms_since(sim, stamp) : -1;
 }
 
@@ -287,14 +285,6 @@ void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu
         case EnqueueKind::Migrate: o1_.on_migrate(sim, t, from_cpu, cpu); break;
         }
     }
-    // 2.6.9 activate_task() stamps p->timestamp at each wakeup, and
-    // sched_fork() at the fork: task_hot() then counts a task queued by a
-    // wakeup, or a new one, as hot for cache_hot_time.
-    if (kind == EnqueueKind::Migrate)
-        return;
-    if (static_cast<size_t>(t) >= woken_ns_.size())
-        woken_ns_.resize(static_cast<size_t>(t) + 1, -1);
-    woken_ns_[static_cast<size_t>(t)] = sim.now();
 }
 
 int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
@@ -313,7 +303,7 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
     int idle_from = -1; // the busy target it was handed away from (wake_idle)
     // Linux 2.6.9 try_to_wake_up(): the waking CPU (this_cpu) takes the task
     // at the first of its levels that spans prev and either finds the task
-    // cold (SD_WAKE_AFFINE and !task_hot, p->timestamp being when it went
+    // cold (SD_WAKE_AFFINE and !task_hot, p->last_ran being when it went
     // to sleep) or prev's load over this_cpu's beyond half of imbalance_pct
     // again (SD_WAKE_BALANCE). Never off an idle prev onto a busy this_cpu.
     // The loads are source_load(prev) and target_load(this_cpu), the
@@ -610,9 +600,8 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
         if (hot && !aggressive) {
             sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&] {
-                const bool by_wakeup = task.last_ran_ns < 0 || sim.now() - task.last_ran_ns > ago * kNsPerMs + 0.5;
-                return task_text(t) + " skipped: cache hot, " + (by_wakeup ? "woken " : "ran ") + ms_text(ago) +
-                       " ago < " + ms_text(sd.cache_hot_time_ms) + tries_text();
+                return task_text(t) + " skipped: cache hot, ran " + ms_text(ago) + " ago < " +
+                       ms_text(sd.cache_hot_time_ms) + tries_text();
             });
             continue;
         }
@@ -626,7 +615,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         reason += " from CPU ";
         append_int(reason, busiest);
         if (hot)
-            reason += ", cache hot (" + ms_text(ago) + " since it ran or woke) but balancing failed " +
+            reason += ", cache hot (" + ms_text(ago) + " since it ran) but balancing failed " +
                       std::to_string(sd.nr_balance_failed) + " times >= cache_nice_tries " +
                       std::to_string(sd.cache_nice_tries);
         if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))

@@ -81,9 +81,11 @@ protected:
     // Linux 2.6.9 active_load_balance(): busiest's migration thread pushes
     // queued tasks towards push_cpu's level (protected: tests push by hand).
     bool active_balance(Simulation &sim, int busiest, int push_cpu);
-    // 2.6.9 task_hot(): the time since p->timestamp, which schedule() sets
-    // when the task stops running and activate_task() when it is woken; -1
-    // for a task that never ran.
+    // Linux 2.6.9 kernel/sched.c: task_hot(): the time since p->last_ran,
+    // which only schedule() sets, when the task stops running (2.6.9-rc3
+    // still measured from p->timestamp, which activate_task() also stamps
+    // at each wakeup; the release counts a long sleeper as cold when woken).
+    // -1 for a task that never ran: a new task is cold.
     double hot_age_ms(const Simulation &sim, TaskId t) const;
 
     // Linux 2.6.9 kernel/sched.c: source_load() and target_load(), in
@@ -136,7 +138,6 @@ private:
     std::vector<int> wake_idle_level_;                   // [cpu]: first level with SD_WAKE_IDLE, or -1
     std::vector<int> levels_in_node_;                    // [cpu]: how many of its lowest levels lie in its node
     std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
-    std::vector<SimTime> woken_ns_;                      // [task]: when it was last woken, -1 never
     std::vector<long> cpu_load_;                         // [cpu]: 2.6.9 rq->cpu_load, SCHED_LOAD_SCALE units
     bool acting_ = false;
     bool whole_ = false;                // Scope::Whole

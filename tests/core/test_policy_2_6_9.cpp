@@ -79,42 +79,55 @@ TEST_CASE("2.6.9 tunables per level: SMT 0/0, the node level its own 10 ms, SD_W
     CHECK(balancer(over).domains_of(0)[2].cache_hot_time_ms == 3);
 }
 
-TEST_CASE("2.6.9 task_hot: a task just woken is hot, however long it slept", "[policy][2.6.9]")
+TEST_CASE("2.6.9 task_hot: a woken task is as hot as when it last ran", "[policy][2.6.9]")
 {
     // CPU 0 runs three pinned tasks and S; CPU 1 runs L1 (pinned) until 50
     // ms, then idles, its passes failing every millisecond on the pinned
-    // tasks. S sleeps 100 ms and is woken on CPU 0 behind the three: cold by
-    // the time it last ran, but activate_task() stamped it at the wakeup,
-    // so CPU 1's idle passes skip it as hot (cache_nice_tries 1000: never
-    // aggressive) for 50 ms after the wakeup, and it is not pulled then.
-    // (Behind two whole O(1) slices of 100 ms it waits longer than that.)
-    Simulation sim = make_sim("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=50,cache_nice_tries=1000");
-    const TaskId s = add(sim, {compute_ms(1), sleep_ms(100, 0), compute_ms(300)});
-    for (int i = 0; i < 3; ++i)
-        add(sim, {compute_ms(400)}, cpus({0}));
-    add(sim, {compute_ms(50)}, cpus({1}));
-    sim.run_until(150'000'000); // woken at 101 ms or later: hot until 151 ms at least
-    bool skipped_as_woken = false;
-    for (const auto &d : decisions(sim, DecisionKind::SkipHot, s))
-        skipped_as_woken = skipped_as_woken || (d.to == 1 && d.reason.find("woken") != std::string::npos);
-    CHECK(skipped_as_woken);
-    CHECK(decisions(sim, DecisionKind::Pull, s).empty());
+    // tasks (cache_nice_tries 1000: never aggressive). S sleeps, and is woken
+    // on CPU 0 behind the three. 2.6.9's task_hot() measures from
+    // p->last_ran, which only schedule() sets: after a 100 ms sleep, longer
+    // than cache_hot_time, S is cold when woken and CPU 1 pulls it; after a
+    // 10 ms sleep it is still hot and is skipped.
+    for (const int sleep : {100, 10}) {
+        Simulation sim = make_sim("pack:1 core:2 pu:1", "sched-domains:cache_hot_time_ms=50,cache_nice_tries=1000");
+        const TaskId s = add(sim, {compute_ms(1), sleep_ms(sleep, 0), compute_ms(300)});
+        for (int i = 0; i < 3; ++i)
+            add(sim, {compute_ms(400)}, cpus({0}));
+        add(sim, {compute_ms(50)}, cpus({1}));
+        sim.run_until(180'000'000);
+        INFO("S sleeps " << sleep << " ms");
+        const auto pulls = decisions(sim, DecisionKind::Pull, s);
+        const auto skips = decisions(sim, DecisionKind::SkipHot, s);
+        if (sleep == 100) {
+            REQUIRE_FALSE(pulls.empty());
+            CHECK(pulls.front().to == 1);
+            // Pulled at CPU 1's first pass after the wakeup (101 ms or later).
+            CHECK(pulls.front().time_ns < 110'000'000);
+            for (const auto &d : skips)
+                CHECK(d.time_ns > pulls.front().time_ns); // never skipped as hot before
+        } else {
+            REQUIRE_FALSE(skips.empty());
+            CHECK(skips.front().reason.find("cache hot, ran") != std::string::npos);
+            CHECK((pulls.empty() || pulls.front().time_ns > skips.front().time_ns));
+        }
+    }
 }
 
 TEST_CASE("2.6.9 can_migrate_task: hot tasks go once nr_balance_failed reaches cache_nice_tries", "[policy][2.6.9]")
 {
-    // CPU 0 runs tasks 0 and 2 (always hot: cache_hot_time far above their
-    // slices), CPU 1 runs task 1 for 5 ms, then idles. Its new-idle pass
+    // CPU 0 runs tasks 0 and 2 in turns of a 100 ms slice (the queued one
+    // always hot: it last ran a slice ago, far under cache_hot_time), CPU 1
+    // runs task 1 for 250 ms, then idles. Its new-idle pass
     // skips the hot task (never aggressive), then each periodic idle pass
     // skips it while nr_balance_failed < cache_nice_tries: cache_nice_tries
     // + 1 skips, then the pull.
     for (int tries : {0, 1, 3}) {
         Simulation sim = make_sim("pack:1 core:2 pu:1",
-                                  "sched-domains:cache_hot_time_ms=100,cache_nice_tries=" + std::to_string(tries));
-        add(sim, {compute_ms(200)});
-        add(sim, {compute_ms(5)});
-        add(sim, {compute_ms(200)});
-        sim.run_until(30'000'000);
+                                  "sched-domains:cache_hot_time_ms=1000,cache_nice_tries=" + std::to_string(tries));
+        add(sim, {compute_ms(600)});
+        add(sim, {compute_ms(250)});
+        add(sim, {compute_ms(600)});
+        sim.run_until(400'000'000);
         std::vector<Decision> pulls;
         int skips = 0;
         for (const auto &d : sim.recording().decisions)

@@ -14,10 +14,12 @@ using namespace schedscope;
 
 namespace {
 
-Simulation make(const std::string &topo, const std::string &policy, std::uint64_t seed = 1)
+Simulation make(const std::string &topo, const std::string &policy, std::uint64_t seed = 1, bool noise = true)
 {
     SimConfig cfg;
     cfg.seed = seed;
+    if (!noise)
+        cfg.model.os_noise = 0; // the scripted tasks alone
     auto [name, params] = parse_name_params(policy, "test");
     return Simulation(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(name, params, "test"), cfg);
 }
@@ -168,20 +170,24 @@ TEST_CASE("sched-domains: a newly idle CPU pulls at once", "[policy]")
 
 TEST_CASE("sched-domains: a cache-hot task is skipped until cache_nice_tries attempts failed", "[policy]")
 {
-    // CPU 0 runs tasks 0 and 2 (long, sharing the CPU in 3 ms slices), CPU 1
-    // runs task 1 (5 ms). With cache_hot_time far above the slice, the task
-    // queued on CPU 0 is always hot. CPU 1 goes idle at ~5 ms: its new-idle
+    // CPU 0 runs tasks 0 and 2 (long, taking turns in 2.6.9's 100 ms
+    // slices), CPU 1 runs task 1 (250 ms). With cache_hot_time far above the
+    // slice, the task queued on CPU 0 is always hot (it last ran one slice
+    // ago; task_hot() counts from p->last_ran). CPU 1 goes idle at ~250 ms: its new-idle
     // attempt skips the hot task without counting a failure (2.6.9's
     // load_balance_newidle), then one attempt per idle tick fails while the
     // failures are below cache_nice_tries (2.6.9's can_migrate_task):
     // cache_nice_tries + 1 skips precede the pull.
     for (int tries : {0, 1, 3}) {
+        // Without the OS's threads: a kworker running on CPU 1 in the quarter
+        // second before it idles would add new-idle passes of its own.
         Simulation sim = make("pack:1 core:2 pu:1",
-                              "sched-domains:cache_hot_time_ms=100,cache_nice_tries=" + std::to_string(tries));
-        add_spin(sim, 200);
-        add_spin(sim, 5);
-        add_spin(sim, 200);
-        sim.run_until(30'000'000);
+                              "sched-domains:cache_hot_time_ms=1000,cache_nice_tries=" + std::to_string(tries), 1,
+                              false);
+        add_spin(sim, 600);
+        add_spin(sim, 250);
+        add_spin(sim, 600);
+        sim.run_until(400'000'000);
         auto pulls = decisions_of(sim, DecisionKind::Pull, 1);
         REQUIRE(!pulls.empty());
         int skips = 0;
