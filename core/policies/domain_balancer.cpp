@@ -378,9 +378,11 @@ void DomainBalancer::rebalance_tick(Simulation &sim, int cpu)
     // Linux 2.6.9 kernel/sched.c: rebalance_tick(): every tick, busy or
     // idle, cpu_load becomes the average of its old value and the current
     // nr_running * SCHED_LOAD_SCALE (integer division), before the levels
-    // are balanced.
+    // are balanced; the division rounds up while the load rises, so that it
+    // reaches the current load rather than stopping one short.
     long &load = cpu_load_.at(static_cast<size_t>(cpu));
-    load = (load + sim.nr_running(cpu) * kLoadScale) / 2;
+    const long current = sim.nr_running(cpu) * kLoadScale;
+    load = (load + (current > load ? 1 : 0) + current) / 2;
     if (acting_)
         return;
     IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;

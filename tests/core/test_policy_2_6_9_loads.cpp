@@ -64,13 +64,14 @@ TaskId add(Simulation &sim, double ms, CpuSet allowed)
 
 } // namespace
 
-TEST_CASE("2.6.9 rebalance_tick: cpu_load halves towards nr_running * 128 each tick, and stops at 255",
+TEST_CASE("2.6.9 rebalance_tick: cpu_load halves towards nr_running * 128 each tick, rounding up as it rises",
           "[policy][2.6.9]")
 {
     // Two tasks pinned to CPU 0 of two: each 1 ms tick sets cpu_load to
-    // (old + 2 * 128) / 2 in integers: 0 -> 128 -> 192 -> 224 -> 240 ...,
-    // which never reaches 256: (255 + 256) / 2 = 255. source_load() is the
-    // lower, target_load() the higher of that and 256. CPU 1 stays at 0.
+    // (old + 1 + 2 * 128) / 2 in integers while it is below 256 (the round
+    // up): 0 -> 128 -> 192 -> 224 -> 240 ... -> 255 -> 256, where it stays.
+    // source_load() is the lower, target_load() the higher of that and 256.
+    // CPU 1 stays at 0.
     Simulation sim = make("pack:1 core:2 pu:1");
     add(sim, 100, cpus({0}));
     add(sim, 100, cpus({0}));
@@ -82,7 +83,7 @@ TEST_CASE("2.6.9 rebalance_tick: cpu_load halves towards nr_running * 128 each t
         sim.run_until(static_cast<SimTime>(k) * 1'000'000 + 500'000);
         const long now = probe(sim).cpu_load(0);
         if (now != prev) {
-            CHECK(now == (prev + 256) / 2);
+            CHECK(now == (prev + 1 + 256) / 2);
             seen.push_back(now);
         }
         prev = now;
@@ -93,29 +94,28 @@ TEST_CASE("2.6.9 rebalance_tick: cpu_load halves towards nr_running * 128 each t
     REQUIRE(seen.size() >= 5);
     CHECK(std::vector<long>(seen.begin(), seen.begin() + 5) == std::vector<long>{128, 192, 224, 240, 248});
     sim.run_until(30'000'000);
-    CHECK(probe(sim).cpu_load(0) == 255);
-    CHECK(probe(sim).source_load(sim, 0) == 255);
+    CHECK(probe(sim).cpu_load(0) == 256);
+    CHECK(probe(sim).source_load(sim, 0) == 256);
 }
 
 TEST_CASE("2.6.9 find_busiest_group: three tasks against one, in SCHED_LOAD_SCALE units", "[policy][2.6.9]")
 {
-    // Steady state: cpu_load(0) = 383 under three tasks (the fixed point of
-    // (x + 384) / 2), cpu_load(1) = 127 under one. From CPU 1: this_load =
-    // target_load(1) = max(127, 128) = 128, max_load = source_load(0) =
-    // min(383, 384) = 383, avg_load = 128 * 511 / 256 = 255; 100 * 383 >
-    // 125 * 128; *imbalance = min(383 - 255, 255 - 128) = 127, times
-    // min(128, 128) / 128 = 127, not below SCHED_LOAD_SCALE - 1, so
-    // (127 + 1) / 128 = 1 task, from CPU 0.
+    // Steady state: cpu_load(0) = 384 under three tasks (rising loads round
+    // up, so it reaches 3 * 128), cpu_load(1) = 128 under one. From CPU 1:
+    // this_load = target_load(1) = 128, max_load = source_load(0) = 384,
+    // avg_load = 128 * 512 / 256 = 256; 100 * 384 > 125 * 128; *imbalance =
+    // min(384 - 256, 256 - 128) = 128, times min(128, 128) / 128 = 128, not
+    // below SCHED_LOAD_SCALE - 1, so (128 + 1) / 128 = 1 task, from CPU 0.
     Simulation sim = make("pack:1 core:2 pu:1");
     for (int i = 0; i < 3; ++i)
         add(sim, 100, cpus({0}));
     add(sim, 100, cpus({1}));
     sim.run_until(30'000'000);
-    REQUIRE(probe(sim).cpu_load(0) == 383);
-    REQUIRE(probe(sim).cpu_load(1) == 127);
+    REQUIRE(probe(sim).cpu_load(0) == 384);
+    REQUIRE(probe(sim).cpu_load(1) == 128);
     const auto b = probe(sim).busiest(sim, 1, 0, LoadProbe::IdleType::NotIdle);
     CHECK(b.this_load == 128);
-    CHECK(b.max_load == 383);
+    CHECK(b.max_load == 384);
     CHECK(b.cpu == 0);
     CHECK(b.imbalance == 1);
     CHECK_FALSE(b.out_balanced);
