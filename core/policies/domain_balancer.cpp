@@ -81,10 +81,11 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
         }
     }
     const auto balanced = [&] {
-        // find_busiest_group(), out_balanced: an idle or newly idle CPU still
-        // takes one task when the busiest group holds more than one task's
-        // load per cpu_power.
-        if (b.group >= 0 && idle != IdleType::NotIdle && b.max_load > kLoadScale) {
+        // Linux 2.6.9 find_busiest_group(), out_balanced: a newly idle CPU
+        // still takes one task from the busiest group, whatever its load; an
+        // idle one only when that group holds more than one task's load per
+        // cpu_power. (2.6.8's form asked the second of both.)
+        if (b.group >= 0 && (idle == IdleType::NewIdle || (idle == IdleType::Idle && b.max_load > kLoadScale))) {
             b.imbalance = 1;
             b.out_balanced = true;
         } else
@@ -468,7 +469,8 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, SchedDomain &sd, Idl
             if (w->one_when_idle) {
                 text += " per CPU, within ";
                 append_int(text, w->sd.imbalance_pct);
-                text += "% but over one task per CPU, so one task at ";
+                text += w->idle == IdleType::NewIdle ? "% but newly idle, so one task at "
+                                                     : "% but over one task per CPU, so one task at ";
             } else {
                 text += " per CPU > ";
                 append_int(text, w->sd.imbalance_pct);

@@ -109,10 +109,11 @@ protected:
     Busiest find_busiest(const Simulation &sim, int cpu, const SchedDomain &sd, IdleType idle) const;
 
 private:
-    // A pass that finds nothing to do: fewer attempts failed, wait longer.
+    // Linux 2.6.9 kernel/sched.c: load_balance(), out_balanced: a pass that
+    // finds nothing to do waits twice as long, up to max_interval. It leaves
+    // nr_balance_failed as it is (the reset there came with later kernels).
     static bool settle_balanced(SchedDomain &sd)
     {
-        sd.nr_balance_failed = 0;
         sd.balance_interval_ms = std::min(sd.max_interval_ms, sd.balance_interval_ms * 2);
         return false;
     }

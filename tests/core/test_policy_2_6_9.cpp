@@ -150,8 +150,8 @@ TEST_CASE("2.6.9 find_busiest_group: an idle CPU takes one task from a group ove
     // task 0 on CPU 0 (every CPU busy, cpu_load still 0); task 10 (CPU 10)
     // is short. Then package 1 has 9 tasks (0.9 per CPU), package 0 has 11
     // (1.1): within imbalance_pct 125, so the node level is balanced, and
-    // the idle CPU 10 has no sibling with two. 2.6.9 still takes one task:
-    // the busiest group has more than one task per CPU.
+    // the idle CPU 10 has no sibling with two. 2.6.9 still takes one task
+    // (find_busiest_group's out_balanced).
     Simulation sim = make_sim("pack:2 core:10 pu:1", "sched-domains:cache_hot_time_ms=0");
     for (int i = 0; i < 21; ++i)
         add(sim, {compute_ms(i == 10 ? 5 : 200)});
@@ -166,7 +166,10 @@ TEST_CASE("2.6.9 find_busiest_group: an idle CPU takes one task from a group ove
             pulls.push_back(d);
     REQUIRE(!pulls.empty());
     CHECK(pulls.front().from == 0);
-    CHECK(pulls.front().reason.find("over one task per CPU") != std::string::npos);
+    // CPU 10 takes it as it runs dry: out_balanced gives a newly idle CPU
+    // one task whatever the load (an idle one's periodic pass would need
+    // over one task per CPU, which package 0 also has).
+    CHECK(pulls.front().reason.find("newly idle, so one task") != std::string::npos);
     CHECK(pulls.front().reason.find("node level") != std::string::npos);
 }
 
@@ -176,17 +179,18 @@ TEST_CASE("2.6.9 active_load_balance pushes a queued task, never the running one
     cfg.model.os_noise = 0; // the hand-built situation alone, without the OS's threads
     auto topo = std::make_shared<const Topology>(import_synthetic("pack:1 core:3 pu:1"));
     // cache_nice_tries 0: the push may take a hot task (busiest's own
-    // failure count, 0, is not below it). Every task is hot: forked less
-    // than cache_hot_time ago (sched_fork stamps p->timestamp).
+    // failure count, 0, is not below it). B is hot: it ran until 0.1 ms
+    // (p->last_ran), far under cache_hot_time.
     auto policy = std::make_unique<PushProbe>(
         BalancerParams::table().parse({{"cache_hot_time_ms", "1000"}, {"cache_nice_tries", "0"}}, "balancer", "test"));
     Simulation sim(topo, std::move(policy), cfg);
-    // CPU 0: A (pinned) runs, B (CPU 0 or 2) waits; CPU 1: C (pinned);
-    // CPU 2: D (pinned) for 1 ms, then idle. B may never go to CPU 1.
+    // CPU 0: B (CPU 0 or 2) runs 0.1 ms and sleeps 0.2 ms, A (pinned) runs
+    // meanwhile and B waits behind it once woken; CPU 1: C (pinned); CPU 2:
+    // D (pinned) for 1 ms, then idle. B may never go to CPU 1.
+    const TaskId b = add(sim, {compute_ms(0.1), sleep_ms(0.2, 0), compute_ms(300)}, cpus({0, 2}));
     const TaskId a = add(sim, {compute_ms(300)}, cpus({0}));
     add(sim, {compute_ms(300)}, cpus({1}));
     add(sim, {compute_ms(1)}, cpus({2}));
-    const TaskId b = add(sim, {compute_ms(300)}, cpus({0, 2}));
     sim.run_until(500'000);
     REQUIRE(sim.rq(0).current == a);
     REQUIRE(sim.rq(0).queue == std::vector<TaskId>{b});

@@ -145,6 +145,12 @@ TEST_CASE("2.6.9 source_load: a queue that just filled is not busiest until its 
     p.cpu_load_of(0) = 128;
     CHECK(p.busiest(sim, 1, 0, LoadProbe::IdleType::Idle).group < 0);
     CHECK(p.busiest(sim, 1, 0, LoadProbe::IdleType::NotIdle).group < 0);
+    // A newly idle CPU takes one task from the busiest group whatever its
+    // load (2.6.9's out_balanced: NEWLY_IDLE, or IDLE over one task's load).
+    const auto newly = p.busiest(sim, 1, 0, LoadProbe::IdleType::NewIdle);
+    CHECK(newly.cpu == 0);
+    CHECK(newly.imbalance == 1);
+    CHECK(newly.out_balanced);
     // Two ticks: 192. *imbalance 96 < 127, gap 192 < 256, but pwr_move =
     // (128 * min(128, 192 - 128) + 128 * min(128, 0 + 128)) / 128 = 192 >=
     // 128 + 16: one task, busy or idle.
