@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 namespace schedscope {
 
@@ -171,6 +174,9 @@ void DomainBalancer::attach(Simulation &sim)
                 wake_idle_level_[cpu] = static_cast<int>(k);
                 break;
             }
+    next_balance_ns_.resize(domains_.size());
+    for (size_t cpu = 0; cpu < domains_.size(); ++cpu)
+        next_balance_ns_[cpu] = earliest_balance(sim, static_cast<int>(cpu));
     for (const auto &sd : domains_.at(0))
         sim.log(DecisionKind::Other, -1, 0, 0,
                 "sched domain of CPU 0: " + sd.describe() + " (cache_hot_time: " + bp_.hot_origin(sd.level) + ")");
@@ -377,16 +383,64 @@ void DomainBalancer::on_tick(Simulation &sim, int cpu)
     if (acting_)
         return;
     IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;
+    const NextBalance &next = next_balance_ns_[static_cast<size_t>(cpu)];
+    if (sim.checks_each_event()) [[unlikely]]
+        check_next_balance(sim, cpu);
+    // No level is due before the earliest of their times for this CPU's
+    // state: the loop below would pass over every level (most ticks of a
+    // 1024-CPU machine), so it is not run.
+    if (sim.now() < (idle == IdleType::Idle ? next.idle : next.busy))
+        return;
+    rebalance_levels(sim, cpu, idle);
+}
+
+void DomainBalancer::rebalance_levels(Simulation &sim, int cpu, IdleType idle)
+{
     for (auto &sd : domains_.at(cpu)) {
-        const double interval_ms = sd.balance_interval_ms * (idle == IdleType::NotIdle ? sd.busy_factor : 1);
-        const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns,
-                                                      static_cast<SimTime>(interval_ms * kNsPerMs));
-        if (sim.now() - sd.last_balance_ns < interval_ns)
+        if (sim.now() - sd.last_balance_ns < balance_interval_ns(sim.model().tick_ns, sd, idle))
             continue;
         // Once work was pulled, the levels above balance as a busy CPU.
         if (load_balance(sim, cpu, sd, idle))
             idle = IdleType::NotIdle;
         sd.last_balance_ns = sim.now();
+    }
+    // Only this loop changes a level's last pass or interval (new-idle
+    // passes leave both alone), so the kept time stays exact until it runs
+    // again.
+    next_balance_ns_[static_cast<size_t>(cpu)] = earliest_balance(sim, cpu);
+}
+
+DomainBalancer::NextBalance DomainBalancer::earliest_balance(const Simulation &sim, int cpu) const
+{
+    const SimTime tick_ns = sim.model().tick_ns;
+    NextBalance next{std::numeric_limits<SimTime>::max(), std::numeric_limits<SimTime>::max()};
+    for (const auto &sd : domains_[static_cast<size_t>(cpu)]) {
+        next.idle = std::min(next.idle, sd.last_balance_ns + balance_interval_ns(tick_ns, sd, IdleType::Idle));
+        next.busy = std::min(next.busy, sd.last_balance_ns + balance_interval_ns(tick_ns, sd, IdleType::NotIdle));
+    }
+    return next;
+}
+
+SimTime DomainBalancer::earliest_balance_ns(const Simulation &sim, int cpu, bool idle) const
+{
+    const NextBalance next = earliest_balance(sim, cpu);
+    return idle ? next.idle : next.busy;
+}
+
+void DomainBalancer::check_next_balance(const Simulation &sim, int cpu) const
+{
+    // SCHEDSCOPE_CHECK_INVARIANTS (docs/reliability.md): the kept times
+    // against the levels they are derived from.
+    for (const bool idle : {true, false}) {
+        const SimTime kept = next_balance_ns(cpu, idle);
+        if (const SimTime derived = earliest_balance_ns(sim, cpu, idle); kept != derived) {
+            std::fprintf(stderr,
+                         "schedscope: invariant broken at t=%lld ns: sched-domains' next periodic balance of %s CPU "
+                         "%d is kept as %lld ns, its levels say %lld ns\n",
+                         static_cast<long long>(sim.now()), idle ? "idle" : "busy", cpu, static_cast<long long>(kept),
+                         static_cast<long long>(derived));
+            std::abort();
+        }
     }
 }
 
