@@ -175,7 +175,8 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
 
 // --- rates ---
 
-MemoryModel::RateParts MemoryModel::rate_parts(const Task &t, int cpu, int here) const
+// Inline into derive_rate: the parts then stay in registers.
+[[gnu::always_inline]] inline MemoryModel::RateParts MemoryModel::rate_parts(const Task &t, int cpu, int here) const
 {
     RateParts r{};
     double covered = 0;
@@ -205,18 +206,23 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
 {
     KeptRate &kept = kept_rate_[static_cast<size_t>(cpu)];
     // A move still being priced is derived every time (price_migration
-    // below updates its phases), and so is memory spread over nodes.
-    const bool keepable = t.mig_cost.record < 0 && t.used_nodes.size() <= 1;
+    // below updates its phases), and so is memory spread over nodes. Nor is
+    // a rate kept where congestion moved since this PU's last derivation:
+    // where a node saturates it moves on every tick, and every rate with
+    // it, so keeping them would only cost.
+    const bool keepable = t.mig_cost.record < 0 && t.used_nodes.size() <= 1 && kept.congestion == congestion_changes_;
+    kept.congestion = congestion_changes_;
     const RateParts r = rate_parts(t, cpu, here);
     if (t.mig_cost.record >= 0)
         price_migration(t, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
     rq.mem_frac = r.miss;
     rq.local_share = r.local;
-    if (keepable) {
+    if (!keepable)
+        kept.task = -1; // matches no task
+    else {
         kept.task = t.id;
         kept.node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
         kept.caches = cache_changes_above(cpu);
-        kept.congestion = congestion_changes_;
         kept.intensity = t.mem_intensity;
         kept.dependent = t.dependent_fraction;
         kept.working_set = t.working_set_bytes;

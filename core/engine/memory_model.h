@@ -81,7 +81,8 @@ public:
     // the task's own figures and its placement when its memory is on one
     // node at most, the caches above the PU (a count of changes per cache)
     // and the congestion and queueing (a count of changes). Tasks whose move
-    // is still being priced, or whose memory is spread, are derived each time.
+    // is still being priced, or whose memory is spread, are derived each time,
+    // and so is every rate of a PU where congestion moved since its last one.
     // The check is inline, the derivation out of line.
     double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     {
