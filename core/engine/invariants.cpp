@@ -109,6 +109,14 @@ std::vector<std::string> check_invariants(const Simulation &sim)
                               std::to_string(l) + " is out of range or not symmetric");
         }
     }
+    // A rate the memory model keeps for a PU's task is the one it would
+    // derive now (it is given again until something it reads changes).
+    for (int c = 0; c < npu; ++c) {
+        const TaskId t = sim.rq(c).current;
+        if (t >= 0 && sim.task(t).mem_intensity > 0 && !sim.memory().kept_rate_holds(sim.task(t), c, sim.node_of_pu(c)))
+            out.push_back("CPU " + std::to_string(c) + " keeps a rate for task " + std::to_string(t) +
+                          " that its caches, memory and congestion no longer give");
+    }
     // Caches never hold more than they can.
     for (const CacheState &c : sim.caches())
         if (c.used() > c.capacity_bytes * (1 + 1e-9) + 1)

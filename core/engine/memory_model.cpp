@@ -75,6 +75,8 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
         }
     }
     pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
+    cache_changes_.assign(caches_.size(), 0);
+    kept_rate_.assign(static_cast<size_t>(npu), KeptRate{});
 }
 
 // --- caches ---
@@ -94,9 +96,11 @@ double MemoryModel::warmth_on(TaskId t, int cpu, int level) const
 
 void MemoryModel::forget_task(TaskId tid)
 {
-    for (auto &c : caches_)
-        if (c.forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0)
-            c.recount();
+    for (size_t i = 0; i < caches_.size(); ++i)
+        if (caches_[i].forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0) {
+            caches_[i].recount();
+            ++cache_changes_[i];
+        }
 }
 
 void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
@@ -114,13 +118,17 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
         CacheState &c = caches_[static_cast<size_t>(pc.cache)];
         int &hint = t.cache_slot[static_cast<size_t>(pc.level)];
         int slot = c.find(t.id, hint);
-        if (slot < 0)
+        if (slot < 0) {
             slot = c.add(t.id);
+            ++cache_changes_[static_cast<size_t>(pc.cache)];
+        }
         hint = slot;
         CacheShare &mine = c.shares[slot];
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
         if (mine.bytes >= target)
             continue;
+        // Its share grows below, and others' may shrink.
+        ++cache_changes_[static_cast<size_t>(pc.cache)];
         // A share just added holds nothing: its hit share is 0 without the
         // division (most L1 lookups in a storm), which then leaves the
         // chain of dependent operations that ends in the eviction test.
@@ -167,11 +175,13 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
 
 // --- rates ---
 
-double MemoryModel::memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
+// Inline into derive_rate: the parts then stay in registers.
+[[gnu::always_inline]] inline MemoryModel::RateParts MemoryModel::rate_parts(const Task &t, int cpu, int here) const
 {
+    RateParts r{};
     double covered = 0;
-    const double cache_lat = cache_latency_ns(t, cpu, &covered);
-    const double miss = 1.0 - covered;
+    r.cache_lat = cache_latency_ns(t, cpu, &covered);
+    r.miss = 1.0 - covered;
     // Memory latency, weighted over the nodes holding what it touches.
     const double *link = link_row(here);
     const double *lq = link_queue_row(here);
@@ -185,15 +195,54 @@ double MemoryModel::memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     const double local_factor = node_congestion_[here] + node_queue_[here];
     mem += t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
     weight += t.unplaced_weight;
-    const double mem_factor = weight > 0 ? mem / weight : local_factor;
-    const double local = weight > 0 ? (t.weight_on(here) + t.unplaced_weight) / weight : 1.0;
-    const double lat = cache_lat + miss * model_.mem_latency_local_ns * mem_factor;
-    const double rate = 1.0 / (compute_per_work_ + t.mem_intensity * overlap(t) * lat);
+    r.mem_factor = weight > 0 ? mem / weight : local_factor;
+    r.local = weight > 0 ? (t.weight_on(here) + t.unplaced_weight) / weight : 1.0;
+    r.lat = r.cache_lat + r.miss * model_.mem_latency_local_ns * r.mem_factor;
+    r.rate = 1.0 / (compute_per_work_ + t.mem_intensity * overlap(t) * r.lat);
+    return r;
+}
+
+double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
+{
+    KeptRate &kept = kept_rate_[static_cast<size_t>(cpu)];
+    // A move still being priced is derived every time (price_migration
+    // below updates its phases), and so is memory spread over nodes. Nor is
+    // a rate kept where congestion moved since this PU's last derivation:
+    // where a node saturates it moves on every tick, and every rate with
+    // it, so keeping them would only cost.
+    const bool keepable = t.mig_cost.record < 0 && t.used_nodes.size() <= 1 && kept.congestion == congestion_changes_;
+    kept.congestion = congestion_changes_;
+    const RateParts r = rate_parts(t, cpu, here);
     if (t.mig_cost.record >= 0)
-        price_migration(t, rq, here, cache_lat, miss, mem_factor, lat);
-    rq.mem_frac = miss;
-    rq.local_share = local;
-    return rate;
+        price_migration(t, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
+    rq.mem_frac = r.miss;
+    rq.local_share = r.local;
+    if (!keepable)
+        kept.task = -1; // matches no task
+    else {
+        kept.task = t.id;
+        kept.node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
+        kept.caches = cache_changes_above(cpu);
+        kept.intensity = t.mem_intensity;
+        kept.dependent = t.dependent_fraction;
+        kept.working_set = t.working_set_bytes;
+        kept.unplaced = t.unplaced_weight;
+        kept.on_node = kept.node == kNoNode ? 0.0 : t.node_weight[static_cast<size_t>(kept.node)];
+        kept.on_here = t.weight_on(here);
+        kept.rate = r.rate;
+        kept.mem_frac = r.miss;
+        kept.local_share = r.local;
+    }
+    return r.rate;
+}
+
+bool MemoryModel::kept_rate_holds(const Task &t, int cpu, int here) const
+{
+    const KeptRate &kept = kept_rate_[static_cast<size_t>(cpu)];
+    if (t.mig_cost.record >= 0 || !kept_matches(kept, t, cpu, here))
+        return true; // not what memory_bound_rate would give
+    const RateParts r = rate_parts(t, cpu, here);
+    return r.rate == kept.rate && r.miss == kept.mem_frac && r.local == kept.local_share;
 }
 
 void MemoryModel::open_migration_cost(Task &t, int from_cpu, int from_node, int to_node, std::int64_t record) const
@@ -315,11 +364,18 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         return q < kNoQueue ? 0.0 : q;
     };
     const double bw = model_.mem_bandwidth_bytes_per_ns;
+    bool changed = false;
     for (size_t n = 0; n < nn; ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
-        node_congestion_[n] = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
-        node_queue_[n] = settle(node_queue_[n], queue_wait(ratio, line / bw));
+        const double c = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
+        const double q = settle(node_queue_[n], queue_wait(ratio, line / bw));
+        changed = changed || c != node_congestion_[n] || q != node_queue_[n];
+        node_congestion_[n] = c;
+        node_queue_[n] = q;
     }
+    // Rates derived before are stale once a figure they read moved.
+    if (changed)
+        ++congestion_changes_;
     // A pair carries at most what both its ends send out: while that is
     // below the narrowest route (or, with queueing, a route's queue-free
     // load) and no link is congested or queued, the per-pair account (as
@@ -363,6 +419,7 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
             if (link_queue_.empty())
                 link_queue_.assign(nn * nn, 0.0);
             link_queue_[pair] = link_queue_[mirror] = q;
+            ++congestion_changes_;
         }
         const double before = link_congestion_.empty() ? 1.0 : link_congestion_[pair];
         if (before == 1.0 && ratio <= 1.0)
@@ -375,6 +432,7 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         if (link_congestion_.empty())
             link_congestion_.assign(nn * nn, 1.0);
         link_congestion_[pair] = link_congestion_[mirror] = c;
+        ++congestion_changes_;
         return c == 1.0 && q == 0.0;
     });
 }

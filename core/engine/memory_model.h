@@ -29,6 +29,7 @@
 #include "engine/sim_types.h"
 #include "topology/topology.h"
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -73,7 +74,29 @@ public:
     // The rate of a task with memory traffic running on `cpu` of node
     // `here`; sets the runqueue's memory shares (mem_frac, local_share) and,
     // while the task's last move is being paid for, its cost shares.
-    double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here);
+    //
+    // Kept per PU for the task it last priced there, and given again while
+    // nothing it is derived from has changed (a tick re-derives every
+    // running task's rate; on a machine in a steady state most are the same):
+    // the task's own figures and its placement when its memory is on one
+    // node at most, the caches above the PU (a count of changes per cache)
+    // and the congestion and queueing (a count of changes). Tasks whose move
+    // is still being priced, or whose memory is spread, are derived each time,
+    // and so is every rate of a PU where congestion moved since its last one.
+    // The check is inline, the derivation out of line.
+    double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
+    {
+        const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
+        if (k.task == t.id && t.mig_cost.record < 0 && kept_matches(k, t, cpu, here)) {
+            rq.mem_frac = k.mem_frac;
+            rq.local_share = k.local_share;
+            return k.rate;
+        }
+        return derive_rate(t, rq, cpu, here);
+    }
+    // Whether the rate kept for `cpu`, if it stands for this task now, is
+    // the one derived afresh (SCHEDSCOPE_CHECK_INVARIANTS).
+    bool kept_rate_holds(const Task &t, int cpu, int here) const;
     // Opens the cost phases of a task's move from `from_cpu` (on node
     // `from_node`) to a PU on `to_node` (Task::mig_cost), priced as its rate
     // is re-derived.
@@ -109,6 +132,41 @@ public:
     double compute_ns_per_work() const { return compute_per_work_; }
 
 private:
+    // What memory_bound_rate derives, before any migration pricing.
+    struct RateParts {
+        double cache_lat, miss, mem_factor, local, lat, rate;
+    };
+    RateParts rate_parts(const Task &t, int cpu, int here) const;
+    // The rate last derived on a PU, with what it was derived from.
+    struct KeptRate {
+        TaskId task = -1;   // -1: none
+        int node = kNoNode; // the one node holding its memory, if any
+        std::uint64_t caches = 0, congestion = 0;
+        double intensity = 0, dependent = 0, working_set = 0, unplaced = 0, on_node = 0, on_here = 0;
+        double rate = 0, mem_frac = 0, local_share = 0;
+    };
+    // Whether `k` was derived for this task from what holds now: everything
+    // rate_parts reads that can change (the task's own figures, its
+    // placement on one node at most, the caches above the PU, congestion
+    // and queueing); the rest is fixed at construction.
+    bool kept_matches(const KeptRate &k, const Task &t, int cpu, int here) const
+    {
+        const std::size_t nodes = t.used_nodes.size();
+        return k.task == t.id && nodes <= 1 && k.node == (nodes == 0 ? kNoNode : t.used_nodes.front()) &&
+               k.congestion == congestion_changes_ && k.unplaced == t.unplaced_weight &&
+               k.on_node == (nodes == 0 ? 0.0 : t.node_weight[static_cast<std::size_t>(k.node)]) &&
+               k.on_here == t.weight_on(here) && k.intensity == t.mem_intensity &&
+               k.dependent == t.dependent_fraction && k.working_set == t.working_set_bytes &&
+               k.caches == cache_changes_above(cpu);
+    }
+    double derive_rate(Task &t, Runqueue &rq, int cpu, int here);
+    std::uint64_t cache_changes_above(int cpu) const
+    {
+        std::uint64_t n = 0;
+        for (const PuCache &pc : pu_caches(cpu))
+            n += cache_changes_[static_cast<std::size_t>(pc.cache)];
+        return n;
+    }
     void price_migration(Task &t, Runqueue &rq, int here, double cache_lat, double miss, double mem_factor,
                          double lat) const;
     // Interconnect latency multipliers from `node` to every node.
@@ -141,6 +199,12 @@ private:
     std::shared_ptr<const Topology> topo_;
     ModelParams model_;
     std::vector<CacheState> caches_;
+    // Per cache: how many times its shares changed (only ever grows, so the
+    // sum over a PU's caches changes whenever one of them does).
+    std::vector<std::uint64_t> cache_changes_;
+    // How many updates changed a node's or a link's congestion or queueing.
+    std::uint64_t congestion_changes_ = 0;
+    std::vector<KeptRate> kept_rate_; // per PU
     // PU p's caches are [pu_cache_first_[p], pu_cache_first_[p + 1]) of pu_cache_list_.
     std::vector<PuCache> pu_cache_list_;
     std::vector<int> pu_cache_first_;     // PU count + 1 entries

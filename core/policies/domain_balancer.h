@@ -54,6 +54,16 @@ public:
     O1Arrays *o1_arrays() { return whole_ ? &o1_ : nullptr; }
 
     const std::vector<SchedDomain> &domains_of(int cpu) const { return domains_.at(cpu); }
+    // The earliest time a level of `cpu` is due for periodic balancing if
+    // the CPU is then idle (or busy), as kept between ticks and as derived
+    // from its levels now; the two agree at every moment, and the tick
+    // skips a CPU before it.
+    SimTime next_balance_ns(int cpu, bool idle) const
+    {
+        const NextBalance &n = next_balance_ns_.at(static_cast<size_t>(cpu));
+        return idle ? n.idle : n.busy;
+    }
+    SimTime earliest_balance_ns(const Simulation &sim, int cpu, bool idle) const;
     const BalancerParams &balancer_params() const { return bp_; }
     double cache_hot_time_ms() const override { return bp_.cache_hot_time_ms; }
 
@@ -120,6 +130,21 @@ private:
     bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
     // 2.6.9 rebalance_tick(): the decayed load, then the levels due.
     void rebalance_tick(Simulation &sim, int cpu);
+    static SimTime balance_interval_ns(SimTime tick_ns, const SchedDomain &sd, IdleType idle)
+    {
+        // Linux 2.6.9 kernel/sched.c: rebalance_tick(): a level's interval is
+        // balance_interval, times busy_factor on a busy CPU, at least a tick.
+        const double interval_ms = sd.balance_interval_ms * (idle == IdleType::NotIdle ? sd.busy_factor : 1);
+        return std::max<SimTime>(tick_ns, static_cast<SimTime>(interval_ms * 1e6));
+    }
+    // The tick's pass over the levels of `cpu`, out of line: most ticks
+    // skip it, and its loop would weigh on them.
+    [[gnu::noinline]] void rebalance_levels(Simulation &sim, int cpu, IdleType idle);
+    struct NextBalance {
+        SimTime idle = 0, busy = 0;
+    };
+    NextBalance earliest_balance(const Simulation &sim, int cpu) const;
+    void check_next_balance(const Simulation &sim, int cpu) const;
     // The rest of a pass that found an imbalance, out of line: most passes
     // settle before it (on_idle runs them inline), and its strings would
     // weigh on them.
@@ -140,6 +165,7 @@ private:
     std::vector<int> levels_in_node_;                    // [cpu]: how many of its lowest levels lie in its node
     std::vector<std::pair<int, TaskId>> ranked_scratch_; // pull_from's candidate list, kept for its capacity
     std::vector<long> cpu_load_;                         // [cpu]: 2.6.9 rq->cpu_load, SCHED_LOAD_SCALE units
+    std::vector<NextBalance> next_balance_ns_;           // [cpu]: earliest_balance_ns as of its last full tick
     bool acting_ = false;
     bool whole_ = false;                // Scope::Whole
     O1Arrays o1_;                       // Scope::Whole: the O(1) runqueues

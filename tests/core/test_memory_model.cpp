@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
+#include <vector>
 
 using namespace schedscope;
 
@@ -333,4 +335,70 @@ TEST_CASE("memory model: a task without memory segments has no per-node shares a
     CHECK(rate == mm.memory_bound_rate(zeros, rq_zeros, 1, 1));
     CHECK(rate == Approx(1.0 / 1.8)); // local DRAM, 80 ns: 1 / (1 + 0.01 x 80)
     CHECK(rq_bare.local_share == 1.0);
+}
+
+TEST_CASE("memory model: a rate kept per PU is derived again as soon as what it reads changes", "[memory_model]")
+{
+    // Each step changes one thing memory_bound_rate reads; the model, which
+    // keeps each PU's last rate, must then give what a model that never
+    // priced the task before gives after the same history.
+    const auto topo = synth("pack:2 [numa] l2:1(size=1MB) core:1 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 1.0;
+    MemoryModel mm(topo, m);
+    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 0.6e6), task_on(1, 2, 0, 1.0, 0.6e6)};
+    std::vector<Runqueue> rqs(2);
+    const std::vector<int> pu_node{0, 1};
+    std::vector<std::function<void(MemoryModel &)>> history;
+    const auto fresh = [&] {
+        MemoryModel other(topo, m);
+        for (const auto &step : history)
+            step(other);
+        Runqueue rq;
+        return other.memory_bound_rate(tasks[0], rq, 0, 0);
+    };
+    Runqueue rq;
+    const auto rate = [&] { return mm.memory_bound_rate(tasks[0], rq, 0, 0); };
+    const auto apply = [&](std::function<void(MemoryModel &)> step) {
+        step(mm);
+        history.push_back(std::move(step));
+    };
+    const double cold = rate();
+    CHECK(cold == fresh());
+    CHECK(rate() == cold); // kept: nothing changed
+    CHECK(mm.kept_rate_holds(tasks[0], 0, 0));
+    // Its cache warms: faster.
+    apply([&](MemoryModel &x) { x.warm(tasks[0], 0, 1e5, 1e5); });
+    const double warm = rate();
+    CHECK(warm > cold);
+    CHECK(warm == fresh());
+    // Another task on the same cache evicts part of its share: slower.
+    apply([&](MemoryModel &x) { x.warm(tasks[1], 0, 1e6, 1e6); });
+    const double evicted = rate();
+    CHECK(evicted < warm);
+    CHECK(evicted == fresh());
+    // Half its memory goes to node 1 (placed by hand, as the engine's
+    // first touch and page migration do): spread over two nodes.
+    tasks[0].node_weight = {0.5, 0.5};
+    tasks[0].used_nodes = {0, 1};
+    CHECK(rate() == fresh());
+    // Back on node 0 alone but with half of it untouched yet.
+    tasks[0].node_weight = {0.5, 0.0};
+    tasks[0].used_nodes = {0};
+    tasks[0].unplaced_weight = 0.5;
+    CHECK(rate() == fresh());
+    // Node 0's memory saturates: slower again.
+    const double before = rate();
+    rqs[0].current = 1;
+    rqs[0].rate = 1.0;
+    rqs[0].mem_frac = 1.0;
+    apply([&](MemoryModel &x) { x.update_congestion(rqs, tasks, pu_node); });
+    REQUIRE(mm.memory_congestion(0) > 1.0);
+    CHECK(rate() < before);
+    CHECK(rate() == fresh());
+    CHECK(mm.kept_rate_holds(tasks[0], 0, 0));
+    // The task exits: its shares go, and the rate is the cold one's again
+    // for what the cache no longer holds.
+    apply([&](MemoryModel &x) { x.forget_task(0); });
+    CHECK(rate() == fresh());
 }

@@ -240,3 +240,40 @@ TEST_CASE("2.6.9 try_to_wake_up: SD_WAKE_BALANCE takes a hot task to a less load
     CHECK(decisions(idle, DecisionKind::Wakeup, t).empty());
     CHECK(idle.task(t).cpu == 0);
 }
+
+TEST_CASE("2.6.9 rebalance_tick: the next periodic pass kept per CPU follows every change of a level's interval",
+          "[policy][2.6.9]")
+{
+    // The tick skips a CPU whose levels are none of them due, from a time
+    // kept per CPU (idle and busy). Intervals double on balanced passes
+    // and go back to the minimum on an imbalanced one; CPUs go idle as
+    // tasks end and busy as they are pulled. After every event the kept
+    // times must be the ones the levels give.
+    Simulation sim = make_sim("pack:2 [numa] l3:1 core:2 pu:2", "sched-domains");
+    for (int i = 0; i < 12; ++i)
+        add(sim, {compute_ms(5 + 7 * i), sleep_ms(3, -1), compute_ms(20)}, i < 6 ? cpus({0, 1}) : CpuSet{});
+    sim.start();
+    const int npu = sim.topology().pu_count();
+    int grew = 0, reset = 0, mismatches = 0;
+    std::vector<double> before;
+    for (int c = 0; c < npu; ++c)
+        for (const auto &sd : balancer(sim).domains_of(c))
+            before.push_back(sd.balance_interval_ms);
+    while (sim.now() < 150 * kMs && sim.step()) {
+        size_t k = 0;
+        for (int c = 0; c < npu; ++c) {
+            for (const auto &sd : balancer(sim).domains_of(c)) {
+                grew += sd.balance_interval_ms > before[k] ? 1 : 0;
+                reset += sd.balance_interval_ms < before[k] ? 1 : 0;
+                before[k++] = sd.balance_interval_ms;
+            }
+            for (const bool idle : {true, false})
+                mismatches += balancer(sim).next_balance_ns(c, idle) == balancer(sim).earliest_balance_ns(sim, c, idle)
+                                  ? 0
+                                  : 1;
+        }
+    }
+    CHECK(mismatches == 0);
+    CHECK(grew > 0);  // balanced passes lengthened intervals...
+    CHECK(reset > 0); // ...and imbalanced ones shortened them again
+}
