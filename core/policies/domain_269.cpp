@@ -25,9 +25,6 @@
 namespace schedscope {
 
 namespace {
-// SCHED_LOAD_SCALE of 2.6.9 (include/linux/sched.h): one runnable task's load.
-constexpr long kLoadScale = 128;
-
 // The task that created `t`: its Process's first task, other than itself
 // and those that are OS processes of their own, that has started. -1 for
 // an exec'd program.
@@ -83,10 +80,9 @@ int DomainBalancer::sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) 
     const int this_cpu = task.cpus_allowed.first();
     // The exec'ing task runs on this_cpu: 2.6.9's counts include it, the
     // engine's do not yet (it is not queued).
-    const int nr = sim.nr_running(this_cpu) + 1;
     // Linux 2.6.9 kernel/sched.c: sched_exec(): stay when this task is the
     // only one running here.
-    if (nr <= 1)
+    if (sim.nr_running(this_cpu) == 0)
         return this_cpu;
     // The highest level with SD_BALANCE_EXEC.
     const SchedDomain *sd = nullptr;
@@ -103,8 +99,7 @@ int DomainBalancer::sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) 
     long min_load = LONG_MAX;
     int min_cpu = this_cpu;
     for (int c = mask.first(); c >= 0 && c < sim.topology().pu_count(); c = mask.next(c)) {
-        const long running = sim.nr_running(c) + (c == this_cpu ? 1 : 0);
-        const long load = std::max(cpu_load(c), running * kLoadScale);
+        const long load = target_load(sim, c, c == this_cpu ? 1 : 0);
         if (load < min_load) {
             min_cpu = c;
             min_load = load;
@@ -114,7 +109,7 @@ int DomainBalancer::sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) 
     }
     // find_idlest_cpu(): source_load(this_cpu) plus one task "for the new
     // task"; move when the idlest is below it by half of imbalance_pct.
-    const long this_load = std::min(cpu_load(this_cpu), nr * kLoadScale) + kLoadScale;
+    const long this_load = source_load(sim, this_cpu, 1) + kLoadScale;
     const long pct = 100 + (sd->imbalance_pct - 100) / 2;
     if (min_load * pct >= this_load * 100)
         return this_cpu;

@@ -14,8 +14,6 @@ namespace schedscope {
 
 namespace {
 constexpr double kNsPerMs = 1e6;
-// SCHED_LOAD_SCALE of 2.6.9 (include/linux/sched.h): one runnable task's load.
-constexpr long kLoadScale = 128;
 
 const char *idle_words(int kind)
 {
@@ -30,17 +28,17 @@ double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(s
 
 } // namespace
 
-long DomainBalancer::source_load(const Simulation &sim, int cpu) const
+long DomainBalancer::source_load(const Simulation &sim, int cpu, int uncounted) const
 {
     // Linux 2.6.9 kernel/sched.c: source_load(): min(rq->cpu_load, load_now),
     // a low guess at a migration source's load, to balance conservatively.
-    return std::min(cpu_load(cpu), sim.nr_running(cpu) * kLoadScale);
+    return std::min(cpu_load(cpu), (sim.nr_running(cpu) + uncounted) * kLoadScale);
 }
 
-long DomainBalancer::target_load(const Simulation &sim, int cpu) const
+long DomainBalancer::target_load(const Simulation &sim, int cpu, int uncounted) const
 {
     // Linux 2.6.9 kernel/sched.c: target_load(): max(rq->cpu_load, load_now).
-    return std::max(cpu_load(cpu), sim.nr_running(cpu) * kLoadScale);
+    return std::max(cpu_load(cpu), (sim.nr_running(cpu) + uncounted) * kLoadScale);
 }
 
 DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int /*this_cpu*/, const SchedDomain &sd,

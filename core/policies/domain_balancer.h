@@ -101,9 +101,10 @@ protected:
     // Linux 2.6.9 kernel/sched.c: source_load() and target_load(), in
     // SCHED_LOAD_SCALE units: the lower (a migration source's) and the
     // higher (a target's) of the decayed rq->cpu_load and the current
-    // nr_running * SCHED_LOAD_SCALE.
-    long source_load(const Simulation &sim, int cpu) const;
-    long target_load(const Simulation &sim, int cpu) const;
+    // nr_running * SCHED_LOAD_SCALE. `uncounted`: runnable tasks the kernel
+    // counts there and the engine does not yet (an exec'ing task).
+    long source_load(const Simulation &sim, int cpu, int uncounted = 0) const;
+    long target_load(const Simulation &sim, int cpu, int uncounted = 0) const;
     // The decayed rq->cpu_load (0 before the CPU's first tick).
     long cpu_load(int cpu) const { return cpu_load_.empty() ? 0 : cpu_load_[static_cast<size_t>(cpu)]; }
     // The same, writable (tests build a runqueue's history by hand).

@@ -29,9 +29,6 @@ constexpr LevelTunables kSiblingInit{1, 2, 8, 110, kSdBalanceNewIdle | kSdBalanc
 constexpr LevelTunables kCpuInit{1, 4, 64, 125, kSdBalanceNewIdle | kSdBalanceExec | kSdWakeAffine | kSdWakeBalance};
 constexpr LevelTunables kNodeInit{8, 32, 32, 125, kSdBalanceExec | kSdWakeBalance};
 
-// SCHED_LOAD_SCALE of 2.6.9 (include/linux/sched.h): one CPU's power.
-constexpr long kLoadScale = 128;
-
 // Linux 2.6.9 kernel/sched.c: arch_init_sched_domains(): a physical
 // package's power is SCHED_LOAD_SCALE + SCHED_LOAD_SCALE * (siblings - 1) /
 // 10, and a node's the sum of its packages'. A group sums that over the

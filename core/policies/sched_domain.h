@@ -15,6 +15,10 @@
 
 namespace schedscope {
 
+// SCHED_LOAD_SCALE of Linux 2.6.9 (include/linux/sched.h): one runnable
+// task's load, and one CPU's power.
+inline constexpr long kLoadScale = 128;
+
 enum SchedDomainFlag : unsigned {
     kSdBalanceNewIdle = 1u << 0, // balance when a CPU runs out of work
     kSdBalanceExec = 1u << 1,    // spread new tasks over this level's groups
