@@ -210,25 +210,18 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
     // a rate kept where congestion moved since this PU's last derivation:
     // where a node saturates it moves on every tick, and every rate with
     // it, so keeping them would only cost.
-    const bool keepable = t.mig_cost.record < 0 && t.used_nodes.size() <= 1 && kept.congestion == congestion_changes_;
-    kept.congestion = congestion_changes_;
+    const bool keepable = t.mig_cost.record < 0 && t.used_nodes.size() <= 1 &&
+                          kept.in.congestion == congestion_changes_;
     const RateParts r = rate_parts(t, cpu, here);
     if (t.mig_cost.record >= 0)
         price_migration(t, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
     rq.mem_frac = r.miss;
     rq.local_share = r.local;
-    if (!keepable)
-        kept.task = -1; // matches no task
-    else {
-        kept.task = t.id;
-        kept.node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
-        kept.caches = cache_changes_above(cpu);
-        kept.intensity = t.mem_intensity;
-        kept.dependent = t.dependent_fraction;
-        kept.working_set = t.working_set_bytes;
-        kept.unplaced = t.unplaced_weight;
-        kept.on_node = kept.node == kNoNode ? 0.0 : t.node_weight[static_cast<size_t>(kept.node)];
-        kept.on_here = t.weight_on(here);
+    if (!keepable) {
+        kept.in.task = -1; // matches no task
+        kept.in.congestion = congestion_changes_;
+    } else {
+        kept.in = rate_inputs(t, cpu, here);
         kept.rate = r.rate;
         kept.mem_frac = r.miss;
         kept.local_share = r.local;

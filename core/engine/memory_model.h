@@ -87,7 +87,7 @@ public:
     double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     {
         const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
-        if (k.task == t.id && t.mig_cost.record < 0 && kept_matches(k, t, cpu, here)) {
+        if (k.in.task == t.id && t.mig_cost.record < 0 && kept_matches(k, t, cpu, here)) {
             rq.mem_frac = k.mem_frac;
             rq.local_share = k.local_share;
             return k.rate;
@@ -137,27 +137,40 @@ private:
         double cache_lat, miss, mem_factor, local, lat, rate;
     };
     RateParts rate_parts(const Task &t, int cpu, int here) const;
-    // The rate last derived on a PU, with what it was derived from.
-    struct KeptRate {
+    // Everything rate_parts reads that can change, for a task whose memory
+    // is on one node at most: the task's own figures, its placement, the
+    // caches above the PU (a count of changes) and congestion and queueing
+    // (a count of changes); the rest is fixed at construction.
+    struct RateInputs {
         TaskId task = -1;   // -1: none
         int node = kNoNode; // the one node holding its memory, if any
         std::uint64_t caches = 0, congestion = 0;
         double intensity = 0, dependent = 0, working_set = 0, unplaced = 0, on_node = 0, on_here = 0;
+        bool operator==(const RateInputs &) const = default;
+    };
+    RateInputs rate_inputs(const Task &t, int cpu, int here) const
+    {
+        const int node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
+        return RateInputs{t.id,
+                          node,
+                          cache_changes_above(cpu),
+                          congestion_changes_,
+                          t.mem_intensity,
+                          t.dependent_fraction,
+                          t.working_set_bytes,
+                          t.unplaced_weight,
+                          node == kNoNode ? 0.0 : t.node_weight[static_cast<std::size_t>(node)],
+                          t.weight_on(here)};
+    }
+    // The rate last derived on a PU, with what it was derived from.
+    struct KeptRate {
+        RateInputs in;
         double rate = 0, mem_frac = 0, local_share = 0;
     };
-    // Whether `k` was derived for this task from what holds now: everything
-    // rate_parts reads that can change (the task's own figures, its
-    // placement on one node at most, the caches above the PU, congestion
-    // and queueing); the rest is fixed at construction.
+    // Whether `k` was derived for this task from what holds now.
     bool kept_matches(const KeptRate &k, const Task &t, int cpu, int here) const
     {
-        const std::size_t nodes = t.used_nodes.size();
-        return k.task == t.id && nodes <= 1 && k.node == (nodes == 0 ? kNoNode : t.used_nodes.front()) &&
-               k.congestion == congestion_changes_ && k.unplaced == t.unplaced_weight &&
-               k.on_node == (nodes == 0 ? 0.0 : t.node_weight[static_cast<std::size_t>(k.node)]) &&
-               k.on_here == t.weight_on(here) && k.intensity == t.mem_intensity &&
-               k.dependent == t.dependent_fraction && k.working_set == t.working_set_bytes &&
-               k.caches == cache_changes_above(cpu);
+        return k.in.task == t.id && t.used_nodes.size() <= 1 && k.in == rate_inputs(t, cpu, here);
     }
     double derive_rate(Task &t, Runqueue &rq, int cpu, int here);
     std::uint64_t cache_changes_above(int cpu) const
