@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QChart>
 #include <QLegend>
 #include <QValueAxis>
@@ -110,4 +111,54 @@ TEST_CASE("multiples: the charts dock shows memory per node as small multiples",
     CHECK(m->charts()[0]->chart()->title() == QLatin1String("bind mode=hard"));
     CHECK(m->charts()[1]->chart()->title() == QLatin1String("bind mode=inverse"));
     CHECK(m->overlapText().contains(QStringLiteral("bind mode=inverse: nodes 0, 1 overlap")));
+}
+
+TEST_CASE("multiples: the column count follows the area's shape", "[charts][multiples]")
+{
+    // A wide, short dock (the charts dock at 1920x1080): four in a row, each
+    // about 157 x 150 px, where 2 x 2 would give plots 75 px tall.
+    CHECK(multiples_columns(4, 630, 150) == 4);
+    // A tall area stacks them, so their time axes line up.
+    CHECK(multiples_columns(4, 400, 600) == 1);
+    // Between the two, 2 x 2.
+    CHECK(multiples_columns(4, 500, 320) == 2);
+    CHECK(multiples_columns(1, 50, 50) == 1);
+    // Three wide panes in a row, then a column when the area turns tall.
+    CHECK(multiples_columns(3, 900, 200) == 3);
+    CHECK(multiples_columns(3, 300, 700) == 1);
+    // Never more columns than panes, whatever the width.
+    CHECK(multiples_columns(2, 5000, 100) == 2);
+}
+
+TEST_CASE("multiples: four panes in a wide, short view sit in one row; the overlap note fits one line",
+          "[charts][multiples]")
+{
+    ChartData d;
+    d.kind = ChartKind::NodeMemory;
+    for (int run = 0; run < 4; ++run)
+        for (int node = 0; node < 4; ++node)
+            d.lines.push_back(line("pane node", run, node, {64, 64, 64}));
+    d.t_max_s = 0.3;
+    d.y_max = 64;
+    const QStringList names = {QStringLiteral("cfs"), QStringLiteral("autonuma"), QStringLiteral("bind mode=hard"),
+                               QStringLiteral("bind mode=inverse")};
+    NodeMultiplesView view;
+    view.resize(700, 260);
+    view.show();
+    view.setTimeRange(0.3);
+    view.setChartData(d, names);
+    QApplication::processEvents();
+    REQUIRE(view.charts().size() == 4);
+    CHECK(view.columns() == 4);
+    const int top = view.charts()[0]->geometry().top();
+    for (const CursorChartView *c : view.charts())
+        CHECK(c->geometry().top() == top);
+    // The same note in every pane, said once; and the whole of it is kept
+    // (tooltip, overlapText) when the label shows it cut.
+    CHECK(view.overlapText() == QStringLiteral("every pane: nodes 0-3 overlap (64 MiB now)"));
+
+    view.resize(420, 700);
+    QApplication::processEvents();
+    CHECK(view.columns() == 1);
+    CHECK(view.charts()[1]->geometry().top() > view.charts()[0]->geometry().bottom());
 }

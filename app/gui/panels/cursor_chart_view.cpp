@@ -31,6 +31,10 @@ constexpr qreal kCompactPlotLeftPx = 40;
 constexpr qreal kMinChartWidthPx = 100;
 constexpr qreal kMinChartHeightPx = 80;
 constexpr double kCompactTicks = 2;
+// Below this height a compact chart's plot would be squeezed to a few
+// pixels by its time labels and title (a 2 x 2 grid in a 1280 x 720
+// window's charts dock), and Qt cuts the tick labels to "...".
+constexpr int kShortCompactHeightPx = 110;
 
 const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
 
@@ -124,8 +128,26 @@ void CursorChartView::setCompact(bool compact)
     chart()->setTitleFont(title);
 }
 
+void CursorChartView::fitCompactAxes()
+{
+    if (!compact_)
+        return;
+    const bool short_view = height() < kShortCompactHeightPx;
+    for (QAbstractAxis *a : chart()->axes(Qt::Horizontal))
+        a->setLabelsVisible(!short_view);
+    for (QAbstractAxis *a : chart()->axes(Qt::Vertical))
+        if (auto *y = qobject_cast<QValueAxis *>(a)) {
+            const double step = short_view ? y->max() : compact_step_;
+            if (step > 0) {
+                y->setTickInterval(step);
+                y->setLabelFormat(label_format(decimals_for_step(step)));
+            }
+        }
+}
+
 void CursorChartView::resizeEvent(QResizeEvent *event)
 {
+    fitCompactAxes();
     // Back to automatic layout for the new size; alignPlotArea() then fixes
     // the horizontal edges once Qt has computed it.
     chart()->setPlotArea(QRectF());
@@ -188,6 +210,7 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
         scale.step = nice_step(scale.top, kCompactTicks);
         scale.top = std::ceil(scale.top / scale.step - 1e-9) * scale.step;
         scale.decimals = decimals_for_step(scale.step);
+        compact_step_ = scale.step;
         x->setTitleVisible(false);
         y->setTitleVisible(false);
     }
@@ -197,6 +220,7 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     y->setTickInterval(scale.step);
     y->setLabelFormat(label_format(scale.decimals));
     addMarks(scale.top);
+    fitCompactAxes();
     // New labels, new legend: let Qt lay the chart out again before aligning.
     c->setPlotArea(QRectF());
     setTimeRange(t_max_s_);

@@ -51,6 +51,10 @@ protected:
 
 private:
     void alignPlotArea();
+    // A compact chart too short for a time axis and three value ticks keeps
+    // the plot instead: no time labels (its neighbours and the timeline
+    // carry the time), ticks at 0 and the top only.
+    void fitCompactAxes();
     double timeAt(const QPointF &view_pos) const;
     void placeCursor();
     void addMarks(double y_top);
@@ -64,6 +68,7 @@ private:
     bool aligning_ = false;
     bool legend_shown_ = true;
     bool compact_ = false;
+    double compact_step_ = 0; // the value axis' tick interval when there is room
     QGraphicsLineItem *cursor_ = nullptr;
     // One dashed series and one text per reference mark (data_.marks).
     std::vector<QLineSeries *> mark_series_;

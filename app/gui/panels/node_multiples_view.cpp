@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -18,8 +19,11 @@ namespace schedscope::gui {
 
 namespace {
 
-// Side by side up to three panes; four as 2 x 2.
-int columns_for(int panes) { return panes == 4 ? 2 : std::max(panes, 1); }
+// A mini chart reads best at about this size: tick labels, a title and
+// room for lines to part (a 50 px tall plot flattens them). The shape,
+// wider than tall, is what the column count tries to keep.
+constexpr double kIdealMiniWidthPx = 180;
+constexpr double kIdealMiniHeightPx = 110;
 // Node colours repeat past eight (CursorChartView::groupColour), and a
 // 512-node legend would bury the charts: past this many nodes holding
 // memory the legend names the first ones and counts the rest.
@@ -48,6 +52,26 @@ QString node_list(const std::vector<int> &nodes)
 
 } // namespace
 
+int multiples_columns(int panes, int width, int height)
+{
+    panes = std::max(panes, 1);
+    if (width <= 0 || height <= 0)
+        return panes == 4 ? 2 : std::min(panes, 3); // no size yet: a guess
+    int best = 1;
+    double best_scale = -1;
+    for (int columns = 1; columns <= panes; ++columns) {
+        const int rows = (panes + columns - 1) / columns;
+        // The largest copy of the ideal cell that fits this grid's cells.
+        const double scale = std::min(width / static_cast<double>(columns) / kIdealMiniWidthPx,
+                                      height / static_cast<double>(rows) / kIdealMiniHeightPx);
+        if (scale > best_scale + 1e-9) {
+            best_scale = scale;
+            best = columns;
+        }
+    }
+    return best;
+}
+
 NodeMultiplesView::NodeMultiplesView(QWidget *parent) : QWidget(parent)
 {
     title_ = new QLabel(this);
@@ -56,13 +80,17 @@ NodeMultiplesView::NodeMultiplesView(QWidget *parent) : QWidget(parent)
     grid_ = new QGridLayout(grid_host_);
     grid_->setContentsMargins(0, 0, 0, 0);
     grid_->setSpacing(1);
+    grid_host_->installEventFilter(this); // its size sets the column count
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
     legend_->setAlignment(Qt::AlignHCenter);
     legend_->setWordWrap(true);
     overlap_ = new QLabel(this);
-    overlap_->setWordWrap(true);
+    // One line whatever the panes: a wrapped note took three lines of a
+    // short dock from the charts. Cut to the width, the whole in the tooltip.
+    overlap_->setWordWrap(false);
     overlap_->setAlignment(Qt::AlignHCenter);
+    overlap_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     overlap_->setStyleSheet(QStringLiteral("color: #6a4a00;"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -81,19 +109,60 @@ void NodeMultiplesView::ensureCharts(int count)
     for (CursorChartView *v : minis_)
         delete v;
     minis_.clear();
-    const int columns = columns_for(count);
+    columns_ = 0;
     for (int i = 0; i < count; ++i) {
         auto *view = new CursorChartView(grid_host_);
         view->setCompact(true);
         view->setLegendShown(false); // the node legend below serves every mini chart
-        view->setMinimumSize(120, 90);
+        view->setMinimumSize(110, 80);
         connect(view, &CursorChartView::cursorDragged, this, [this](double t) {
             setCursorTime(t);
             emit cursorDragged(t);
         });
-        grid_->addWidget(view, i / columns, i % columns);
         minis_.push_back(view);
     }
+    layOut();
+}
+
+void NodeMultiplesView::layOut()
+{
+    const int columns = multiples_columns(static_cast<int>(minis_.size()), grid_host_->width(), grid_host_->height());
+    if (columns == columns_)
+        return;
+    columns_ = columns;
+    for (CursorChartView *v : minis_)
+        grid_->removeWidget(v);
+    // Stretch from a previous, wider or taller grid would keep empty cells.
+    for (int i = 0; i < grid_->columnCount(); ++i)
+        grid_->setColumnStretch(i, 0);
+    for (int i = 0; i < grid_->rowCount(); ++i)
+        grid_->setRowStretch(i, 0);
+    for (std::size_t i = 0; i < minis_.size(); ++i) {
+        const int row = static_cast<int>(i) / columns, column = static_cast<int>(i) % columns;
+        grid_->addWidget(minis_[i], row, column);
+        grid_->setColumnStretch(column, 1);
+        grid_->setRowStretch(row, 1);
+    }
+}
+
+void NodeMultiplesView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    showOverlap();
+}
+
+bool NodeMultiplesView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == grid_host_ && event->type() == QEvent::Resize)
+        layOut();
+    return QWidget::eventFilter(watched, event);
+}
+
+void NodeMultiplesView::showOverlap()
+{
+    const int room = std::max(overlap_->width(), 40);
+    overlap_->setText(overlap_->fontMetrics().elidedText(overlap_text_, Qt::ElideRight, room));
+    overlap_->setToolTip(overlap_text_);
 }
 
 void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &run_names, const QString &subtitle)
@@ -183,8 +252,9 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         items << tr("no memory on any node yet");
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
     legend_->setVisible(!items.isEmpty());
-    overlap_->setText(overlaps.join(QStringLiteral("; ")));
+    overlap_text_ = overlaps.join(QStringLiteral("; "));
     overlap_->setVisible(!overlaps.isEmpty());
+    showOverlap();
 }
 
 void NodeMultiplesView::setTimeRange(double t_max_s)
@@ -210,6 +280,6 @@ QString NodeMultiplesView::legendText() const
     return plain.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "));
 }
 
-QString NodeMultiplesView::overlapText() const { return overlap_->isHidden() ? QString() : overlap_->text(); }
+QString NodeMultiplesView::overlapText() const { return overlap_->isHidden() ? QString() : overlap_text_; }
 
 } // namespace schedscope::gui

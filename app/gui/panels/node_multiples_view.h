@@ -20,6 +20,12 @@ namespace schedscope::gui {
 
 class CursorChartView;
 
+// How many columns `panes` mini charts take in an area of `width` x
+// `height` pixels: the count that lets every cell hold the largest copy of
+// a readable mini chart (wider than tall), so a wide, short dock puts them
+// in one row and a tall one stacks them.
+int multiples_columns(int panes, int width, int height);
+
 class NodeMultiplesView : public QWidget {
     Q_OBJECT
 public:
@@ -34,13 +40,22 @@ public:
     const std::vector<CursorChartView *> &charts() const { return minis_; }
     QString titleText() const;
     QString legendText() const;  // the node legend as plain text
-    QString overlapText() const; // "" when no lines overlap
+    QString overlapText() const; // "" when no lines overlap, else the whole note
+    int columns() const { return columns_; }
 
 signals:
     void cursorDragged(double t_s);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void ensureCharts(int count);
+    // Puts the minis in the grid at the column count the area suits.
+    void layOut();
+    // The overlap note on one line, cut to the width; the whole in its tooltip.
+    void showOverlap();
 
     QLabel *title_;
     QWidget *grid_host_;
@@ -48,6 +63,8 @@ private:
     QLabel *legend_;
     QLabel *overlap_;
     std::vector<CursorChartView *> minis_;
+    int columns_ = 0;
+    QString overlap_text_;
     double t_max_s_ = 1;
     double cursor_s_ = 0;
 };
