@@ -40,8 +40,13 @@ using schedscope::test::write_file;
 
 namespace {
 
-// 512 PUs: a quarter million pairs keep the profiler busy for seconds.
+// 512 PUs: a quarter million pairs, about 0.1 s of the profiler's model.
 const std::string kProfilerMachine = "synthetic:pack:8 [numa] l3:1 core:32 pu:2";
+// 1024 PUs: a million pairs, about 0.5 s. The cancel test needs its Cancel
+// to land before the last pair: with 0.1 s of work, a GUI thread that lost
+// its core for that long (the simulation plays meanwhile, on a 2-core host)
+// found the run already complete, about one full test run in three.
+const std::string kLongProfileMachine = "synthetic:pack:16 [numa] l3:1 core:32 pu:2";
 
 // Threads of this process, to see the workers joined.
 int thread_count()
@@ -329,7 +334,7 @@ TEST_CASE("robustness: the profiler dock cancels mid-run while the simulation pl
           "[robustness][window][profiler]")
 {
     QuietWindow w;
-    REQUIRE(w.window.openTopology(kProfilerMachine));
+    REQUIRE(w.window.openTopology(kLongProfileMachine));
     w.window.show();
     w.window.showDocks({QStringLiteral("profiler")});
     SimulationController *c = w.window.comparisonPage()->controller();
