@@ -130,7 +130,7 @@ TEST_CASE("multiples: the column count follows the area's shape", "[charts][mult
     CHECK(multiples_columns(2, 5000, 100) == 2);
 }
 
-TEST_CASE("multiples: four panes in a wide, short view sit in one row; the overlap note fits one line",
+TEST_CASE("multiples: four panes in a wide, short view sit in one row, and the overlap note fits one line",
           "[charts][multiples]")
 {
     ChartData d;
