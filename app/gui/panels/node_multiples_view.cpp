@@ -1,5 +1,6 @@
 #include "panels/node_multiples_view.h"
 
+#include "grid_arrange.h"
 #include "panels/chart_overlap.h"
 #include "panels/cursor_chart_view.h"
 
@@ -130,19 +131,7 @@ void NodeMultiplesView::layOut()
     if (columns == columns_)
         return;
     columns_ = columns;
-    for (CursorChartView *v : minis_)
-        grid_->removeWidget(v);
-    // Stretch from a previous, wider or taller grid would keep empty cells.
-    for (int i = 0; i < grid_->columnCount(); ++i)
-        grid_->setColumnStretch(i, 0);
-    for (int i = 0; i < grid_->rowCount(); ++i)
-        grid_->setRowStretch(i, 0);
-    for (std::size_t i = 0; i < minis_.size(); ++i) {
-        const int row = static_cast<int>(i) / columns, column = static_cast<int>(i) % columns;
-        grid_->addWidget(minis_[i], row, column);
-        grid_->setColumnStretch(column, 1);
-        grid_->setRowStretch(row, 1);
-    }
+    arrange_in_grid(grid_, minis_, columns);
 }
 
 void NodeMultiplesView::resizeEvent(QResizeEvent *event)

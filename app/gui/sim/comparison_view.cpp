@@ -1,6 +1,7 @@
 #include "comparison_view.h"
 
 #include "catalog/catalog.h"
+#include "grid_arrange.h"
 #include "sim_legend.h"
 #include "simulation_pane.h"
 
@@ -123,17 +124,7 @@ void ComparisonView::arrangePanes()
     if (columns == columns_)
         return;
     columns_ = columns;
-    for (SimulationPane *p : panes_)
-        grid_->removeWidget(p);
-    for (int r = 0; r < grid_->rowCount(); ++r)
-        grid_->setRowStretch(r, 0);
-    for (int c = 0; c < grid_->columnCount(); ++c)
-        grid_->setColumnStretch(c, 0);
-    for (int i = 0; i < n; ++i) {
-        grid_->addWidget(panes_[i], i / columns, i % columns);
-        grid_->setRowStretch(i / columns, 1);
-        grid_->setColumnStretch(i % columns, 1);
-    }
+    arrange_in_grid(grid_, panes_, columns);
 }
 
 void ComparisonView::resizeEvent(QResizeEvent *event)
