@@ -397,7 +397,10 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                 if (load / 2 > imbalance)
                     continue;
                 // can_migrate_task(): allowed here, not running, cold or
-                // enough failures (or the NUMA hook's refusal, likewise).
+                // enough failures (or the NUMA hook's refusal, likewise: in
+                // sched/numa's March 2012 posting, task_numa_hot() makes a
+                // move that brings a task no closer to its home count as
+                // cache hot).
                 if (!sim.task(t).cpus_allowed.test(this_cpu))
                     continue;
                 any_allowed = true;
