@@ -162,3 +162,21 @@ TEST_CASE("multiples: four panes in a wide, short view sit in one row, and the o
     CHECK(view.columns() == 1);
     CHECK(view.charts()[1]->geometry().top() > view.charts()[0]->geometry().bottom());
 }
+
+TEST_CASE("multiples: past eight nodes the legend counts the rest and its tooltip says colours repeat",
+          "[charts][multiples]")
+{
+    ChartData d;
+    d.kind = ChartKind::NodeMemory;
+    for (int node = 0; node < 12; ++node)
+        d.lines.push_back(line("pane node", 0, node, {8.0 * (node + 1)}));
+    d.t_max_s = 0.1;
+    d.y_max = 96;
+    NodeMultiplesView view;
+    view.resize(600, 300);
+    view.setChartData(d, {QStringLiteral("cfs")});
+    CHECK(view.legendText().contains(QStringLiteral("node 7")));
+    CHECK_FALSE(view.legendText().contains(QStringLiteral("node 8")));
+    CHECK(view.legendText().contains(QStringLiteral("+4 more nodes")));
+    CHECK(view.legendToolTip().contains(QStringLiteral("repeat")));
+}

@@ -228,10 +228,14 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     }
 
     QStringList items;
+    QString legend_tip;
     for (int node : nodes) {
         if (items.size() == kMaxLegendNodes) {
-            items << tr("+%1 more nodes holding memory (colours repeat)")
-                         .arg(static_cast<int>(nodes.size()) - kMaxLegendNodes);
+            // Short, so the legend keeps to a line or two beside 4 small
+            // charts; the tooltip says what the colours of the rest are.
+            const int more = static_cast<int>(nodes.size()) - kMaxLegendNodes;
+            items << tr("+%1 more nodes").arg(more);
+            legend_tip = tr("%1 more nodes hold memory; node colours repeat every 8 nodes").arg(more);
             break;
         }
         const QColor c = CursorChartView::groupColour(node);
@@ -240,6 +244,7 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     if (items.isEmpty())
         items << tr("no memory on any node yet");
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
+    legend_->setToolTip(legend_tip);
     legend_->setVisible(!items.isEmpty());
     overlap_text_ = overlaps.join(QStringLiteral("; "));
     overlap_->setVisible(!overlaps.isEmpty());
@@ -268,6 +273,8 @@ QString NodeMultiplesView::legendText() const
     plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
     return plain.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "));
 }
+
+QString NodeMultiplesView::legendToolTip() const { return legend_->toolTip(); }
 
 QString NodeMultiplesView::overlapText() const { return overlap_->isHidden() ? QString() : overlap_text_; }
 

@@ -39,7 +39,8 @@ public:
 
     const std::vector<CursorChartView *> &charts() const { return minis_; }
     QString titleText() const;
-    QString legendText() const;  // the node legend as plain text
+    QString legendText() const; // the node legend as plain text
+    QString legendToolTip() const;
     QString overlapText() const; // "" when no lines overlap, else the whole note
     int columns() const { return columns_; }
 
