@@ -406,20 +406,25 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                 any_allowed = true;
                 const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
                 if (!aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
-                    sim.log(DecisionKind::Other, t, busiest, this_cpu,
-                            task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + " (" +
-                                sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
-                                " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")");
+                    // Text written only when kept (Simulation::log_lazy): a
+                    // process crowded on its home node is refused here by
+                    // every idle CPU's pass, tens of thousands a second.
+                    sim.log_lazy(DecisionKind::Other, t, busiest, this_cpu, [&] {
+                        return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + " (" +
+                               sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
+                               " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+                    });
                     continue;
                 }
                 const bool hot = task_hot(sim, t);
                 if (hot && !aggressive) {
-                    sim.log(DecisionKind::SkipHot, t, busiest, this_cpu,
-                            task_text(t) + " skipped: cache hot, ran " +
-                                ms_text(static_cast<double>(sim.now() - sim.task(t).last_ran_ns) / 1e6) + " ago < " +
-                                ms_text(static_cast<double>(cp_.sched_migration_cost_ns) / 1e6) + " (" + sd.level +
-                                " level, " + std::to_string(sd.nr_balance_failed) +
-                                " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")");
+                    sim.log_lazy(DecisionKind::SkipHot, t, busiest, this_cpu, [&] {
+                        return task_text(t) + " skipped: cache hot, ran " +
+                               ms_text(static_cast<double>(sim.now() - sim.task(t).last_ran_ns) / 1e6) + " ago < " +
+                               ms_text(static_cast<double>(cp_.sched_migration_cost_ns) / 1e6) + " (" + sd.level +
+                               " level, " + std::to_string(sd.nr_balance_failed) +
+                               " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
+                    });
                     continue;
                 }
                 std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);

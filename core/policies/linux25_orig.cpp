@@ -198,9 +198,10 @@ void Linux25Orig::balance(Simulation &sim, int cpu, bool idle, const CpuSet &mas
             continue;
         const double ago = task.last_ran_ns >= 0 ? static_cast<double>(sim.now() - task.last_ran_ns) / 1e6 : -1;
         if (ago >= 0 && ago <= kLinux25CacheDecayMs) {
-            sim.log(DecisionKind::SkipHot, t, busiest, cpu,
-                    task_text(t) + " skipped: cache hot, ran " + ms_text(ago) +
-                        " ago <= " + ms_text(kLinux25CacheDecayMs));
+            sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&] {
+                return task_text(t) + " skipped: cache hot, ran " + ms_text(ago) +
+                       " ago <= " + ms_text(kLinux25CacheDecayMs);
+            });
             continue;
         }
         acting_ = true;
