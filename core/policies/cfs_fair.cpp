@@ -8,6 +8,7 @@
 #include "engine/nice.h"
 #include "engine/policy_actions.h"
 #include "engine/simulation.h"
+#include "policies/own_move.h"
 #include "policies/policy_text.h"
 
 #include <algorithm>
@@ -73,11 +74,7 @@ ParamMap CfsBalancer::base_params() const
 bool CfsBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                             const std::string &why)
 {
-    const bool was = acting_;
-    acting_ = true;
-    const bool ok = sim.migrate_task(t, to_cpu, by_cpu, kind, why);
-    acting_ = was;
-    return ok;
+    return own_move(sim, acting_, t, to_cpu, by_cpu, kind, why);
 }
 
 std::int64_t CfsBalancer::weight(const Simulation &sim, TaskId t) const

@@ -1,6 +1,7 @@
 #include "policies/domain_balancer.h"
 
 #include "engine/simulation.h"
+#include "policies/own_move.h"
 #include "policies/policy_text.h"
 #include "util/input_error.h"
 
@@ -226,11 +227,7 @@ int DomainBalancer::least_loaded_cpu(const Simulation &sim, const CpuSet &among,
 bool DomainBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                                const std::string &why)
 {
-    const bool was = acting_;
-    acting_ = true;
-    const bool ok = sim.migrate_task(t, to_cpu, by_cpu, kind, why);
-    acting_ = was;
-    return ok;
+    return own_move(sim, acting_, t, to_cpu, by_cpu, kind, why);
 }
 
 int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)

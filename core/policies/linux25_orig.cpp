@@ -3,6 +3,7 @@
 // it follows.
 
 #include "policies/linux25_orig.h"
+#include "policies/own_move.h"
 #include "policies/policy_text.h"
 
 namespace schedscope {
@@ -204,12 +205,10 @@ void Linux25Orig::balance(Simulation &sim, int cpu, bool idle, const CpuSet &mas
             });
             continue;
         }
-        acting_ = true;
-        const bool ok = sim.migrate_task(t, cpu, cpu, DecisionKind::Pull,
-                                         cpu_text(cpu) + " " + how + ": pulled " + task_text(t) + " from " +
-                                             cpu_text(busiest) + ", " + std::to_string(max_load) + " vs " +
-                                             std::to_string(nr_running) + " runnable");
-        acting_ = false;
+        const bool ok = own_move(sim, acting_, t, cpu, cpu, DecisionKind::Pull,
+                                 cpu_text(cpu) + " " + how + ": pulled " + task_text(t) + " from " + cpu_text(busiest) +
+                                     ", " + std::to_string(max_load) + " vs " + std::to_string(nr_running) +
+                                     " runnable");
         // load_balance(): "if (!idle && --imbalance)" - an idle CPU takes
         // one task, a busy one up to the imbalance.
         if (ok && (idle || --imbalance <= 0))
