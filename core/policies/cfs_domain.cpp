@@ -219,7 +219,6 @@ std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
             if (!groups) {
                 auto g = std::make_shared<SchedDomain::Groups>();
                 CpuSet covered;
-                g->begin.push_back(0);
                 for (int q = span.first(); q >= 0; q = span.next(q)) {
                     if (covered.test(q))
                         continue;
@@ -233,15 +232,9 @@ std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
                     for (int m = covered.first(); m >= 0; m = covered.next(m))
                         fresh.reset(m);
                     covered |= fresh;
-                    g->sizes.push_back(fresh.count());
-                    for (int m : fresh.members())
-                        g->members.push_back(m);
-                    g->begin.push_back(static_cast<int>(g->members.size()));
-                    g->sets.push_back(std::move(fresh));
+                    g->add(std::move(fresh));
                 }
-                const auto &sz = g->sizes;
-                if (!sz.empty() && std::all_of(sz.begin(), sz.end(), [&](int n) { return n == sz.front(); }))
-                    g->uniform_size = sz.front();
+                g->close();
                 groups = std::move(g);
             }
             sd.groups = groups;

@@ -187,18 +187,10 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
                     CpuSet grp = prev_gen < 0 ? single(q) : gens[prev_gen](q);
                     grp &= span;
                     covered |= grp;
-                    g->sizes.push_back(grp.count());
                     g->power.push_back(group_power(topo, grp));
-                    if (g->begin.empty())
-                        g->begin.push_back(0);
-                    for (int m : grp.members())
-                        g->members.push_back(m);
-                    g->begin.push_back(static_cast<int>(g->members.size()));
-                    g->sets.push_back(std::move(grp));
+                    g->add(std::move(grp));
                 }
-                const auto &sz = g->sizes;
-                if (!sz.empty() && std::all_of(sz.begin(), sz.end(), [&](int n) { return n == sz.front(); }))
-                    g->uniform_size = sz.front();
+                g->close();
                 groups = std::move(g);
             }
             sd.shared_groups = groups;

@@ -9,6 +9,7 @@
 #include "policies/balancer_params.h"
 #include "topology/topology.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,25 @@ struct SchedDomain {
         std::vector<int> members;
         std::vector<int> begin;
         int uniform_size = 0; // the size of every group when they are all alike, else 0
+        // Appends a group: its set, size and members.
+        void add(CpuSet set)
+        {
+            if (begin.empty())
+                begin.push_back(0);
+            sizes.push_back(set.count());
+            for (int m : set.members())
+                members.push_back(m);
+            begin.push_back(static_cast<int>(members.size()));
+            sets.push_back(std::move(set));
+        }
+        // After the last add(): uniform_size.
+        void close()
+        {
+            if (begin.empty())
+                begin.push_back(0); // no group: begin still has its one entry more
+            if (!sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [&](int n) { return n == sizes.front(); }))
+                uniform_size = sizes.front();
+        }
         // Each group's cpu_power in SCHED_LOAD_SCALE units (128 = one CPU).
         // Linux 2.6.9 kernel/sched.c: arch_init_sched_domains() gives a
         // group of SMT siblings SCHED_LOAD_SCALE plus a tenth of it per
