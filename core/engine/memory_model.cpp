@@ -114,10 +114,6 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
     // Past-L1 accesses miss a level in proportion to what it does not hold;
     // each miss brings a line in. L1 itself is warmed at the same pace.
     const double accesses = work_ns * std::max(t.mem_intensity, 1e-3);
-    // Those in the working set grow its share; the others (hot_share < 1)
-    // miss every level and bring stray lines in.
-    const double hot_accesses = accesses * t.hot_share;
-    const double stray_wanted = (accesses - hot_accesses) * line;
     for (const PuCache &pc : pu_caches(cpu)) {
         CacheState &c = caches_[static_cast<size_t>(pc.cache)];
         int &hint = t.cache_slot[static_cast<size_t>(pc.level)];
@@ -129,27 +125,18 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
         hint = slot;
         CacheShare &mine = c.shares[slot];
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
-        if (mine.bytes >= target && stray_wanted <= 0)
+        if (mine.bytes >= target)
             continue;
-        // Its share grows below (or stray lines come in), and others' may shrink.
+        // Its share grows below, and others' may shrink.
         ++cache_changes_[static_cast<size_t>(pc.cache)];
-        double added = 0;
-        if (mine.bytes < target) {
-            // A share just added holds nothing: its hit share is 0 without
-            // the division (most L1 lookups in a storm), which then leaves
-            // the chain of dependent operations that ends in the eviction test.
-            const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
-            const double in = std::min(fill_cap, hot_accesses * (1.0 - hit) * line);
-            added = std::min(in, target - mine.bytes);
-            mine.bytes += added;
-            c.used_bytes += added;
-        }
-        if (stray_wanted > 0) {
-            // What the fill rate leaves after the working set's lines.
-            const double stray = std::min(stray_wanted, std::max(0.0, fill_cap - added));
-            c.stray_bytes += stray;
-            c.used_bytes += stray;
-        }
+        // A share just added holds nothing: its hit share is 0 without the
+        // division (most L1 lookups in a storm), which then leaves the
+        // chain of dependent operations that ends in the eviction test.
+        const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
+        const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
+        const double added = std::min(in, target - mine.bytes);
+        mine.bytes += added;
+        c.used_bytes += added;
         if (c.used_bytes <= c.capacity_bytes)
             continue;
         // What does not fit is evicted from the other tasks' shares, in
@@ -182,9 +169,8 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
         lat += (hit - covered) * c.latency_ns;
         covered = hit;
     }
-    // Accesses outside the working set hit no level.
-    *covered_out = covered * t.hot_share;
-    return lat * t.hot_share;
+    *covered_out = covered;
+    return lat;
 }
 
 // --- rates ---

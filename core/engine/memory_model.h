@@ -145,7 +145,7 @@ private:
         TaskId task = -1;   // -1: none
         int node = kNoNode; // the one node holding its memory, if any
         std::uint64_t caches = 0, congestion = 0;
-        double intensity = 0, dependent = 0, working_set = 0, hot_share = 0, unplaced = 0, on_node = 0, on_here = 0;
+        double intensity = 0, dependent = 0, working_set = 0, unplaced = 0, on_node = 0, on_here = 0;
         bool operator==(const RateInputs &) const = default;
     };
     RateInputs rate_inputs(const Task &t, int cpu, int here) const
@@ -158,7 +158,6 @@ private:
                           t.mem_intensity,
                           t.dependent_fraction,
                           t.working_set_bytes,
-                          t.hot_share,
                           t.unplaced_weight,
                           node == kNoNode ? 0.0 : t.node_weight[static_cast<std::size_t>(node)],
                           t.weight_on(here)};

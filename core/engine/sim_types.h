@@ -136,7 +136,6 @@ struct alignas(64) Task {
     double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
     double working_set_bytes = 0.0;  // what it would like to keep in cache
     double dependent_fraction = 0.0; // share of those accesses that wait for the previous one (pointer chasing)
-    double hot_share = 1.0;          // share of them in the working set; the rest miss every cache (TaskSpec)
     // program.ops as the engine runs them: one copy per distinct program,
     // owned by the Simulation and shared by its tasks (thousands of threads
     // of one workload run the same few ops, which then stay in the host's
@@ -210,10 +209,7 @@ private:
     std::vector<std::uint64_t> present; // bit per task id: it has a share in `shares`
 
 public:
-    double used_bytes = 0; // sum of shares and stray bytes, kept in step with them
-    // Lines brought in by accesses outside every task's working set (see
-    // TaskSpec::hot_share): used once, they hold room until evicted.
-    double stray_bytes = 0;
+    double used_bytes = 0; // sum of shares, kept in step with them
     double capacity_bytes = 0;
     ObjId obj = kNoObj;
     int level = 0;
@@ -257,9 +253,8 @@ public:
             return true;
         });
     }
-    // Scales every other task's share, and the stray bytes, by `keep`,
-    // forgets those that fall below `forget_bytes` and recounts used_bytes,
-    // in one pass: the same
+    // Scales every other task's share by `keep`, forgets those that fall
+    // below `forget_bytes` and recounts used_bytes, in one pass: the same
     // shares, order and sum as scaling, forget_if and recount one after the
     // other.
     void shrink_others(TaskId mine, double keep, double forget_bytes)
@@ -292,18 +287,13 @@ public:
             *out++ = c;
         }
         shares.resize(static_cast<std::size_t>(out - shares.data()));
-        // Stray lines are evicted with the other tasks' shares.
-        stray_bytes *= keep;
-        if (stray_bytes < forget_bytes)
-            stray_bytes = 0;
-        used_bytes = used + stray_bytes;
+        used_bytes = used;
     }
     void recount()
     {
         used_bytes = 0;
         for (auto &s : shares)
             used_bytes += s.bytes;
-        used_bytes += stray_bytes;
     }
 
 private:

@@ -140,7 +140,6 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.mem_intensity = spec.mem_intensity;
     t.dependent_fraction = std::clamp(spec.dependent_fraction, 0.0, 1.0);
     t.working_set_bytes = spec.working_set_bytes;
-    t.hot_share = std::clamp(spec.hot_share, 0.0, 1.0);
     if (spec.nice < kNiceMin || spec.nice > kNiceMax)
         throw InputError("workload", 0, "nice",
                          "task '" + t.name + "' has nice " + std::to_string(spec.nice) + ", outside [-20, 19]");

@@ -74,13 +74,6 @@ public:
         // chasing: one line per latency); the rest stream, overlapped
         // mem_misses_in_flight deep by prefetch and out-of-order issue.
         double dependent_fraction = 0.0;
-        // Share of its accesses that fall in its working set. The rest
-        // scatter over memory far larger than any cache (a database's
-        // buffer pool, a Java heap): they miss every level, and the line
-        // each brings in takes room from what the caches hold, as LRU
-        // replacement does, so what a sleeping task left behind cools with
-        // the running tasks' traffic, not only with their working sets.
-        double hot_share = 1.0;
         CpuSet cpus_allowed; // empty = every PU
         int nice = 0;        // kNiceMin..kNiceMax (engine/nice.h)
         // An OS process of its own, started by fork and exec, though it

@@ -152,7 +152,6 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
         s.mem_intensity = intensity;
         s.dependent_fraction = kPointerChasingDependentFraction; // B-tree and buffer-header walks
         s.working_set_bytes = hot_kb * 1024;
-        s.hot_share = kOltpHotShare; // the scattered reads of the buffer miss and pass through the caches
         // Server processes log in over the first moments, not all at once.
         s.start_ns = i * 100'000;
         s.own_process = true; // a server process, forked and exec'd (WorkloadInfo::tasks_are_processes)

@@ -69,7 +69,6 @@ void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::
         s.mem_intensity = kSpecjbbAccessesPerUs / 1000.0;
         s.dependent_fraction = kPointerChasingDependentFraction; // object-graph walks
         s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
-        s.hot_share = kSpecjbbOwnShare; // the heap-wide accesses miss and pass through the caches
         sim.add_task(jvm, std::move(s));
     }
 }

@@ -66,21 +66,21 @@ TEST_CASE("lesson: cache hotness shows what its text says", "[lessons][claims]")
     CHECK(ten.migrations_total * 5 < zero.migrations_total);
     CHECK(ten.migrations_total * 10 > zero.migrations_total);
     // "idle time stays near zero up to 10 ms (under 0.05 %) and rises to
-    // about 0.1 % at 100 ms"
+    // about 0.8 % at 100 ms"
     CHECK(zero.idle_pct < 0.05);
     CHECK(dflt.idle_pct < 0.05);
     CHECK(ten.idle_pct < 0.05);
-    CHECK(hundred.idle_pct > 0.05);
-    CHECK(hundred.idle_pct < 0.2);
-    // "the 10 ms pane completes about 9 % more transactions per second than
-    // the 2.5 ms pane ..., 2.5 ms already does about 8 % better than 0 ms,
-    // and 100 ms gains only 1-2 % more"
-    CHECK(ten.throughput > 1.06 * dflt.throughput);
-    CHECK(ten.throughput < 1.12 * dflt.throughput);
+    CHECK(hundred.idle_pct > 0.6);
+    CHECK(hundred.idle_pct < 1.0);
+    // "the 10 ms pane completes about 17 % more transactions per second than
+    // the 2.5 ms pane ..., 2.5 ms already does about 10 % better than 0 ms,
+    // and 100 ms about 8 % more again"
+    CHECK(ten.throughput > 1.12 * dflt.throughput);
+    CHECK(ten.throughput < 1.22 * dflt.throughput);
     CHECK(dflt.throughput > 1.05 * zero.throughput);
-    CHECK(dflt.throughput < 1.11 * zero.throughput);
-    CHECK(hundred.throughput > ten.throughput);
-    CHECK(hundred.throughput < 1.03 * ten.throughput);
+    CHECK(dflt.throughput < 1.15 * zero.throughput);
+    CHECK(hundred.throughput > 1.04 * ten.throughput);
+    CHECK(hundred.throughput < 1.12 * ten.throughput);
 }
 
 TEST_CASE("lesson: the 2003 idle-balancing bug shows what its text says", "[lessons][claims]")

@@ -115,56 +115,6 @@ TEST_CASE("memory model: a full cache evicts the other tasks' shares in proporti
     CHECK(mm.caches().front().used_bytes == Approx(goal));
 }
 
-TEST_CASE("memory model: accesses outside the working set miss every level and cool what others left", "[memory_model]")
-{
-    // 1 MB of L2, 64-byte lines, fill at most 5 bytes/ns.
-    const auto topo = synth("pack:1 l2:1(size=1MB) core:1 pu:1");
-    const ModelParams m;
-    MemoryModel mm(topo, m);
-    const double cap = mm.caches().front().capacity_bytes;
-    // A sleeping task left 0.5 MB behind.
-    Task sleeper = task_on(0, 1, 0, 1.0, 0.5e6);
-    mm.warm(sleeper, 0, 1e6, 1e6);
-    REQUIRE(mm.warmth_on(0, 0, 2) == Approx(0.5e6));
-    // A task with a 0.25 MB working set and a tenth of its accesses outside
-    // it (hot_share 0.9), 0.001 accesses/ns: 100 us of work is 100 accesses,
-    // 90 of them in its working set (all misses, cold: 5 760 bytes) and 10
-    // outside (640 stray bytes), under the 500 000 bytes the fill rate allows.
-    Task db = task_on(1, 1, 0, 0.001, 0.25e6);
-    db.hot_share = 0.9;
-    mm.warm(db, 0, 1e5, 1e5);
-    CHECK(mm.warmth_on(1, 0, 2) == Approx(90 * 64.0));
-    CHECK(mm.caches().front().stray_bytes == Approx(10 * 64.0));
-    CHECK(mm.caches().front().used_bytes == Approx(0.5e6 + 100 * 64.0));
-    // Warm in its working set, it still waits for memory on the tenth of its
-    // accesses that fall outside: covered = 0.9, latency 0.9 x 4 + 0.1 x 80 ns.
-    db.mem_intensity = 1.0;
-    mm.warm(db, 0, 1e6, 1e6); // working set full (0.25 MB); 0.1e6 x 64 stray bytes wanted
-    REQUIRE(mm.warmth_on(1, 0, 2) == Approx(0.25e6));
-    Runqueue rq;
-    const double lat = 0.9 * m.l2_latency_ns + 0.1 * m.mem_latency_local_ns;
-    CHECK(mm.memory_bound_rate(db, rq, 0, 0) == Approx(1.0 / (1.0 + 1.0 * lat)));
-    CHECK(rq.mem_frac == Approx(0.1));
-    // The stray lines filled the cache and evicted in proportion from what
-    // the others hold (the sleeper and the stray lines themselves), to 1/32
-    // below capacity; the running task's own share is kept.
-    const double goal = cap * 31.0 / 32.0;
-    CHECK(mm.caches().front().used_bytes == Approx(goal));
-    CHECK(mm.warmth_on(0, 0, 2) < 0.5e6);
-    CHECK(mm.warmth_on(0, 0, 2) + mm.caches().front().stray_bytes == Approx(goal - 0.25e6));
-    // More of its traffic cools the sleeper further; a task whose accesses
-    // all fall in its working set (hot_share 1) brings no stray lines.
-    const double before = mm.warmth_on(0, 0, 2);
-    mm.warm(db, 0, 1e6, 1e6);
-    CHECK(mm.warmth_on(0, 0, 2) < 0.75 * before);
-    MemoryModel clean(topo, m);
-    Task plain = task_on(2, 1, 0, 1.0, 0.25e6);
-    clean.warm(plain, 0, 1e6, 1e6);
-    clean.warm(plain, 0, 1e6, 1e6);
-    CHECK(clean.caches().front().stray_bytes == 0.0);
-    CHECK(clean.caches().front().used_bytes == Approx(0.25e6));
-}
-
 TEST_CASE("memory model: congestion moves by the square root of demand over bandwidth", "[memory_model]")
 {
     const auto topo = synth("pack:2 [numa] core:1 pu:1");
