@@ -30,7 +30,7 @@ SparseCountMatrix flatten(int size, const std::map<std::pair<int, int>, std::int
 // The decision made at the record's time about the same task and PUs.
 // `from` is where to start looking; decisions and records are both in time
 // order, so the caller keeps it moving forward.
-std::int64_t find_decision(const std::vector<Decision> &decisions, std::size_t &from, const MigrationRecord &r)
+std::int64_t find_decision(const DecisionList &decisions, std::size_t &from, const MigrationRecord &r)
 {
     while (from < decisions.size() && decisions[from].time_ns < r.time_ns)
         ++from;
@@ -167,7 +167,7 @@ std::string migration_reason(const Recording &rec, const MigrationItem &item)
     if (item.decision >= 0 && static_cast<std::size_t>(item.decision) < rec.decisions.size()) {
         const Decision &d = rec.decisions[static_cast<std::size_t>(item.decision)];
         if (!d.reason.empty())
-            return d.reason;
+            return d.reason.str();
         return std::string(decision_kind_name(d.kind)) + " (no reason given)";
     }
     // migrate_task always logs, so only a wakeup placed without a reason or a

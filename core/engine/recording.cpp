@@ -75,6 +75,9 @@ void Recording::truncate(const Mark &m)
     decisions.resize(std::min(decisions.size(), m.decisions));
     migrations.resize(std::min(migrations.size(), m.migrations));
     decisions_dropped = m.decisions_dropped;
+    // The dropped decisions' text may still be read by copies of them made
+    // before the restore: leave it, and write what comes next elsewhere.
+    text.start_new_chunk();
     migrations_dropped = m.migrations_dropped;
     if (sample_merges == m.sample_merges) {
         samples.resize(std::min(samples.size(), m.samples));

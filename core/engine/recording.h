@@ -5,6 +5,7 @@
 // sizes and a restore truncates back to them.
 
 #include "engine/sim_types.h"
+#include "engine/text_arena.h"
 
 #include <array>
 #include <cstdint>
@@ -22,7 +23,7 @@ struct Decision {
     TaskId task = -1;
     int from = -1; // PU or node, depending on kind
     int to = -1;
-    std::string reason; // plain words, e.g. "CPU 3 idle: pulled task 17 from CPU 0 ..."
+    ReasonText reason; // plain words, e.g. "CPU 3 idle: pulled task 17 from CPU 0 ..."
 };
 
 inline constexpr int kDistanceClassCount = 7; // DistanceClass values
@@ -81,12 +82,25 @@ struct RecordingLimits {
     std::size_t max_sample_bytes = std::size_t{32} << 20;
 };
 
+// The most decisions, and the most migrations, a recording reserves room
+// for at its first (the default limits): 9 MiB of address space each at 48
+// bytes a record, touched only as records arrive. A storm fills the limits
+// within its first simulated second, and growing by doubling moved every
+// record kept so far, each time into fresh pages.
+inline constexpr std::size_t kRecordsReserved = 200'000;
+
 // Heap and inline bytes one sample takes, near enough for a budget.
 std::size_t sample_bytes(const MetricsSample &s);
 
+// A storm fills these to their limits within a simulated second: tens of
+// megabytes, in huge pages where the system has them (text_arena.h).
+using DecisionList = std::vector<Decision, BigArrayAllocator<Decision>>;
+using MigrationList = std::vector<MigrationRecord, BigArrayAllocator<MigrationRecord>>;
+
 struct Recording {
-    std::vector<Decision> decisions;
-    std::vector<MigrationRecord> migrations;
+    DecisionList decisions;
+    MigrationList migrations;
+    TextArena text; // where the decisions' reasons are written
     std::vector<MetricsSample> samples;
     RecordingLimits limits;
     std::int64_t decisions_dropped = 0;

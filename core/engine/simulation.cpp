@@ -18,12 +18,6 @@
 
 namespace schedscope {
 
-namespace {
-// The most decisions reserved at once: the default limit (recording.h),
-// 11 MiB of address space at 56 bytes a decision.
-constexpr std::size_t kDecisionsReserved = 200'000;
-} // namespace
-
 Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg)
     : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed)
 {
@@ -530,22 +524,24 @@ double Simulation::progress() const
     return std::min(1.0, finite_.done_ns / finite_.total_ns);
 }
 
-void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string reason)
+void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string_view reason)
 {
+    DecisionList &kept = rec_->decisions;
+    if (kept.size() >= rec_->limits.max_decisions && !sink_) {
+        ++rec_->decisions_dropped;
+        return;
+    }
+    Decision d{now_, kind, t, from, to, rec_->text.store(reason)};
     if (sink_)
-        sink_->on_decision(Decision{now_, kind, t, from, to, reason});
-    std::vector<Decision> &kept = rec_->decisions;
+        sink_->on_decision(d);
     if (kept.size() >= rec_->limits.max_decisions) {
         ++rec_->decisions_dropped;
         return;
     }
-    // Room for the whole limit (up to kDecisionsReserved) at the first: a
-    // storm fills it within its first simulated second, and growing by
-    // doubling moved every decision kept so far, each time into fresh pages.
-    // Address space only: pages are touched as decisions arrive.
+    // Room for the whole limit at the first (kRecordsReserved says why).
     if (kept.capacity() == 0)
-        kept.reserve(std::min(rec_->limits.max_decisions, kDecisionsReserved));
-    kept.push_back(Decision{now_, kind, t, from, to, std::move(reason)});
+        kept.reserve(std::min(rec_->limits.max_decisions, kRecordsReserved));
+    kept.push_back(std::move(d));
 }
 
 } // namespace schedscope

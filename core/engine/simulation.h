@@ -192,12 +192,13 @@ public:
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
     // + line transfer + hold) and charges it to `by_cpu`.
     double lock_rq(int rq_cpu, int by_cpu);
-    void log(DecisionKind kind, TaskId t, int from, int to, std::string reason);
+    void log(DecisionKind kind, TaskId t, int from, int to, std::string_view reason);
     // log() with the reason written only if the decision will be kept: once
     // the recording holds max_decisions and no sink listens, a decision is
     // only counted as dropped, and writing its words would be wasted (a
     // wakeup storm skips millions of cache-hot tasks). `reason` returns the
-    // std::string log() would take.
+    // text log() would take (a std::string, or a view of a scratch string
+    // that lives until log() has copied it).
     template <class Reason> void log_lazy(DecisionKind kind, TaskId t, int from, int to, Reason &&reason)
     {
         if (sink_.get() == nullptr && rec_->decisions.size() >= rec_->limits.max_decisions) {

@@ -97,7 +97,7 @@ void ChromeTraceSink::on_decision(const Decision &d)
     if (d.task < 0 || d.task >= static_cast<TaskId>(pending_.size()))
         return;
     if (d.kind == DecisionKind::Place || d.kind == DecisionKind::Wakeup)
-        pending_[d.task] = PendingDecision{d.time_ns, d.kind, d.to, d.reason};
+        pending_[d.task] = PendingDecision{d.time_ns, d.kind, d.to, d.reason.str()};
 }
 
 void ChromeTraceSink::on_task_new(SimTime now, TaskId task, int cpu)

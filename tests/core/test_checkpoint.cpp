@@ -45,7 +45,7 @@ std::string state_of(const Simulation &sim)
     f += "|" + std::to_string(r.decisions.size()) + "," + std::to_string(r.migrations.size()) + "," +
          std::to_string(r.samples.size());
     if (!r.decisions.empty())
-        f += "," + r.decisions.back().reason;
+        f += "," + r.decisions.back().reason.str();
     if (!r.samples.empty())
         f += "," + std::to_string(r.samples.back().user_ns) + "," + std::to_string(r.samples.back().sys_ns);
     return f;

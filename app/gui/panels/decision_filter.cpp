@@ -69,8 +69,10 @@ std::string describe(const Decision &d)
         who += (who.empty() ? "" : ", ") + ends;
     if (!who.empty())
         out += "  " + who;
-    if (!d.reason.empty())
-        out += ": " + d.reason;
+    if (!d.reason.empty()) {
+        out += ": ";
+        out += d.reason.view();
+    }
     return out;
 }
 

@@ -52,7 +52,7 @@ QVariant DecisionLogModel::data(const QModelIndex &index, int role) const
                 return QString();
             return (cpus ? tr("CPU %1") : tr("node %1")).arg(v);
         }
-        case TextColumn: return QString::fromStdString(d.reason);
+        case TextColumn: return QString::fromUtf8(d.reason.data(), static_cast<qsizetype>(d.reason.size()));
         }
         return {};
     case Qt::ToolTipRole: return QString::fromStdString(describe(d));
@@ -62,7 +62,7 @@ QVariant DecisionLogModel::data(const QModelIndex &index, int role) const
     case FromRole: return d.from;
     case ToRole: return d.to;
     case EndpointsAreCpusRole: return cpus;
-    case ReasonRole: return QString::fromStdString(d.reason);
+    case ReasonRole: return QString::fromUtf8(d.reason.data(), static_cast<qsizetype>(d.reason.size()));
     default: return {};
     }
 }

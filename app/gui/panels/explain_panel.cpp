@@ -160,8 +160,8 @@ void ExplainPanel::setRecording(int pane, const Recording &recording)
         return;
     if (pane >= static_cast<int>(panes_.size()))
         panes_.resize(static_cast<std::size_t>(pane) + 1);
-    panes_[pane].decisions = recording.decisions;
-    panes_[pane].migrations = recording.migrations;
+    panes_[pane].decisions.assign(recording.decisions.begin(), recording.decisions.end());
+    panes_[pane].migrations.assign(recording.migrations.begin(), recording.migrations.end());
     if (pane == current_)
         showCurrentLog();
 }
