@@ -311,10 +311,19 @@ void Simulation::run_until(SimTime t)
         step(); // crosses the duration limit and ends the run
         return;
     }
-    if (!finished_ && t > now_) {
+    // Time passes to t, but the PUs' accounting stays where the last event
+    // left it: bringing it up to t here would split every running burst's
+    // cache warming and accounting in two at t, and the rest of the run
+    // would then depend on where it was stopped (the GUI stops where its
+    // wall-time slices end). The next event, tick or sample brings it up.
+    if (!finished_ && t > now_)
         now_ = t;
+}
+
+void Simulation::account_to_now()
+{
+    if (started_ && !finished_)
         advance_all();
-    }
 }
 
 void Simulation::run_to_end()

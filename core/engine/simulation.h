@@ -94,7 +94,15 @@ public:
 
     // --- running ---
     bool step(); // one event; false when the run has ended
+    // Handles the events up to t and lets time pass to t. Where a run is
+    // stopped does not change it: the PUs' accounting is brought up to t
+    // only by the next event (account_to_now says why).
     void run_until(SimTime t);
+    // Brings every PU's time, cache warmth and task accounting up to now,
+    // for a report on a run that stops here. It splits the running bursts'
+    // integration at now, so a run that goes on afterwards is no longer the
+    // run it would have been: call it only where the run ends.
+    void account_to_now();
     void run_to_end();
     SimTime now() const { return now_; }
     bool started() const { return started_; }

@@ -196,6 +196,7 @@ RunResult run_policy(const Scenario &s, const PolicySpec &policy, std::uint64_t 
                 break;
         }
     }
+    sim.account_to_now(); // stopped at the cap or by the caller
     return summarize(sim, fixed, with_series);
 }
 
