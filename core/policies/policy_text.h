@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +35,26 @@ inline void append_fixed1(std::string &out, double v)
         return;
     }
     char buf[32];
+    // Most values are far from a tie between two tenths: their tenths are
+    // v x 10 rounded to the nearest integer, whatever the rounding error of
+    // the product (at most half an ulp, far below the 0.4999 margin for
+    // values under 1e12), written as an integer with the point put in.
+    // Near a tie, or for large values, the exact conversion below decides.
+    const double tenths = v * 10.0;
+    if (std::fabs(tenths) < 1e12) {
+        const double r = std::nearbyint(tenths);
+        if (std::fabs(tenths - r) < 0.4999) {
+            const auto n = static_cast<long long>(std::fabs(r));
+            char *p = buf;
+            if (std::signbit(v)) // "-0.0" as printf writes it, for -0.04 too
+                *p++ = '-';
+            p = std::to_chars(p, buf + sizeof buf, n / 10).ptr;
+            *p++ = '.';
+            *p++ = static_cast<char>('0' + n % 10);
+            out.append(buf, static_cast<std::size_t>(p - buf));
+            return;
+        }
+    }
     const auto r = std::to_chars(buf, buf + sizeof buf - 1, v, std::chars_format::fixed, 1);
     std::size_t len = 0;
     if (r.ec != std::errc())
