@@ -7,6 +7,7 @@
 #include "engine/sim_types.h"
 #include "engine/text_arena.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -82,12 +83,26 @@ struct RecordingLimits {
     std::size_t max_sample_bytes = std::size_t{32} << 20;
 };
 
-// The most decisions, and the most migrations, a recording reserves room
-// for at its first (the default limits): 9 MiB of address space each at 48
-// bytes a record, touched only as records arrive. A storm fills the limits
-// within its first simulated second, and growing by doubling moved every
-// record kept so far, each time into fresh pages.
+// Room for decisions and for migrations is reserved in two steps: 4096 at
+// the first record (192 KiB, from the ordinary heap), then, when those are
+// full, the default limit at once (9 MiB of address space at 48 bytes a
+// record, in huge pages, touched only as records arrive). A storm fills the
+// limits within its first simulated second, and growing by doubling moved
+// every record kept so far, each time into fresh pages; a quiet run keeps
+// a few thousand and does not take a 2 MiB page for them.
+inline constexpr std::size_t kRecordsFirst = 4096;
 inline constexpr std::size_t kRecordsReserved = 200'000;
+
+// Makes room for one more record in `v` (limit: the most it may keep).
+template <class List> void make_room_for_record(List &v, std::size_t limit)
+{
+    if (v.size() < v.capacity())
+        return;
+    if (v.capacity() < kRecordsFirst)
+        v.reserve(std::min(limit, kRecordsFirst));
+    else if (v.capacity() < kRecordsReserved)
+        v.reserve(std::min(limit, kRecordsReserved));
+}
 
 // Heap and inline bytes one sample takes, near enough for a budget.
 std::size_t sample_bytes(const MetricsSample &s);

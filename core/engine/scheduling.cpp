@@ -454,9 +454,7 @@ std::int64_t Simulation::record_migration(const MigrationRecord &m, DecisionKind
         ++rec_->migrations_dropped;
         return -1;
     }
-    // Room for the whole limit at the first (kRecordsReserved says why).
-    if (rec_->migrations.capacity() == 0)
-        rec_->migrations.reserve(std::min(rec_->limits.max_migrations, kRecordsReserved));
+    make_room_for_record(rec_->migrations, rec_->limits.max_migrations); // recording.h says why
     rec_->migrations.push_back(m);
     return static_cast<std::int64_t>(rec_->migrations.size()) - 1;
 }

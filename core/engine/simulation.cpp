@@ -547,9 +547,7 @@ void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string_
         ++rec_->decisions_dropped;
         return;
     }
-    // Room for the whole limit at the first (kRecordsReserved says why).
-    if (kept.capacity() == 0)
-        kept.reserve(std::min(rec_->limits.max_decisions, kRecordsReserved));
+    make_room_for_record(kept, rec_->limits.max_decisions); // recording.h says why
     kept.push_back(std::move(d));
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/text_arena.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -56,8 +57,9 @@ ReasonText TextArena::store(std::string_view text)
         return {};
     if (text.size() > kChunkBytes / 4)
         return ReasonText(text);
-    if (!chunk_ || used_ + text.size() > kChunkBytes) {
-        chunk_ = new_chunk(kChunkBytes);
+    if (!chunk_ || used_ + text.size() > size_) {
+        size_ = std::max(text.size(), chunk_ ? std::min(kChunkBytes, 2 * size_) : kFirstChunkBytes);
+        chunk_ = new_chunk(size_);
         used_ = 0;
     }
     char *at = chunk_.get() + used_;

@@ -86,7 +86,10 @@ private:
 
 class TextArena {
 public:
-    // Text of up to a quarter of a chunk shares one; longer text gets its own.
+    // Chunks start small and double up to kChunkBytes, so a run that keeps
+    // a few decisions does not take a 2 MiB page for them. Text of up to a
+    // quarter of a chunk shares one; longer text gets its own.
+    static constexpr std::size_t kFirstChunkBytes = std::size_t{64} << 10;
     static constexpr std::size_t kChunkBytes = big_memory::kHugePageBytes;
 
     TextArena() = default;
@@ -113,6 +116,7 @@ public:
 private:
     std::shared_ptr<char> chunk_;
     std::size_t used_ = 0;
+    std::size_t size_ = 0; // of chunk_
 };
 
 } // namespace schedscope
