@@ -124,25 +124,20 @@ bool parent_degenerate(const CfsDomain &sd, const CfsDomain &parent, int nr_node
 
 std::string CfsDomain::describe() const
 {
-    std::string f;
-    auto add = [&](CfsDomainFlag x, const char *n) {
-        if (has(x))
-            f += (f.empty() ? "" : "|") + std::string(n);
-    };
-    add(kCfsBalanceNewIdle, "newidle");
-    add(kCfsBalanceExec, "exec");
-    add(kCfsBalanceFork, "fork");
-    add(kCfsWakeAffine, "wake-affine");
-    add(kCfsShareCpuPower, "share-cpupower");
-    add(kCfsSharePkgResources, "share-pkg");
-    add(kCfsSerialize, "serialize");
-    add(kCfsPreferSibling, "prefer-sibling");
+    const std::string flags = flag_list({{has(kCfsBalanceNewIdle), "newidle"},
+                                         {has(kCfsBalanceExec), "exec"},
+                                         {has(kCfsBalanceFork), "fork"},
+                                         {has(kCfsWakeAffine), "wake-affine"},
+                                         {has(kCfsShareCpuPower), "share-cpupower"},
+                                         {has(kCfsSharePkgResources), "share-pkg"},
+                                         {has(kCfsSerialize), "serialize"},
+                                         {has(kCfsPreferSibling), "prefer-sibling"}});
     return level + " {" + span.to_list_string() + "} " + std::to_string(ngroups()) + " groups, interval " +
            std::to_string(min_interval_ms) + "-" + std::to_string(max_interval_ms) + " ms, busy_factor " +
            std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) + ", cache_nice_tries " +
            std::to_string(cache_nice_tries) + ", idx busy/idle/newidle/wake/forkexec " + std::to_string(busy_idx) +
            "/" + std::to_string(idle_idx) + "/" + std::to_string(newidle_idx) + "/" + std::to_string(wake_idx) + "/" +
-           std::to_string(forkexec_idx) + ", flags " + (f.empty() ? "none" : f);
+           std::to_string(forkexec_idx) + ", flags " + flags;
 }
 
 std::vector<int> cfs_cpu_power(const Topology &topo)

@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 namespace schedscope {
 
@@ -91,6 +93,20 @@ inline std::string num_text(double v)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.10g", v);
     return buf;
+}
+
+// "newidle|exec|wake-affine": the names of the flags that are set, in the
+// order given, or "none" (a sched domain's one-line description).
+inline std::string flag_list(std::initializer_list<std::pair<bool, const char *>> flags)
+{
+    std::string f;
+    for (const auto &[set, name] : flags)
+        if (set) {
+            if (!f.empty())
+                f += '|';
+            f += name;
+        }
+    return f.empty() ? "none" : f;
 }
 
 inline std::string ms_text(double ms) { return fixed1_text(ms) + " ms"; }

@@ -125,21 +125,15 @@ int SchedDomain::group_of(int cpu) const
 
 std::string SchedDomain::describe() const
 {
-    std::string f;
-    auto add = [&](SchedDomainFlag x, const char *n) {
-        if (has(x))
-            f += (f.empty() ? "" : "|") + std::string(n);
-    };
-    add(kSdBalanceNewIdle, "newidle");
-    add(kSdBalanceExec, "exec");
-    add(kSdWakeAffine, "wake-affine");
-    add(kSdWakeIdle, "wake-idle");
-    add(kSdWakeBalance, "wake-balance");
+    const std::string flags = flag_list({{has(kSdBalanceNewIdle), "newidle"},
+                                         {has(kSdBalanceExec), "exec"},
+                                         {has(kSdWakeAffine), "wake-affine"},
+                                         {has(kSdWakeIdle), "wake-idle"},
+                                         {has(kSdWakeBalance), "wake-balance"}});
     return level + " {" + span.to_list_string() + "} " + std::to_string(groups().size()) + " groups, interval " +
            num_text(min_interval_ms) + "-" + num_text(max_interval_ms) + " ms, busy_factor " +
            std::to_string(busy_factor) + ", imbalance_pct " + std::to_string(imbalance_pct) + ", cache_nice_tries " +
-           std::to_string(cache_nice_tries) + ", cache_hot_time " + num_text(cache_hot_time_ms) + " ms, flags " +
-           (f.empty() ? "none" : f);
+           std::to_string(cache_nice_tries) + ", cache_hot_time " + num_text(cache_hot_time_ms) + " ms, flags " + flags;
 }
 
 std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, const BalancerParams &params)
