@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 namespace schedscope {
 
@@ -353,20 +354,57 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
         }
     }
     if (target != prev)
-        sim.log_lazy(DecisionKind::Wakeup, t, prev, target, [&]() -> std::string {
-            if (idle_from >= 0)
-                return task_text(t) + " woken on idle " + cpu_text(target) + " (wake-idle, " +
-                       domains_[idle_from][0].level + " sibling of " + cpu_text(idle_from) + ")";
+        sim.log_lazy(DecisionKind::Wakeup, t, prev, target, [&]() -> std::string_view {
+            // Written into a scratch string that log() copies from: a
+            // storm keeps tens of thousands of these, and joining the
+            // pieces with + made a temporary string for each.
+            thread_local std::string text;
+            text.clear();
+            if (idle_from >= 0) {
+                text += "task ";
+                append_int(text, t);
+                text += " woken on idle CPU ";
+                append_int(text, target);
+                text += " (wake-idle, ";
+                text += domains_[idle_from][0].level;
+                text += " sibling of CPU ";
+                append_int(text, idle_from);
+                text += ")";
+                return text;
+            }
             if (affine_sd == nullptr)
                 return {};
             const SchedDomain &sd = *affine_sd;
-            return task_text(t) + " woken on the waker's " + cpu_text(waker_cpu) + " (" +
-                   (cold ? "wake-affine" : "wake-balance") + ", " + sd.level + " level): " +
-                   (cold ? "the task is cold, slept " + (ago >= 0 ? ms_text(ago) : std::string("since it started")) +
-                               " >= " + ms_text(sd.cache_hot_time_ms)
-                         : cpu_text(prev) + "'s source_load " + std::to_string(load) + " is at least " +
-                               std::to_string(imbalance) + "% of the waker's target_load " + std::to_string(this_load) +
-                               " (128 a task)");
+            text += "task ";
+            append_int(text, t);
+            text += " woken on the waker's CPU ";
+            append_int(text, waker_cpu);
+            text += cold ? " (wake-affine, " : " (wake-balance, ";
+            text += sd.level;
+            text += " level): ";
+            if (cold) {
+                text += "the task is cold, slept ";
+                if (ago >= 0) {
+                    append_fixed1(text, ago);
+                    text += " ms";
+                } else {
+                    text += "since it started";
+                }
+                text += " >= ";
+                append_fixed1(text, sd.cache_hot_time_ms);
+                text += " ms";
+            } else {
+                text += "CPU ";
+                append_int(text, prev);
+                text += "'s source_load ";
+                append_int(text, load);
+                text += " is at least ";
+                append_int(text, imbalance);
+                text += "% of the waker's target_load ";
+                append_int(text, this_load);
+                text += " (128 a task)";
+            }
+            return text;
         });
     return target;
 }
@@ -664,12 +702,10 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
         const double ago = hot_age_ms(sim, t);
         const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
         if (hot && !aggressive) {
-            sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&] {
+            sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&]() -> std::string_view {
                 // "task 7 skipped: cache hot, ran 0.3 ms ago < 2.5 ms" and
-                // the tries, written once into a scratch string and copied
-                // out at its exact size: most kept decisions of a storm are
-                // these, and growing the text piece by piece reallocated it
-                // several times.
+                // the tries, written into a scratch string that log()
+                // copies from: most kept decisions of a storm are these.
                 thread_local std::string text;
                 text.clear();
                 text += "task ";
@@ -680,7 +716,7 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
                 append_fixed1(text, sd.cache_hot_time_ms);
                 text += " ms";
                 text += tries_text();
-                return std::string(text);
+                return text;
             });
             continue;
         }
