@@ -536,14 +536,16 @@ double Simulation::progress() const
 void Simulation::log(DecisionKind kind, TaskId t, int from, int to, std::string_view reason)
 {
     DecisionList &kept = rec_->decisions;
-    if (kept.size() >= rec_->limits.max_decisions && !sink_) {
+    const bool keep = kept.size() < rec_->limits.max_decisions;
+    // Past the limit the words are written only for a sink to read.
+    if (!keep && !sink_) {
         ++rec_->decisions_dropped;
         return;
     }
     Decision d{now_, kind, t, from, to, rec_->text.store(reason)};
     if (sink_)
         sink_->on_decision(d);
-    if (kept.size() >= rec_->limits.max_decisions) {
+    if (!keep) {
         ++rec_->decisions_dropped;
         return;
     }

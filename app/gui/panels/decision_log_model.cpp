@@ -33,6 +33,13 @@ int DecisionLogModel::rowCount(const QModelIndex &parent) const
 
 int DecisionLogModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+namespace {
+QString reason_text(const Decision &d)
+{
+    return QString::fromUtf8(d.reason.data(), static_cast<qsizetype>(d.reason.size()));
+}
+} // namespace
+
 QVariant DecisionLogModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -52,7 +59,7 @@ QVariant DecisionLogModel::data(const QModelIndex &index, int role) const
                 return QString();
             return (cpus ? tr("CPU %1") : tr("node %1")).arg(v);
         }
-        case TextColumn: return QString::fromUtf8(d.reason.data(), static_cast<qsizetype>(d.reason.size()));
+        case TextColumn: return reason_text(d);
         }
         return {};
     case Qt::ToolTipRole: return QString::fromStdString(describe(d));
@@ -62,7 +69,7 @@ QVariant DecisionLogModel::data(const QModelIndex &index, int role) const
     case FromRole: return d.from;
     case ToRole: return d.to;
     case EndpointsAreCpusRole: return cpus;
-    case ReasonRole: return QString::fromUtf8(d.reason.data(), static_cast<qsizetype>(d.reason.size()));
+    case ReasonRole: return reason_text(d);
     default: return {};
     }
 }
