@@ -7,11 +7,14 @@
 #include "engine/simulation.h"
 #include "scoped_env.h"
 #include "topology/import.h"
+#include "util/prng.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace schedscope;
 
@@ -89,6 +92,57 @@ TEST_CASE("events run in (time, sequence) order", "[engine]")
     while (!q.empty())
         order.push_back(q.pop().a);
     CHECK(order == std::vector<int>{2, 3, 4, 1});
+}
+
+TEST_CASE("the event queue pops in (time, sequence) order through any mix of pushes, peeks and pops", "[engine]")
+{
+    // Against the order a sorted list gives, on times drawn from narrow and
+    // wide ranges (many equal times; gaps from 1 ns to hours), never before
+    // the last time popped, as the engine schedules them.
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        Prng rng(seed);
+        EventQueue q;
+        std::vector<Event> pending; // what the queue should hold, in push order
+        std::uint64_t seq = 0;
+        std::int64_t now = 0;
+        int popped = 0;
+        for (int step = 0; step < 4000; ++step) {
+            if (pending.empty() || rng.below(100) < 55) {
+                const std::uint64_t span = std::uint64_t{1} << rng.below(44);
+                const std::int64_t t = now + static_cast<std::int64_t>(rng.below(span));
+                q.push(t, EventType::Tick, static_cast<std::int32_t>(seq));
+                pending.push_back(Event{t, seq++, EventType::Tick, 0, 0});
+                continue;
+            }
+            auto first = pending.begin();
+            for (auto it = pending.begin(); it != pending.end(); ++it)
+                if (it->time_ns < first->time_ns)
+                    first = it; // the earliest time, the first pushed of equals
+            REQUIRE(q.top().time_ns == first->time_ns);
+            REQUIRE(q.top().seq == first->seq);
+            const Event e = q.pop();
+            REQUIRE(e.time_ns == first->time_ns);
+            REQUIRE(e.a == static_cast<std::int32_t>(first->seq));
+            now = e.time_ns;
+            pending.erase(first);
+            ++popped;
+            REQUIRE(q.size() == pending.size());
+        }
+        CHECK(popped > 1000);
+    }
+}
+
+TEST_CASE("the event queue refuses an event before the last one run", "[engine]")
+{
+    EventQueue q;
+    q.push(100, EventType::Tick);
+    q.push(50, EventType::Tick); // before anything ran: fine
+    CHECK(q.pop().time_ns == 50);
+    CHECK_THROWS_AS(q.push(49, EventType::Tick), std::logic_error);
+    q.push(50, EventType::Tick, 7); // the same time again: after the 50 already run
+    CHECK(q.pop().a == 7);
+    CHECK(q.pop().time_ns == 100);
+    CHECK(q.empty());
 }
 
 TEST_CASE("CPU-bound work spreads over the PUs and finishes in work/PUs time", "[engine]")
