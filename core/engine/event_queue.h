@@ -101,6 +101,8 @@ private:
     {
         if (min_bucket_ >= 0)
             return;
+        if (occupied_ == 0)
+            throw std::logic_error("the event queue is empty");
         const int k = std::countr_zero(occupied_) + 1;
         const std::vector<Event> &v = buckets_[static_cast<std::size_t>(k)];
         std::size_t best = 0;

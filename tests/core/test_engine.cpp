@@ -143,6 +143,7 @@ TEST_CASE("the event queue refuses an event before the last one run", "[engine]"
     CHECK(q.pop().a == 7);
     CHECK(q.pop().time_ns == 100);
     CHECK(q.empty());
+    CHECK_THROWS_AS(q.pop(), std::logic_error);
 }
 
 TEST_CASE("CPU-bound work spreads over the PUs and finishes in work/PUs time", "[engine]")
