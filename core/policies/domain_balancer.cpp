@@ -384,15 +384,12 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
             text += " level): ";
             if (cold) {
                 text += "the task is cold, slept ";
-                if (ago >= 0) {
-                    append_fixed1(text, ago);
-                    text += " ms";
-                } else {
+                if (ago >= 0)
+                    append_ms(text, ago);
+                else
                     text += "since it started";
-                }
                 text += " >= ";
-                append_fixed1(text, sd.cache_hot_time_ms);
-                text += " ms";
+                append_ms(text, sd.cache_hot_time_ms);
             } else {
                 text += "CPU ";
                 append_int(text, prev);
@@ -711,10 +708,9 @@ bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomai
                 text += "task ";
                 append_int(text, t);
                 text += " skipped: cache hot, ran ";
-                append_fixed1(text, ago);
-                text += " ms ago < ";
-                append_fixed1(text, sd.cache_hot_time_ms);
-                text += " ms";
+                append_ms(text, ago);
+                text += " ago < ";
+                append_ms(text, sd.cache_hot_time_ms);
                 text += tries_text();
                 return text;
             });

@@ -109,7 +109,19 @@ inline std::string flag_list(std::initializer_list<std::pair<bool, const char *>
     return f.empty() ? "none" : f;
 }
 
-inline std::string ms_text(double ms) { return fixed1_text(ms) + " ms"; }
+// "2.5 ms", appended without a temporary.
+inline void append_ms(std::string &out, double ms)
+{
+    append_fixed1(out, ms);
+    out += " ms";
+}
+
+inline std::string ms_text(double ms)
+{
+    std::string s;
+    append_ms(s, ms);
+    return s;
+}
 inline std::string cpu_text(int cpu) { return "CPU " + std::to_string(cpu); }
 inline std::string task_text(int task) { return "task " + std::to_string(task); }
 inline std::string node_text(int node) { return "node " + std::to_string(node); }
