@@ -2,17 +2,117 @@
 // A set of PUs, indexed by the PU's logical index in its Topology.
 // Dynamic width so that a 1024-PU machine costs 16 words, a 2-PU one 1.
 
+#include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedscope {
 
+namespace detail {
+
+// The words of a CpuSet: up to two of them (128 PUs) inside the object,
+// more on the heap. A task's allowed CPUs and a domain's span are tested
+// on every wakeup and every pull; inside the Task or SchedDomain that is a
+// load from a line already in use, where a std::vector's words were a
+// separate allocation and often a cache miss of their own. Same size as
+// the std::vector it replaces.
+class CpuWords {
+public:
+    static constexpr std::size_t kInline = 2;
+
+    CpuWords() = default;
+    CpuWords(std::size_t n, std::uint64_t value) { resize(n, value); }
+    CpuWords(const CpuWords &o) { assign(o); }
+    CpuWords(CpuWords &&o) noexcept { take(o); }
+    CpuWords &operator=(const CpuWords &o)
+    {
+        if (this != &o) {
+            n_ = 0;
+            assign(o);
+        }
+        return *this;
+    }
+    CpuWords &operator=(CpuWords &&o) noexcept
+    {
+        if (this != &o) {
+            release();
+            take(o);
+        }
+        return *this;
+    }
+    ~CpuWords() { release(); }
+
+    std::size_t size() const { return n_; }
+    const std::uint64_t *begin() const { return data(); }
+    const std::uint64_t *end() const { return data() + n_; }
+    std::uint64_t &operator[](std::size_t i) { return data()[i]; }
+    std::uint64_t operator[](std::size_t i) const { return data()[i]; }
+    // Grows (or shrinks) to n words; new words are `value`.
+    void resize(std::size_t n, std::uint64_t value)
+    {
+        if (n > cap_) {
+            const std::size_t cap = std::max<std::size_t>(n, 2 * std::size_t{cap_});
+            auto *words = new std::uint64_t[cap];
+            const std::uint32_t kept = n_;
+            std::copy(data(), data() + kept, words);
+            release();
+            u_.heap = words;
+            cap_ = static_cast<std::uint32_t>(cap);
+            n_ = kept;
+        }
+        std::fill(data() + std::min<std::size_t>(n_, n), data() + n, value);
+        n_ = static_cast<std::uint32_t>(n);
+    }
+
+private:
+    bool on_heap() const { return cap_ > kInline; }
+    std::uint64_t *data() { return on_heap() ? u_.heap : u_.in; }
+    const std::uint64_t *data() const { return on_heap() ? u_.heap : u_.in; }
+    void release() noexcept
+    {
+        if (on_heap())
+            delete[] u_.heap;
+        cap_ = kInline;
+        n_ = 0;
+    }
+    // Into an empty store (n_ == 0).
+    void assign(const CpuWords &o)
+    {
+        resize(o.n_, 0);
+        std::copy(o.data(), o.data() + o.n_, data());
+    }
+    // From `o`, which is left empty; this store holds nothing on the heap.
+    void take(CpuWords &o) noexcept
+    {
+        if (o.on_heap())
+            u_.heap = o.u_.heap;
+        else
+            std::memcpy(u_.in, o.u_.in, sizeof u_.in);
+        n_ = o.n_;
+        cap_ = o.cap_;
+        o.n_ = 0;
+        o.cap_ = kInline;
+    }
+
+    union {
+        std::uint64_t in[kInline] = {0, 0};
+        std::uint64_t *heap;
+    } u_;
+    std::uint32_t n_ = 0;
+    std::uint32_t cap_ = kInline;
+};
+
+} // namespace detail
+
 class CpuSet {
 public:
     CpuSet() = default;
-    explicit CpuSet(int width) : words_((width + 63) / 64, 0) {}
+    explicit CpuSet(int width) : words_(static_cast<std::size_t>((width + 63) / 64), 0) {}
 
     void set(int pu)
     {
@@ -144,7 +244,7 @@ private:
         if (words_.size() < need)
             words_.resize(need, 0);
     }
-    std::vector<std::uint64_t> words_;
+    detail::CpuWords words_;
 };
 
 } // namespace schedscope
