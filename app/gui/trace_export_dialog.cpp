@@ -86,6 +86,15 @@ TraceExportDialog::TraceExportDialog(RunSetupPtr setup, QWidget *parent) : QDial
     startEstimate();
 }
 
+TraceExportDialog::~TraceExportDialog()
+{
+    if (stop_)
+        stop_->store(true);
+    for (const QPointer<QThread> &thread : threads_)
+        if (thread)
+            thread->wait();
+}
+
 void TraceExportDialog::setPath(const QString &path) { path_->setText(path); }
 
 void TraceExportDialog::setFormat(TraceFormat format)
@@ -142,10 +151,17 @@ void TraceExportDialog::startEstimate()
     estimate_->setText(tr("estimating..."));
     const QPointer<TraceExportDialog> self(this);
     auto latest = latest_;
-    QThread *thread = QThread::create([self, latest, request, job = *j] {
+    // A newer estimate makes the one still running pointless.
+    if (stop_)
+        stop_->store(true);
+    stop_ = std::make_shared<std::atomic<bool>>(false);
+    QThread *thread = QThread::create([self, latest, request, job = *j, stop = stop_] {
         QString text;
         try {
-            text = describe_trace_size(estimate_trace_job(job), job.options.format);
+            const TraceSizeEstimate estimate = estimate_trace_job(job, stop.get());
+            if (estimate.cancelled)
+                return;
+            text = describe_trace_size(estimate, job.options.format);
         } catch (const std::exception &e) {
             text = QString::fromStdString(e.what());
         }
@@ -161,6 +177,8 @@ void TraceExportDialog::startEstimate()
             Qt::QueuedConnection);
     });
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    threads_.removeAll(QPointer<QThread>());
+    threads_.append(thread);
     thread->start();
 }
 

@@ -9,7 +9,11 @@
 #include "trace_export_job.h"
 
 #include <QDialog>
+#include <QList>
+#include <QPointer>
+#include <QThread>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -26,6 +30,9 @@ class TraceExportDialog : public QDialog {
     Q_OBJECT
 public:
     TraceExportDialog(RunSetupPtr setup, QWidget *parent = nullptr);
+    // Stops the estimates still running and waits for their threads, so
+    // that none outlives the dialog (or the application, at quit).
+    ~TraceExportDialog() override;
 
     // The export the options describe; nullopt (with the reason shown) when
     // the window does not parse or no file is chosen.
@@ -56,6 +63,10 @@ private:
     QTimer *debounce_ = nullptr;
     // Each estimate carries the request number; only the latest is shown.
     std::shared_ptr<int> latest_ = std::make_shared<int>(0);
+    // The running estimate's stop flag (a newer one stops it), and the
+    // threads started, each gone once it has finished.
+    std::shared_ptr<std::atomic<bool>> stop_;
+    QList<QPointer<QThread>> threads_;
 };
 
 } // namespace schedscope::gui

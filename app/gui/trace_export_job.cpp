@@ -51,11 +51,13 @@ struct ExportState {
 
 std::vector<std::string> trace_run_names(const RunSetup &setup) { return pane_labels(setup.policies); }
 
-TraceSizeEstimate estimate_trace_job(const TraceExportJob &job)
+TraceSizeEstimate estimate_trace_job(const TraceExportJob &job, const std::atomic<bool> *stop)
 {
     const std::vector<Simulation> sims = time_zero_simulations(*job.setup);
     TraceOptions options = job.options;
     options.progress = {};
+    if (stop != nullptr)
+        options.progress = [stop](double) { return !stop->load(); };
     return estimate_trace_size(pointers(sims), trace_run_names(*job.setup), options);
 }
 

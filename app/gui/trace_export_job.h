@@ -10,6 +10,8 @@
 
 #include <QString>
 
+#include <atomic>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,7 +33,9 @@ std::vector<std::string> trace_run_names(const RunSetup &setup);
 // deterministic, so it replays what the panes show) and may take as long
 // as the runs: call them off the GUI thread. They throw InputError or
 // std::exception with a message fit for the user.
-TraceSizeEstimate estimate_trace_job(const TraceExportJob &job);
+// `stop`, if given, is read after each slice of the pre-run: once true, the
+// estimate returns early with `cancelled` set.
+TraceSizeEstimate estimate_trace_job(const TraceExportJob &job, const std::atomic<bool> *stop = nullptr);
 TraceExportResult run_trace_job(const TraceExportJob &job);
 
 // "12.3 MB", or "about 12.3 MB (...)" when not exact; a second line warns

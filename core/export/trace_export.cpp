@@ -232,10 +232,19 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
     TraceSizeEstimate est;
     est.exact = true;
     double total = 0;
+    const double n = static_cast<double>(sims.size());
     for (size_t i = 0; i < sims.size(); ++i) {
         Simulation sim(*sims[i]);
         const SimTime t0 = sim.now();
         const SimTime limit = run_limit(sim, o);
+        const bool known = end_known(sim, o);
+        // False once the caller asks to stop (est.cancelled).
+        const auto go_on = [&] {
+            if (!o.progress || o.progress((static_cast<double>(i) + fraction_done(sim, t0, limit, known)) / n))
+                return true;
+            est.cancelled = true;
+            return false;
+        };
         const SimTime from = std::max(t0, o.window.start_ns);
         // Formatted from t0 on, whatever the window: the bytes per event are
         // what the first phase measures, and the window may start far ahead.
@@ -274,8 +283,10 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
                 chrome->emit_new_samples();
             sample_bytes += counter.bytes() - before;
             samples.update();
-            return events.all < kFormattedEvents || (chrome && samples.all == 0);
+            return go_on() && (events.all < kFormattedEvents || (chrome && samples.all == 0));
         });
+        if (est.cancelled)
+            return est;
         if (chrome)
             chrome->finish();
         else
@@ -288,10 +299,11 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
         // Phase 2, counted only: the rest of the run with nothing formatted,
         // so the event rate of every phase of it is known, not guessed.
         events.inner = nullptr;
-        run_traced(sim, limit, [&] {
-            samples.update();
-            return true;
-        });
+        if (!run_traced(sim, limit, [&] {
+                samples.update();
+                return go_on();
+            }))
+            return est;
         sim.set_event_sink(nullptr);
         est.covered_s += static_cast<double>(std::max<SimTime>(0, sim.now() - from)) / 1e9;
         est.events += events.in_window;

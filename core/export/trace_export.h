@@ -26,6 +26,7 @@ struct TraceSizeEstimate {
     double covered_s = 0;     // simulated time the export covers, summed likewise
     std::uint64_t events = 0; // engine events in the window (switches, wakeups, ...), counted
     bool exact = false;       // everything was formatted: bytes is the size
+    bool cancelled = false;   // options.progress returned false: the figures are incomplete
 };
 
 // Chrome JSON files larger than this do not load in the trace viewers
@@ -54,7 +55,9 @@ std::vector<std::string> trace_output_paths(const std::string &path, const std::
 // rises later (hackbench's fork burst, then its message storm) is not
 // missed; what remains approximate is the length of a line. A run short
 // enough to be formatted whole gives the exact size. Costs about one run of
-// each simulation without the writing.
+// each simulation without the writing. options.progress, if set, is called
+// after each slice of a pre-run; returning false stops the estimate there
+// (cancelled), as it stops an export.
 TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sims,
                                       const std::vector<std::string> &names, const TraceOptions &options);
 

@@ -76,6 +76,28 @@ TEST_CASE("size estimate is exact when the pre-run covers the run, close otherwi
     }
 }
 
+TEST_CASE("size estimate stops when its progress callback says so", "[export]")
+{
+    // The GUI's estimate of a closed dialog, or of options changed since.
+    Simulation run = small_sim(small_scenario("oltp", {{"processes", "16"}}, 2.0), "sched-domains");
+    TraceOptions o;
+    int calls = 0;
+    o.progress = [&](double f) {
+        CHECK(f >= 0.0);
+        CHECK(f <= 1.0);
+        return ++calls < 3;
+    };
+    const auto stopped = estimate_trace_size({&run}, {"x"}, o);
+    CHECK(stopped.cancelled);
+    CHECK(calls == 3); // asked after each slice, stopped at the first "no"
+    CHECK(stopped.covered_s < 2.0);
+    // The run it was given is a copy's start: a full estimate still covers it all.
+    o.progress = [](double) { return true; };
+    const auto full = estimate_trace_size({&run}, {"x"}, o);
+    CHECK_FALSE(full.cancelled);
+    CHECK(full.covered_s == Approx(2.0));
+}
+
 TEST_CASE("size estimate follows an event rate that changes after the start", "[export]")
 {
     // Fixed work with no end given, and phases of different rates: hackbench
