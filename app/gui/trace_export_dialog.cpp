@@ -176,6 +176,7 @@ void TraceExportDialog::startEstimate()
             },
             Qt::QueuedConnection);
     });
+    thread->setObjectName(QStringLiteral("ss-estimate")); // the OS thread's name too (15 characters at most)
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     threads_.removeAll(QPointer<QThread>());
     threads_.append(thread);

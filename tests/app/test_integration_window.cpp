@@ -26,6 +26,7 @@
 
 #include <hwloc.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -46,6 +47,19 @@ Scenario short_scenario()
 }
 
 RunSetupPtr short_setup() { return make_run_setup(short_scenario()); }
+
+// Threads of this process whose name (/proc/self/task/N/comm) is `name`.
+int threads_named(const std::string &name)
+{
+    int n = 0;
+    for (const auto &task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream comm(task.path() / "comm");
+        std::string line;
+        if (std::getline(comm, line) && line == name)
+            ++n;
+    }
+    return n;
+}
 
 } // namespace
 
@@ -123,6 +137,28 @@ TEST_CASE("integration: an ftrace export of two panes writes one file each, a ba
 
     dialog.setWindowText(QStringLiteral("nonsense"), QString());
     CHECK_FALSE(dialog.job());
+}
+
+TEST_CASE("integration: closing the trace dialog stops its size estimate", "[integration][trace]")
+{
+    // An hour of simulated time: its pre-run takes far longer than the test
+    // waits below, unless the dialog stops it.
+    Scenario s = short_scenario();
+    s.workload = {"numa01", {{"memory_mb", "32"}, {"loops", "100000"}}};
+    s.duration_s = 3600;
+    QObject waiter;
+    QSignalSpy never(&waiter, &QObject::destroyed); // only for its wait()
+    {
+        TraceExportDialog dialog(make_run_setup(s)); // the default file name is set: an estimate starts
+        for (int i = 0; i < 100 && threads_named("ss-estimate") == 0; ++i)
+            never.wait(50);
+        REQUIRE(threads_named("ss-estimate") == 1);
+        CHECK(dialog.estimateText().contains(QStringLiteral("estimating")));
+    }
+    // The thread may take a moment to leave the process after its last line.
+    for (int i = 0; i < 20 && threads_named("ss-estimate") > 0; ++i)
+        never.wait(100);
+    CHECK(threads_named("ss-estimate") == 0);
 }
 
 TEST_CASE("integration: the window's threaded export reports through status and the error sink", "[integration][trace]")
