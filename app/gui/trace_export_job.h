@@ -11,7 +11,6 @@
 #include <QString>
 
 #include <atomic>
-
 #include <functional>
 #include <string>
 #include <vector>

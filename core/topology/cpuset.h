@@ -58,12 +58,11 @@ public:
         if (n > cap_) {
             const std::size_t cap = std::max<std::size_t>(n, 2 * std::size_t{cap_});
             auto *words = new std::uint64_t[cap];
-            const std::uint32_t kept = n_;
-            std::copy(data(), data() + kept, words);
-            release();
+            std::copy(data(), data() + n_, words);
+            if (on_heap())
+                delete[] u_.heap;
             u_.heap = words;
             cap_ = static_cast<std::uint32_t>(cap);
-            n_ = kept;
         }
         std::fill(data() + std::min<std::size_t>(n_, n), data() + n, value);
         n_ = static_cast<std::uint32_t>(n);
