@@ -207,6 +207,13 @@ double fraction_done(const Simulation &sim, SimTime t0, SimTime limit, bool know
                       : 1.0;
 }
 
+// Tells options.progress how far the whole job is, run `run` of `runs`
+// being `run_fraction` done; false once the caller asks to stop.
+bool report_progress(const TraceOptions &o, std::size_t run, std::size_t runs, double run_fraction)
+{
+    return !o.progress || o.progress((static_cast<double>(run) + run_fraction) / static_cast<double>(runs));
+}
+
 } // namespace
 
 std::vector<std::string> trace_output_paths(const std::string &path, const std::vector<std::string> &names,
@@ -232,7 +239,6 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
     TraceSizeEstimate est;
     est.exact = true;
     double total = 0;
-    const double n = static_cast<double>(sims.size());
     for (size_t i = 0; i < sims.size(); ++i) {
         Simulation sim(*sims[i]);
         const SimTime t0 = sim.now();
@@ -240,7 +246,7 @@ TraceSizeEstimate estimate_trace_size(const std::vector<const Simulation *> &sim
         const bool known = end_known(sim, o);
         // False once the caller asks to stop (est.cancelled).
         const auto go_on = [&] {
-            if (!o.progress || o.progress((static_cast<double>(i) + fraction_done(sim, t0, limit, known)) / n))
+            if (report_progress(o, i, sims.size(), fraction_done(sim, t0, limit, known)))
                 return true;
             est.cancelled = true;
             return false;
@@ -351,7 +357,6 @@ TraceExportResult export_trace(const std::vector<const Simulation *> &sims, cons
         doc = std::make_unique<ChromeTraceDoc>(*files.front());
         doc->begin();
     }
-    const double n = static_cast<double>(sims.size());
     for (size_t i = 0; i < sims.size(); ++i) {
         Simulation sim(*sims[i]);
         const SimTime t0 = sim.now();
@@ -372,7 +377,7 @@ TraceExportResult export_trace(const std::vector<const Simulation *> &sims, cons
         const bool done = run_traced(sim, limit, [&] {
             if (chrome)
                 chrome->emit_new_samples();
-            return !o.progress || o.progress((static_cast<double>(i) + fraction_done(sim, t0, limit, known)) / n);
+            return report_progress(o, i, sims.size(), fraction_done(sim, t0, limit, known));
         });
         if (!done) {
             result.cancelled = true;
