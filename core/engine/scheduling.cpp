@@ -212,6 +212,19 @@ void Simulation::post_tokens(int channel, std::int64_t tokens, int waker_cpu, bo
         // caches: fetch the next ones' state while this one is woken.
         if (n > 1 && !ch.waiters.empty())
             prefetch_task(ch.waiters.front());
+        // The waiter's wait entry lives on its own kernel stack, written
+        // there when it went to sleep, and the waker reads and writes it
+        // before the scheduler is involved: one line from the CPU the
+        // waiter slept on, whichever wakeup path follows, priced as a lock
+        // line. Linux 2.6.39 ipc/sem.c: update_queue() reads the sleeper's
+        // sem_queue, wake_up_sem_queue_prepare() and wake_up_sem_queue_do()
+        // write its status and read q->sleeper. __wake_up_common() (2.6.9
+        // kernel/sched.c, 3.6 kernel/sched/core.c) reads each wait_queue_t
+        // on the sleepers' stacks (pipes, sockets); futex_wake() (2.6.9-3.6
+        // kernel/futex.c) walks the futex_q entries the same way.
+        const int slept_on = tasks_[w].cpu;
+        if (waker_cpu >= 0 && slept_on >= 0 && slept_on != waker_cpu)
+            charge_sys(waker_cpu, lock_transfer_ns(slept_on, waker_cpu));
         wake(w, waker_cpu);
     }
     ch.tokens += n; // waiters another post took meanwhile: their tokens stay

@@ -134,21 +134,22 @@ TEST_CASE("lesson: wakeup storms show what its text says", "[lessons][claims]")
     const std::vector<RunResult> r = run_lesson("lesson-wakeup-storms.json");
     REQUIRE(r.size() == 2); // locked, queued
     const RunResult &locked = r[0], &queued = r[1];
-    // "Throughput is higher for queued. Idle time is higher too"
-    CHECK(queued.throughput > 1.05 * locked.throughput);
+    // "Throughput is higher for queued, by a few per cent at this size.
+    // Idle time is much higher too"
+    CHECK(queued.throughput / locked.throughput == Approx(1.04).margin(0.02));
     CHECK(queued.idle_pct > locked.idle_pct);
     // "locked waits for and transfers runqueue locks" (lock_wait_s)
     CHECK(locked.lock_wait_s > queued.lock_wait_s);
-    // Step 5: with 1024 threads, "queued gains about 9 % when all of them
-    // are woken each round and about 12 % when half are; in both the locked
-    // pane spends about four times the system time"
-    for (const auto &[wake, gain] : {std::pair{"1024", 1.09}, std::pair{"512", 1.12}}) {
+    // Step 5: with 1024 threads, "queued gains about 19 %, whether all of
+    // them are woken each round or half are; in both the locked pane
+    // spends about six times the system time"
+    for (const auto &[wake, gain] : {std::pair{"1024", 1.19}, std::pair{"512", 1.19}}) {
         const std::vector<RunResult> w = run_lesson("lesson-wakeup-storms.json", {{"threads", "1024"}, {"wake", wake}});
         REQUIRE(w.size() == 2);
         INFO("wake " << wake);
         CHECK(w[1].throughput / w[0].throughput == Approx(gain).margin(0.03));
-        CHECK(w[0].sys_s > 3 * w[1].sys_s);
-        CHECK(w[0].sys_s < 6 * w[1].sys_s);
+        CHECK(w[0].sys_s > 5 * w[1].sys_s);
+        CHECK(w[0].sys_s < 7 * w[1].sys_s);
     }
 }
 

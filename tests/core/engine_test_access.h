@@ -9,6 +9,12 @@ namespace schedscope {
 struct EngineTestAccess {
     static Task &task(Simulation &sim, TaskId t) { return sim.task_mut(t); }
     static Process &process(Simulation &sim, ProcId p) { return sim.process_mut(p); }
+    // A post to a channel from kernel code running on `waker_cpu`, as a
+    // task's Post operation makes it.
+    static void post(Simulation &sim, int channel, std::int64_t tokens, int waker_cpu)
+    {
+        sim.post_tokens(channel, tokens, waker_cpu);
+    }
 };
 
 } // namespace schedscope

@@ -324,7 +324,10 @@ TEST_CASE("sembench -t 2048 -w 1900 on 128 CPUs: queued wakeups beat locked ones
 {
     // Published: 395,896 -> 481,016 worker burns/s (+21.5 %) with queued
     // remote wakeups, at this setting, as sembench.c runs it (pinned
-    // workers, a waker that never waits). A fifth of the sample's second.
+    // workers, a waker that never waits). A fifth of the sample's second:
+    // +12 % (+19 % over 2 s, docs/CALIBRATION.md). The upper bound was
+    // 1.5 while the waker paid nothing for the waiters' wait entries
+    // (+69 % then).
     Scenario s = sample_scenario("sembench-big-128.json");
     REQUIRE(s.policies.size() == 2);
     REQUIRE(s.policies[0].params.at("wakeup") == "locked");
@@ -336,6 +339,6 @@ TEST_CASE("sembench -t 2048 -w 1900 on 128 CPUs: queued wakeups beat locked ones
         const RunResult queued = run_policy(s, s.policies[1], seed, topo);
         INFO("seed " << seed << ": locked " << locked.throughput << ", queued " << queued.throughput);
         CHECK(queued.throughput > 1.1 * locked.throughput);
-        CHECK(queued.throughput < 1.5 * locked.throughput);
+        CHECK(queued.throughput < 1.35 * locked.throughput);
     }
 }

@@ -3,6 +3,7 @@
 
 #include "catalog/catalog.h"
 #include "engine/simulation.h"
+#include "engine_test_access.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
@@ -80,4 +81,57 @@ TEST_CASE("cfs queues a wakeup only across a last-level cache, and queues by def
     CHECK(make_policy("autonuma", {{"base", "sched-domains"}}, "test")->wakeup_mode() == WakeupMode::Locked);
     CHECK(make_policy("sched-domains", {}, "test")->wakeup_mode() == WakeupMode::Locked);
     CHECK(make_policy("cfs", {}, "test")->params().at("wakeup") == "queued");
+}
+
+TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the CPU it slept on", "[policy][engine]")
+{
+    // Two nodes (packages) of two CPUs, SLIT 20 between them. Three tasks
+    // wait on one channel, pinned to CPU 0 (the waker's own), CPU 1 (its
+    // package) and CPU 2 (the other node); each post from CPU 0 wakes the
+    // one that waited longest, in that order.
+    auto debt_of_each_wakeup = [](const std::string &wakeup) {
+        SimConfig cfg;
+        cfg.seed = 1;
+        cfg.model.os_noise = 0; // nothing else runs
+        Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:2 [numa] core:2 pu:1")),
+                       make_policy("sched-domains", {{"wakeup", wakeup}}, "test"), cfg);
+        REQUIRE(sim.topology().node_distance(0, 1) == 20);
+        const ProcId p = sim.add_process("waiters", 4 << 20);
+        const int ch = sim.add_channel();
+        for (int cpu : {0, 1, 2}) {
+            Simulation::TaskSpec s;
+            s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
+            s.cpus_allowed.set(cpu);
+            sim.add_task(p, std::move(s));
+        }
+        sim.run_until(10'000'000); // all three blocked, every runqueue idle
+        std::vector<double> debts;
+        for (int i = 0; i < 3; ++i) {
+            const double before = sim.rq(0).sys_debt_ns;
+            EngineTestAccess::post(sim, ch, 1, 0);
+            debts.push_back(sim.rq(0).sys_debt_ns - before);
+        }
+        return debts;
+    };
+    // The model's defaults: rq_lock_local_ns 50, rq_lock_remote_ns 400 from
+    // another package (x SLIT 20 / 10 across nodes), rq_lock_hold_ns 300,
+    // ipi_ns 1500, context_switch_ns 2000.
+    const double package_line = 400, node_line = 400.0 * 20 / 10;
+    // Own CPU: no line to fetch. CPU 0 is idle, so the woken task runs at
+    // once, and its switch (2000, under CPU 0's lock again) is CPU 0's too.
+    const double own = (50 + 300) + (2000 + 50 + 300);
+    SECTION("locked: the target's lock, then the waiter's entry")
+    {
+        const std::vector<double> d = debt_of_each_wakeup("locked");
+        CHECK(d[0] == Approx(own));
+        CHECK(d[1] == Approx(package_line + 300 + package_line));
+        CHECK(d[2] == Approx(node_line + 300 + node_line));
+    }
+    SECTION("queued: the wake list's line and half an IPI, then the waiter's entry")
+    {
+        const std::vector<double> d = debt_of_each_wakeup("queued");
+        CHECK(d[0] == Approx(own)); // not queued on its own CPU
+        CHECK(d[1] == Approx(package_line + 750 + package_line));
+        CHECK(d[2] == Approx(node_line + 750 + node_line));
+    }
 }
