@@ -19,6 +19,7 @@ enum class EventType : std::uint8_t {
     BurstEnd,  // a: cpu, b: burst sequence; the current task's compute op ends
     TimerWake, // a: task, b: wake sequence; a Sleep op ends
     WakeIpi,   // a: cpu; the IPI for queued remote wakeups arrives
+    PostWake,  // a: pending post slot; the waker wakes the next waiter of its post
 };
 
 struct Event {

@@ -27,6 +27,13 @@ void Simulation::advance_cpu_to_now(int cpu)
     }
     Task &t = tasks_[rq.current];
     t.stats.sys_ns += sys_ns;
+    if (t.in_post) {
+        // In the kernel between two wakeups of its post (their costs are
+        // the debt above; this is what they leave over): no user work.
+        rq.sys_ns += rest;
+        t.stats.sys_ns += rest;
+        return;
+    }
     if (t.kernel) {
         // A kernel thread's run time is system time.
         rq.sys_ns += rest;
@@ -98,6 +105,14 @@ void Simulation::maybe_schedule_burst_end(int cpu)
         return;
     }
     const Task &t = tasks_[rq.current];
+    // A task waking its post's waiters has no burst: the post's own events
+    // bring it back (continue_post).
+    if (t.in_post) {
+        if (burst_due_ns_[cpu] >= 0)
+            ++burst_seq_[cpu];
+        burst_due_ns_[cpu] = -1;
+        return;
+    }
     // x / 1.0 is x: a task that never waits on memory skips the division.
     const double work = std::max(0.0, t.remaining_work_ns);
     const double need = rq.sys_debt_ns + (rq.rate == 1.0 ? work : work / rq.rate);

@@ -61,6 +61,7 @@ const std::vector<Accessor> &accessors()
         SS_INT(context_switch_ns, 0, 1e9, "context switch cost, ns"),
         SS_INT(task_migration_ns, 0, 1e9, "task migration bookkeeping cost, ns"),
         SS_INT(rq_lock_hold_ns, 0, 1e9, "runqueue lock hold time of an enqueue, ns"),
+        SS_INT(rq_remote_enqueue_lines, 0, 64, "runqueue lines a remote enqueue moves under the lock"),
         SS_INT(rq_lock_local_ns, 0, 1e9, "uncontended local runqueue lock, ns"),
         SS_INT(rq_lock_remote_ns, 0, 1e9, "runqueue lock line transfer from another package, ns"),
         SS_INT(ipi_ns, 0, 1e9, "inter-processor interrupt, ns"),

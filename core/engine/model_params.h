@@ -67,12 +67,23 @@ struct ModelParams {
     double default_cache_size_bytes = 2.0 * 1024 * 1024; // when a topology has no cache sizes (numactl input)
 
     // --- scheduler costs (charged as system time) ---
-    std::int64_t tick_ns = 1'000'000;           // HZ=1000
-    std::int64_t context_switch_ns = 2'000;     // switch + cache-cold kernel path, ~2 us
-    std::int64_t task_migration_ns = 5'000;     // dequeue/enqueue across runqueues, ~5 us
-    std::int64_t rq_lock_hold_ns = 300;         // critical section of an enqueue under the rq lock
-    std::int64_t rq_lock_local_ns = 50;         // uncontended lock of a local, cache-hot rq lock
-    std::int64_t rq_lock_remote_ns = 400;       // lock line bounce to another package; x SLIT/10 across nodes
+    std::int64_t tick_ns = 1'000'000;       // HZ=1000
+    std::int64_t context_switch_ns = 2'000; // switch + cache-cold kernel path, ~2 us
+    std::int64_t task_migration_ns = 5'000; // dequeue/enqueue across runqueues, ~5 us
+    std::int64_t rq_lock_hold_ns = 300;     // critical section of an enqueue under the rq lock
+    std::int64_t rq_lock_local_ns = 50;     // uncontended lock of a local, cache-hot rq lock
+    std::int64_t rq_lock_remote_ns = 400;   // lock line bounce to another package; x latency_ratio across nodes
+    // Runqueue lines a remote (locked) enqueue waits for one after the
+    // other while it holds the target's lock, besides the lock's own: the
+    // lines the target's scheduler wrote last, on the enqueue's dependent
+    // chain. 2.6.9 activate_task() -> enqueue_task(): list_add_tail() reads
+    // the queue head in the prio array for the tail, then writes the tail
+    // task's run_list: two. The bitmap, nr_active and rq->nr_running stores
+    // do not depend on them and overlap with them, as independent misses do
+    // (mem_misses_in_flight). 2.6.39 ttwu_activate() -> enqueue_task_fair()
+    // walks cfs_rq -> curr's sched_entity (update_curr()) and cfs_rq -> the
+    // rb-tree's few entries the same way: two or three.
+    std::int64_t rq_remote_enqueue_lines = 2;
     std::int64_t ipi_ns = 1'500;                // reschedule IPI send + receive
     std::int64_t hinting_fault_ns = 1'500;      // NUMA hinting fault: trap, lookup, stats (~1-2 us)
     std::int64_t scan_ns_per_page = 20;         // unmapping a PTE to arm a hinting fault

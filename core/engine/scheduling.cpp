@@ -126,6 +126,10 @@ void Simulation::switch_to_next(int cpu)
 void Simulation::run_program(TaskId tid)
 {
     Task &t = tasks_[tid];
+    // Still in the kernel, waking its post's waiters: its next op starts when
+    // the last is woken (continue_post).
+    if (t.in_post)
+        return;
     const int cpu = t.cpu;
     for (int guard = 0; guard < kMaxOpsPerDispatch; ++guard) {
         if (t.pc >= t.op_count) {
@@ -182,6 +186,10 @@ void Simulation::run_program(TaskId tid)
             waking_from_ = tid;
             post_tokens(op.channel, op.a, cpu, op.b == 1);
             waking_from_ = -1;
+            // Waiters left to wake: the task stays in the kernel, on its
+            // PU, until the last (continue_post).
+            if (t.in_post)
+                return;
             break;
         }
         case Op::Kind::CountOp:
@@ -203,31 +211,89 @@ void Simulation::post_tokens(int channel, std::int64_t tokens, int waker_cpu, bo
     // aside before the first wakeup, so that a woken task that runs at once
     // and waits again on this channel blocks rather than taking a token
     // meant for another waiter.
+    //
+    // The waker then wakes them one after the other, each wakeup when it
+    // has paid for the previous one (a PostWake event each): 2.6.39
+    // ipc/sem.c wake_up_sem_queue_do() walks its list calling
+    // wake_up_process() in turn, as __wake_up_common() (2.6.9 kernel/sched.c,
+    // 3.6 kernel/sched/core.c) and futex_wake() walk theirs. Woken all at one
+    // instant, as this did before, the waker's lock bookings landed up to
+    // milliseconds ahead of the tasks it had just woken, whose PUs then
+    // waited for them (docs/CALIBRATION.md, sembench-128).
     std::int64_t n = std::min<std::int64_t>(ch.tokens, static_cast<std::int64_t>(ch.waiters.size()));
     ch.tokens -= n;
-    for (; n > 0 && !ch.waiters.empty(); --n) {
-        const TaskId w = ch.waiters.front();
+    if (n <= 0)
+        return;
+    int slot = 0;
+    while (slot < static_cast<int>(pending_posts_.size()) && pending_posts_[static_cast<size_t>(slot)].busy)
+        ++slot;
+    if (slot == static_cast<int>(pending_posts_.size()))
+        pending_posts_.emplace_back();
+    PendingPost &pp = pending_posts_[static_cast<size_t>(slot)];
+    pp.busy = true;
+    pp.waiters.clear();
+    pp.next = 0;
+    pp.waker_cpu = waker_cpu;
+    pp.poster = waking_from_;
+    if (n > 1 && pp.poster >= 0)
+        tasks_[pp.poster].in_post = true;
+    for (; n > 0; --n) {
+        pp.waiters.push_back(ch.waiters.front());
         ch.waiters.pop_front();
-        // A round wakes hundreds of tasks, each cold in the host's
-        // caches: fetch the next ones' state while this one is woken.
-        if (n > 1 && !ch.waiters.empty())
-            prefetch_task(ch.waiters.front());
-        // The waiter's wait entry lives on its own kernel stack, written
-        // there when it went to sleep, and the waker reads and writes it
-        // before the scheduler is involved: one line from the CPU the
-        // waiter slept on, whichever wakeup path follows, priced as a lock
-        // line. Linux 2.6.39 ipc/sem.c: update_queue() reads the sleeper's
-        // sem_queue, wake_up_sem_queue_prepare() and wake_up_sem_queue_do()
-        // write its status and read q->sleeper. __wake_up_common() (2.6.9
-        // kernel/sched.c, 3.6 kernel/sched/core.c) reads each wait_queue_t
-        // on the sleepers' stacks (pipes, sockets); futex_wake() (2.6.9-3.6
-        // kernel/futex.c) walks the futex_q entries the same way.
-        const int slept_on = tasks_[w].cpu;
-        if (waker_cpu >= 0 && slept_on >= 0 && slept_on != waker_cpu)
-            charge_sys(waker_cpu, lock_transfer_ns(slept_on, waker_cpu));
-        wake(w, waker_cpu);
     }
-    ch.tokens += n; // waiters another post took meanwhile: their tokens stay
+    continue_post(slot);
+}
+
+// One wakeup of a post in progress. The waiter's wait entry lives on its
+// own kernel stack, written there when it went to sleep, and the waker reads
+// and writes it before the scheduler is involved: one line from the CPU the
+// waiter slept on, whichever wakeup path follows, priced as a lock line.
+// Linux 2.6.39 ipc/sem.c: update_queue() reads the sleeper's sem_queue,
+// wake_up_sem_queue_prepare() and wake_up_sem_queue_do() write its status and
+// read q->sleeper. __wake_up_common() reads each wait_queue_t on the
+// sleepers' stacks (pipes, sockets); futex_wake() (2.6.9-3.6 kernel/futex.c)
+// walks the futex_q entries the same way.
+void Simulation::continue_post(int slot)
+{
+    PendingPost &pp = pending_posts_[static_cast<size_t>(slot)];
+    const TaskId w = pp.waiters[pp.next++];
+    const int waker_cpu = pp.waker_cpu;
+    const TaskId saved = waking_from_;
+    waking_from_ = pp.poster;
+    // What this wakeup costs the waker: its PU's debt grows by it.
+    if (waker_cpu >= 0)
+        advance_cpu(waker_cpu);
+    const double before = waker_cpu >= 0 ? rqs_[static_cast<size_t>(waker_cpu)].sys_debt_ns : 0.0;
+    const int slept_on = tasks_[w].cpu;
+    if (waker_cpu >= 0 && slept_on >= 0 && slept_on != waker_cpu)
+        charge_sys(waker_cpu, lock_transfer_ns(slept_on, waker_cpu));
+    wake(w, waker_cpu);
+    waking_from_ = saved;
+    PendingPost &again = pending_posts_[static_cast<size_t>(slot)];
+    if (again.next < again.waiters.size()) {
+        const double cost = waker_cpu >= 0 ? rqs_[static_cast<size_t>(waker_cpu)].sys_debt_ns - before : 0.0;
+        events_.push(now_ + std::max<SimTime>(1, ceil_ns(std::max(0.0, cost))), EventType::PostWake, slot);
+        return;
+    }
+    again.busy = false;
+    // The last wakeup done, the poster leaves the kernel and goes on with its
+    // program, unless a wakeup asked to preempt it meanwhile: that one takes
+    // its PU first, and the poster goes on when it runs again. (A post of
+    // one waiter is done within its Post op.)
+    const TaskId poster = again.poster;
+    if (again.waiters.size() <= 1 || poster < 0 || !tasks_[poster].in_post)
+        return;
+    Task &pt = tasks_[poster];
+    pt.in_post = false;
+    const int cpu = pt.cpu;
+    if (pt.state != TaskState::Running || rqs_[cpu].current != poster)
+        return; // preempted meanwhile: switch_to_next runs its program
+    if (rqs_[cpu].need_resched) {
+        resched(cpu);
+        return;
+    }
+    run_program(poster);
+    for_core_of(cpu, [this](int s) { refresh_rate(s); });
 }
 
 void Simulation::block(TaskId tid)
@@ -291,9 +357,7 @@ void Simulation::wake(TaskId tid, int waker_cpu)
         // hold); only the add that finds the list empty sends an IPI, as
         // llist_add() tells the kernel. The target takes its own lock when
         // the IPI arrives and enqueues everything on the list.
-        const PuDistance d = topo_->distance(by, target);
-        const double transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) *
-                                (d.cls == DistanceClass::RemoteNode ? d.numa_distance / 10.0 : 1.0);
+        const double transfer = lock_transfer_ns(target, by);
         Runqueue &rq = rqs_[target];
         t.state = TaskState::Runnable;
         t.cpu = target;
@@ -304,7 +368,16 @@ void Simulation::wake(TaskId tid, int waker_cpu)
             events_.push(now_ + cfg_.model.ipi_ns, EventType::WakeIpi, target);
         return;
     }
-    lock_rq(target, by);
+    // Enqueued under the target's lock by another CPU, the enqueue waits for
+    // lines the target's own scheduler wrote last while the lock is held:
+    // what queued wakeups were built to save (2.6.39-rc: the patch that
+    // moved ttwu()'s second half to the target CPU names these line
+    // transfers as what it saves). ModelParams::rq_remote_enqueue_lines
+    // counts those on the enqueue's dependent chain.
+    const double remote_lines = by != target ? static_cast<double>(cfg_.model.rq_remote_enqueue_lines) *
+                                                   lock_transfer_ns(target, by)
+                                             : 0.0;
+    lock_rq(target, by, remote_lines);
     enqueue(tid, target);
     check_preempt(target, tid);
 }
@@ -356,7 +429,7 @@ double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
         const int node_a = pu_node_[static_cast<size_t>(owner_cpu)], node_b = pu_node_[static_cast<size_t>(by_cpu)];
         if (node_a == node_b)
             return remote;
-        return remote * topo_->node_distance(node_a, node_b) / 10.0;
+        return remote * memory_.latency_ratio(node_a, node_b);
     }
     const PuDistance d = topo_->distance(owner_cpu, by_cpu);
     switch (d.cls) {
@@ -366,12 +439,14 @@ double Simulation::lock_transfer_ns(int owner_cpu, int by_cpu) const
     case DistanceClass::SharedL3: return 2.0 * local;
     case DistanceClass::SamePackage:
     case DistanceClass::SameNode: return remote;
-    case DistanceClass::RemoteNode: return remote * d.numa_distance / 10.0;
+    case DistanceClass::RemoteNode:
+        return remote *
+               memory_.latency_ratio(pu_node_[static_cast<size_t>(owner_cpu)], pu_node_[static_cast<size_t>(by_cpu)]);
     }
     return local;
 }
 
-double Simulation::lock_rq(int rq_cpu, int by_cpu)
+double Simulation::lock_rq(int rq_cpu, int by_cpu, double extra_hold_ns)
 {
     RqLock &L = rqs_[rq_cpu].lock;
     // The lock's cache line travels from whoever held it last. The common
@@ -389,14 +464,10 @@ double Simulation::lock_rq(int rq_cpu, int by_cpu)
             transfer = 2.0 * transfer;
         else if (node_a == node_b)
             transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns);
-        else // node indices from pu_node_ are in range: no checked lookup
-            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) *
-                       (topo_->has_distances()
-                            ? topo_->distances()[static_cast<size_t>(node_a)][static_cast<size_t>(node_b)]
-                            : topo_->node_distance(node_a, node_b)) /
-                       10.0;
+        else
+            transfer = static_cast<double>(cfg_.model.rq_lock_remote_ns) * memory_.latency_ratio(node_a, node_b);
     }
-    const double hold = static_cast<double>(cfg_.model.rq_lock_hold_ns);
+    const double hold = static_cast<double>(cfg_.model.rq_lock_hold_ns) + extra_hold_ns;
     // The taker is busy until its pending kernel work is done: several
     // acquisitions it makes at one instant happen one after the other, so
     // it never waits for itself.

@@ -122,6 +122,7 @@ struct alignas(64) Task {
     ProcId proc = 0;
     TaskState state = TaskState::NotStarted;
     bool kernel = false;                           // a kernel thread: its run time is system time
+    bool in_post = false;                          // in the kernel, waking the waiters of its Post op in turn
     int cpu = kNoCpu;                              // PU it is on (running or queued), or last ran on
     int pc = 0;                                    // next op of the program
     int prev_cpu = kNoCpu;                         // PU before the last migration
@@ -311,6 +312,16 @@ private:
 struct Channel {
     std::int64_t tokens = 0;
     std::deque<TaskId> waiters; // FIFO
+};
+
+// A post whose waiters are woken in turn: the waiters it took off the
+// channel, the next to wake, the PU doing it and the task that posted.
+struct PendingPost {
+    bool busy = false; // a free slot is reused by the next post
+    std::vector<TaskId> waiters;
+    std::size_t next = 0;
+    int waker_cpu = -1;
+    TaskId poster = -1;
 };
 
 } // namespace schedscope

@@ -368,6 +368,7 @@ void Simulation::handle(const Event &e)
         break;
     }
     case EventType::WakeIpi: deliver_wake_list(e.a); break;
+    case EventType::PostWake: continue_post(e.a); break;
     }
 }
 

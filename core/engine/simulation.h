@@ -198,8 +198,9 @@ public:
         rqs_[cpu].sys_debt_ns += ns;
     }
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
-    // + line transfer + hold) and charges it to `by_cpu`.
-    double lock_rq(int rq_cpu, int by_cpu);
+    // + line transfer + hold) and charges it to `by_cpu`. `extra_hold_ns`
+    // lengthens the critical section (remote lines written under the lock).
+    double lock_rq(int rq_cpu, int by_cpu, double extra_hold_ns = 0.0);
     void log(DecisionKind kind, TaskId t, int from, int to, std::string_view reason);
     // log() with the reason written only if the decision will be kept: once
     // the recording holds max_decisions and no sink listens, a decision is
@@ -372,6 +373,9 @@ private:
             f(s);
     }
     std::vector<Channel> channels_;
+    std::vector<PendingPost> pending_posts_; // slots; a free one has no waiters left
+    // Wakes the next waiter of pending post `slot` and schedules the one after.
+    void continue_post(int slot);
     // The task whose Post op is waking others right now (-1 outside one):
     // a wakeup that preempts it waits until it returns from the kernel.
     TaskId waking_from_ = -1;

@@ -114,18 +114,20 @@ TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the
         return debts;
     };
     // The model's defaults: rq_lock_local_ns 50, rq_lock_remote_ns 400 from
-    // another package (x SLIT 20 / 10 across nodes), rq_lock_hold_ns 300,
-    // ipi_ns 1500, context_switch_ns 2000.
-    const double package_line = 400, node_line = 400.0 * 20 / 10;
+    // another package, times the remote/local latency ratio across nodes
+    // (no remote figure here: SLIT 20 gives 1 + (2 - 1) x 0.5 = 1.5),
+    // rq_lock_hold_ns 300, rq_remote_enqueue_lines 2, ipi_ns 1500,
+    // context_switch_ns 2000.
+    const double package_line = 400, node_line = 400.0 * 1.5;
     // Own CPU: no line to fetch. CPU 0 is idle, so the woken task runs at
     // once, and its switch (2000, under CPU 0's lock again) is CPU 0's too.
     const double own = (50 + 300) + (2000 + 50 + 300);
-    SECTION("locked: the target's lock, then the waiter's entry")
+    SECTION("locked: the waiter's entry, then the target's lock, held while two of its lines come over")
     {
         const std::vector<double> d = debt_of_each_wakeup("locked");
         CHECK(d[0] == Approx(own));
-        CHECK(d[1] == Approx(package_line + 300 + package_line));
-        CHECK(d[2] == Approx(node_line + 300 + node_line));
+        CHECK(d[1] == Approx(package_line + 300 + 2 * package_line + package_line));
+        CHECK(d[2] == Approx(node_line + 300 + 2 * node_line + node_line));
     }
     SECTION("queued: the wake list's line and half an IPI, then the waiter's entry")
     {
@@ -134,4 +136,91 @@ TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the
         CHECK(d[1] == Approx(package_line + 750 + package_line));
         CHECK(d[2] == Approx(node_line + 750 + node_line));
     }
+}
+
+TEST_CASE("a post wakes its waiters one after the other, each when the waker has paid for the one before",
+          "[policy][engine]")
+{
+    // Linux 2.6.39 ipc/sem.c wake_up_sem_queue_do() calls wake_up_process()
+    // for each woken sleeper in turn. Three waiters pinned to CPUs 1, 2 and
+    // 3 (one package of four CPUs, no shared cache), one post of three
+    // tokens from CPU 0.
+    SimConfig cfg;
+    cfg.seed = 1;
+    cfg.model.os_noise = 0;
+    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:1 core:4 pu:1")),
+                   make_policy("sched-domains", {{"wakeup", "locked"}}, "test"), cfg);
+    const ProcId p = sim.add_process("waiters", 4 << 20);
+    const int ch = sim.add_channel();
+    for (int cpu : {1, 2, 3}) {
+        Simulation::TaskSpec s;
+        s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
+        s.cpus_allowed.set(cpu);
+        sim.add_task(p, std::move(s));
+    }
+    sim.run_until(10'000'000);
+    const SimTime t0 = sim.now();
+    const double before = sim.rq(0).sys_debt_ns;
+    EngineTestAccess::post(sim, ch, 3, 0);
+    // Each wakeup: the waiter's entry (400, another CPU of the package),
+    // the target's lock line (400), its hold (300) and two of its lines
+    // (2 x 400) = 1900 ns of the waker's time.
+    const double each = 400 + 400 + 300 + 2 * 400;
+    CHECK(sim.rq(0).sys_debt_ns - before == Approx(each));
+    CHECK(sim.task(0).state != TaskState::Blocked);
+    CHECK(sim.task(1).state == TaskState::Blocked);
+    CHECK(sim.task(2).state == TaskState::Blocked);
+    sim.run_until(t0 + static_cast<SimTime>(each) - 1);
+    CHECK(sim.task(1).state == TaskState::Blocked);
+    sim.run_until(t0 + static_cast<SimTime>(each));
+    CHECK(sim.task(1).state != TaskState::Blocked);
+    CHECK(sim.task(2).state == TaskState::Blocked);
+    sim.run_until(t0 + 2 * static_cast<SimTime>(each));
+    CHECK(sim.task(2).state != TaskState::Blocked);
+}
+
+TEST_CASE("a task posting to several waiters stays in the kernel until the last is woken", "[policy][engine]")
+{
+    // semop() returns to user space after wake_up_sem_queue_do() has woken
+    // the whole list (2.6.39 ipc/sem.c): the poster's next op waits for it.
+    SimConfig cfg;
+    cfg.seed = 1;
+    cfg.model.os_noise = 0;
+    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:1 core:4 pu:1")),
+                   make_policy("sched-domains", {{"wakeup", "locked"}}, "test"), cfg);
+    const ProcId p = sim.add_process("waiters", 4 << 20);
+    const int ch = sim.add_channel();
+    for (int cpu : {1, 2, 3}) {
+        Simulation::TaskSpec s;
+        s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
+        s.cpus_allowed.set(cpu);
+        sim.add_task(p, std::move(s));
+    }
+    const int parked = sim.add_channel(); // the poster waits here for good after counting
+    Simulation::TaskSpec poster;
+    poster.program.ops = {{Op::Kind::Post, 3, 0, ch}, {Op::Kind::CountOp, 0, 0, -1}, {Op::Kind::Wait, 0, 0, parked}};
+    poster.program.iterations = 1;
+    poster.cpus_allowed.set(0);
+    poster.start_ns = 10'000'000;
+    const TaskId id = sim.add_task(p, std::move(poster));
+    bool counted_early = false;
+    int first_woken_at_step = -1, all_woken_at_step = -1, counted_at_step = -1;
+    for (int step = 0; step < 400; ++step) {
+        sim.run_until(10'000'000 + 100 * static_cast<SimTime>(step));
+        int blocked = 0;
+        for (TaskId w = 0; w < 3; ++w)
+            blocked += sim.task(w).state == TaskState::Blocked ? 1 : 0;
+        const bool counted = sim.task(id).stats.ops > 0;
+        if (blocked < 3 && first_woken_at_step < 0)
+            first_woken_at_step = step;
+        if (blocked == 0 && all_woken_at_step < 0)
+            all_woken_at_step = step;
+        if (counted && counted_at_step < 0)
+            counted_at_step = step;
+        counted_early = counted_early || (counted && blocked > 0);
+    }
+    REQUIRE(first_woken_at_step >= 0);
+    REQUIRE(all_woken_at_step > first_woken_at_step); // in turn, not at once
+    CHECK(counted_at_step >= all_woken_at_step);
+    CHECK_FALSE(counted_early);
 }
