@@ -138,13 +138,12 @@ TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the
     }
 }
 
-TEST_CASE("a post wakes its waiters one after the other, each when the waker has paid for the one before",
-          "[policy][engine]")
+namespace {
+
+// One package of four CPUs (no shared cache), locked wakeups, no OS noise:
+// tasks 0-2 in process 0 wait on channel 0, pinned to CPUs 1, 2 and 3.
+Simulation three_waiters()
 {
-    // Linux 2.6.39 ipc/sem.c wake_up_sem_queue_do() calls wake_up_process()
-    // for each woken sleeper in turn. Three waiters pinned to CPUs 1, 2 and
-    // 3 (one package of four CPUs, no shared cache), one post of three
-    // tokens from CPU 0.
     SimConfig cfg;
     cfg.seed = 1;
     cfg.model.os_noise = 0;
@@ -158,6 +157,22 @@ TEST_CASE("a post wakes its waiters one after the other, each when the waker has
         s.cpus_allowed.set(cpu);
         sim.add_task(p, std::move(s));
     }
+    REQUIRE(p == 0);
+    REQUIRE(ch == 0);
+    return sim;
+}
+
+} // namespace
+
+TEST_CASE("a post wakes its waiters one after the other, each when the waker has paid for the one before",
+          "[policy][engine]")
+{
+    // Linux 2.6.39 ipc/sem.c wake_up_sem_queue_do() calls wake_up_process()
+    // for each woken sleeper in turn. Three waiters pinned to CPUs 1, 2 and
+    // 3 (one package of four CPUs, no shared cache), one post of three
+    // tokens from CPU 0.
+    Simulation sim = three_waiters();
+    const int ch = 0;
     sim.run_until(10'000'000);
     const SimTime t0 = sim.now();
     const double before = sim.rq(0).sys_debt_ns;
@@ -183,19 +198,9 @@ TEST_CASE("a task posting to several waiters stays in the kernel until the last 
 {
     // semop() returns to user space after wake_up_sem_queue_do() has woken
     // the whole list (2.6.39 ipc/sem.c): the poster's next op waits for it.
-    SimConfig cfg;
-    cfg.seed = 1;
-    cfg.model.os_noise = 0;
-    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:1 core:4 pu:1")),
-                   make_policy("sched-domains", {{"wakeup", "locked"}}, "test"), cfg);
-    const ProcId p = sim.add_process("waiters", 4 << 20);
-    const int ch = sim.add_channel();
-    for (int cpu : {1, 2, 3}) {
-        Simulation::TaskSpec s;
-        s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
-        s.cpus_allowed.set(cpu);
-        sim.add_task(p, std::move(s));
-    }
+    Simulation sim = three_waiters();
+    const ProcId p = 0;
+    const int ch = 0;
     const int parked = sim.add_channel(); // the poster waits here for good after counting
     Simulation::TaskSpec poster;
     poster.program.ops = {{Op::Kind::Post, 3, 0, ch}, {Op::Kind::CountOp, 0, 0, -1}, {Op::Kind::Wait, 0, 0, parked}};
