@@ -291,14 +291,6 @@ private:
     void run_program(TaskId t); // interpret ops until it computes, blocks or exits
     void block(TaskId t);
     void wake(TaskId t, int waker_cpu);
-    // A hint to the host's caches that a task is about to be woken. Changes
-    // nothing in the simulation.
-    void prefetch_task(TaskId t) const
-    {
-        const char *p = reinterpret_cast<const char *>(&tasks_[static_cast<size_t>(t)]);
-        for (std::size_t off = 0; off < sizeof(Task); off += 64)
-            __builtin_prefetch(p + off);
-    }
     void deliver_wake_list(int cpu);
     void task_exit(TaskId t);
     void check_finished();
@@ -373,7 +365,7 @@ private:
             f(s);
     }
     std::vector<Channel> channels_;
-    std::vector<PendingPost> pending_posts_; // slots; a free one has no waiters left
+    std::vector<PendingPost> pending_posts_; // posts whose waiters are being woken in turn; free slots are reused
     // Wakes the next waiter of pending post `slot` and schedules the one after.
     void continue_post(int slot);
     // The task whose Post op is waking others right now (-1 outside one):
