@@ -316,7 +316,9 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
                 const size_t ref = index.at(row.relative_to);
                 scale = point[ref] != 0 ? e.rows[ref].published / point[ref] : std::nan("");
             }
-            rr.ours = point[ri] * scale;
+            // A reference row is its own scale: exactly the published figure
+            // (point * (published / point) may round to 99.99999999).
+            rr.ours = rr.reference ? row.published : point[ri] * scale;
             rr.ours_min = *std::min_element(raw[ri].begin(), raw[ri].end()) * scale;
             rr.ours_max = *std::max_element(raw[ri].begin(), raw[ri].end()) * scale;
             if (e.kind == PublishedKind::Simulation && !row.relative_to.empty()) {

@@ -243,6 +243,35 @@ TEST_CASE("a tiny experiment runs: ours, relative rows and the direction", "[pub
     CHECK(format_published(bad).find("DOES NOT HOLD") != std::string::npos);
 }
 
+TEST_CASE("run_published: a reference row shows exactly its published figure, at ratio 1", "[published]")
+{
+    // ours = point x (published / point) rounds off for many figures (99.99999
+    // for 100 in the OLTP table); a reference row is its own scale, so it is
+    // the published figure itself. The run's own figure first (an absolute
+    // row is ours unscaled), then a published figure for which the product
+    // does round off.
+    const auto plain = run_published({parse_published(tiny(false).dump(), "tiny.json")}, false).at(0);
+    const double point = plain.rows[0].ours;
+    REQUIRE(point > 0);
+    double published = 0;
+    for (int k = 1; k < 100000 && published == 0; ++k) {
+        const double p = 0.1 * k;
+        if (p / point * point != p)
+            published = p;
+    }
+    REQUIRE(published > 0);
+    nlohmann::json doc = tiny(false);
+    doc["rows"][0]["published"] = published;
+    doc["rows"][0]["relative_to"] = "slow";
+    doc["rows"][1]["published"] = published / 2; // the claim holds on the published figures
+    const auto r = run_published({parse_published(doc.dump(), "tiny.json")}, false).at(0);
+    INFO("published " << published << ", point " << point);
+    REQUIRE(r.rows[0].reference);
+    CHECK(r.rows[0].ours == published);
+    REQUIRE(r.rows[0].ratio);
+    CHECK(*r.rows[0].ratio == 1.0);
+}
+
 TEST_CASE("run_published: a raised cancel flag stops the runs and throws PublishedCancelled", "[published]")
 {
     const auto e = parse_published(tiny(false).dump(), "tiny.json");
@@ -262,7 +291,10 @@ TEST_CASE("a profile experiment: the p3 matrix's two blocks through the model", 
     const auto r = run_published({e}, true).at(0);
     REQUIRE(r.rows.size() == 2);
     CHECK(r.rows[0].reference);
-    CHECK(r.rows[0].ours == Approx(90.0));
+    CHECK(r.rows[0].ours == 90.0); // exactly: the reference is its own scale
+    REQUIRE(r.rows[0].ratio);
+    CHECK(*r.rows[0].ratio == 1.0);
+    CHECK(format_published(r).find("1.00  = reference") != std::string::npos);
     CHECK(r.rows[1].ours > r.rows[0].ours); // what the profiler's model earns, whatever the ratio
     CHECK(r.compared == 1);
 }
