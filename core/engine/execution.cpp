@@ -27,17 +27,14 @@ void Simulation::advance_cpu_to_now(int cpu)
     }
     Task &t = tasks_[rq.current];
     t.stats.sys_ns += sys_ns;
-    if (t.in_post) {
-        // In the kernel between two wakeups of its post (their costs are
-        // the debt above; this is what they leave over): no user work.
+    if (t.kernel || t.in_post) {
+        // A kernel thread's run time is system time, and so is a task's
+        // between two wakeups of its post (their costs are the debt above;
+        // this is what they leave over).
         rq.sys_ns += rest;
         t.stats.sys_ns += rest;
-        return;
-    }
-    if (t.kernel) {
-        // A kernel thread's run time is system time.
-        rq.sys_ns += rest;
-        t.stats.sys_ns += rest;
+        if (t.in_post)
+            return; // no user work
     } else {
         rq.user_ns += rest;
         t.stats.user_ns += rest;
@@ -104,13 +101,18 @@ void Simulation::maybe_schedule_burst_end(int cpu)
         burst_due_ns_[cpu] = -1;
         return;
     }
+    // Drops the burst end scheduled, if any: the event left in the queue
+    // no longer matches burst_seq_.
+    auto no_burst = [&] {
+        if (burst_due_ns_[cpu] >= 0)
+            ++burst_seq_[cpu];
+        burst_due_ns_[cpu] = -1;
+    };
     const Task &t = tasks_[rq.current];
     // A task waking its post's waiters has no burst: the post's own events
     // bring it back (continue_post).
     if (t.in_post) {
-        if (burst_due_ns_[cpu] >= 0)
-            ++burst_seq_[cpu];
-        burst_due_ns_[cpu] = -1;
+        no_burst();
         return;
     }
     // x / 1.0 is x: a task that never waits on memory skips the division.
@@ -120,9 +122,7 @@ void Simulation::maybe_schedule_burst_end(int cpu)
     // Bursts that outlast this tick period are picked up by a later tick,
     // which re-derives the rate anyway: this keeps the queue free of stale events.
     if (due > next_tick_ns_) {
-        if (burst_due_ns_[cpu] >= 0)
-            ++burst_seq_[cpu];
-        burst_due_ns_[cpu] = -1;
+        no_burst();
         return;
     }
     if (burst_due_ns_[cpu] == due)

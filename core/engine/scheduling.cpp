@@ -279,9 +279,10 @@ void Simulation::continue_post(int slot)
     // The last wakeup done, the poster leaves the kernel and goes on with its
     // program, unless a wakeup asked to preempt it meanwhile: that one takes
     // its PU first, and the poster goes on when it runs again. (A post of
-    // one waiter is done within its Post op.)
+    // one waiter, or from no task, never set in_post: it is done within its
+    // Post op.)
     const TaskId poster = again.poster;
-    if (again.waiters.size() <= 1 || poster < 0 || !tasks_[poster].in_post)
+    if (poster < 0 || !tasks_[poster].in_post)
         return;
     Task &pt = tasks_[poster];
     pt.in_post = false;

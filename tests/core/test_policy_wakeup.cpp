@@ -12,6 +12,29 @@ using namespace schedscope;
 
 namespace {
 
+// sched-domains with `wakeup` on the synthetic `topo`, no OS noise: one
+// task per entry of `cpus`, pinned there, waiting on channel 0 (tasks 0,
+// 1, ... of process 0).
+Simulation waiters_on(const std::string &topo, const std::string &wakeup, std::initializer_list<int> cpus)
+{
+    SimConfig cfg;
+    cfg.seed = 1;
+    cfg.model.os_noise = 0; // nothing else runs
+    Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)),
+                   make_policy("sched-domains", {{"wakeup", wakeup}}, "test"), cfg);
+    const ProcId p = sim.add_process("waiters", 4 << 20);
+    const int ch = sim.add_channel();
+    REQUIRE(p == 0);
+    REQUIRE(ch == 0);
+    for (int cpu : cpus) {
+        Simulation::TaskSpec s;
+        s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
+        s.cpus_allowed.set(cpu);
+        sim.add_task(p, std::move(s));
+    }
+    return sim;
+}
+
 // Two producer/consumer pairs across nodes: producers pinned to CPUs 0 and
 // 1, consumers to CPUs 2 and 3. Each post wakes a consumer on another CPU.
 std::int64_t remote_locks(const std::string &policy, const std::string &topo = "pack:2 [numa] core:2 pu:1")
@@ -90,20 +113,9 @@ TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the
     // package) and CPU 2 (the other node); each post from CPU 0 wakes the
     // one that waited longest, in that order.
     auto debt_of_each_wakeup = [](const std::string &wakeup) {
-        SimConfig cfg;
-        cfg.seed = 1;
-        cfg.model.os_noise = 0; // nothing else runs
-        Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:2 [numa] core:2 pu:1")),
-                       make_policy("sched-domains", {{"wakeup", wakeup}}, "test"), cfg);
+        Simulation sim = waiters_on("pack:2 [numa] core:2 pu:1", wakeup, {0, 1, 2});
         REQUIRE(sim.topology().node_distance(0, 1) == 20);
-        const ProcId p = sim.add_process("waiters", 4 << 20);
-        const int ch = sim.add_channel();
-        for (int cpu : {0, 1, 2}) {
-            Simulation::TaskSpec s;
-            s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
-            s.cpus_allowed.set(cpu);
-            sim.add_task(p, std::move(s));
-        }
+        const int ch = 0;
         sim.run_until(10'000'000); // all three blocked, every runqueue idle
         std::vector<double> debts;
         for (int i = 0; i < 3; ++i) {
@@ -138,32 +150,6 @@ TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the
     }
 }
 
-namespace {
-
-// One package of four CPUs (no shared cache), locked wakeups, no OS noise:
-// tasks 0-2 in process 0 wait on channel 0, pinned to CPUs 1, 2 and 3.
-Simulation three_waiters()
-{
-    SimConfig cfg;
-    cfg.seed = 1;
-    cfg.model.os_noise = 0;
-    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:1 core:4 pu:1")),
-                   make_policy("sched-domains", {{"wakeup", "locked"}}, "test"), cfg);
-    const ProcId p = sim.add_process("waiters", 4 << 20);
-    const int ch = sim.add_channel();
-    for (int cpu : {1, 2, 3}) {
-        Simulation::TaskSpec s;
-        s.program.ops = {{Op::Kind::Wait, 0, 0, ch}};
-        s.cpus_allowed.set(cpu);
-        sim.add_task(p, std::move(s));
-    }
-    REQUIRE(p == 0);
-    REQUIRE(ch == 0);
-    return sim;
-}
-
-} // namespace
-
 TEST_CASE("a post wakes its waiters one after the other, each when the waker has paid for the one before",
           "[policy][engine]")
 {
@@ -171,7 +157,7 @@ TEST_CASE("a post wakes its waiters one after the other, each when the waker has
     // for each woken sleeper in turn. Three waiters pinned to CPUs 1, 2 and
     // 3 (one package of four CPUs, no shared cache), one post of three
     // tokens from CPU 0.
-    Simulation sim = three_waiters();
+    Simulation sim = waiters_on("pack:1 core:4 pu:1", "locked", {1, 2, 3});
     const int ch = 0;
     sim.run_until(10'000'000);
     const SimTime t0 = sim.now();
@@ -198,7 +184,7 @@ TEST_CASE("a task posting to several waiters stays in the kernel until the last 
 {
     // semop() returns to user space after wake_up_sem_queue_do() has woken
     // the whole list (2.6.39 ipc/sem.c): the poster's next op waits for it.
-    Simulation sim = three_waiters();
+    Simulation sim = waiters_on("pack:1 core:4 pu:1", "locked", {1, 2, 3});
     const ProcId p = 0;
     const int ch = 0;
     const int parked = sim.add_channel(); // the poster waits here for good after counting
