@@ -327,10 +327,11 @@ TEST_CASE("sembench -t 2048 -w 1900 on 128 CPUs: queued wakeups beat locked ones
     // workers, a waker that never waits). A fifth of the sample's second:
     // +46 % (+47 % over 2 s), larger than published: docs/CALIBRATION.md
     // names the line costs that decide the margin. The upper bound was 1.5
-    // while the waker paid nothing for the waiters' wait entries (+69 %
-    // then), and 1.35 while a post woke its whole batch at one instant, an
-    // artifact of the engine whose lock bookings then landed ahead of the
-    // wakeups (+12 % then); it now keeps the margin from growing further.
+    // while the waker paid nothing for the waiters' wait entries (+69 % over
+    // 2 s then), and 1.35 while a post woke its whole batch at one instant,
+    // an artifact of the engine whose lock bookings then landed ahead of
+    // the wakeups (+12 % then). It is 1.5 again: the one it had before the
+    // artifact's fit, not a bound moved out to fit today's model (1.46).
     Scenario s = sample_scenario("sembench-big-128.json");
     REQUIRE(s.policies.size() == 2);
     REQUIRE(s.policies[0].params.at("wakeup") == "locked");
@@ -342,6 +343,6 @@ TEST_CASE("sembench -t 2048 -w 1900 on 128 CPUs: queued wakeups beat locked ones
         const RunResult queued = run_policy(s, s.policies[1], seed, topo);
         INFO("seed " << seed << ": locked " << locked.throughput << ", queued " << queued.throughput);
         CHECK(queued.throughput > 1.1 * locked.throughput);
-        CHECK(queued.throughput < 1.6 * locked.throughput);
+        CHECK(queued.throughput < 1.5 * locked.throughput);
     }
 }
