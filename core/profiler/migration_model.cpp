@@ -67,8 +67,11 @@ double MigrationModel::refill_ns(int source, int target, const LineSources &from
     // dependent accesses).
     const double outside_ns = params_.mem_latency_local_ns * (numa ? memory_.latency_ratio(tn, sn) : 1.0);
     const double latency_bound = (from.shared_hit_ns + outside_lines * outside_ns) / params_.mem_misses_in_flight;
-    // A core brings lines in no faster than this (MemoryModel::warm()).
-    const double fill_bound = lines * line_bytes_ / params_.cache_fill_bytes_per_ns;
+    // A core brings lines in from beyond its caches no faster than this
+    // (ModelParams::cache_fill_bytes_per_ns, which MemoryModel::warm()
+    // applies to a task's refill; a shared cache's hits are not refills
+    // from memory and are bounded by their latency above).
+    const double fill_bound = outside_lines * line_bytes_ / params_.cache_fill_bytes_per_ns;
     // Bandwidth. Each line read from outside (read for ownership) displaces
     // a dirty line the target's caches write back: its own buffer's first,
     // homed on its node, as much as its largest private cache held; then

@@ -18,7 +18,8 @@
 // How fast step 3 goes is the engine's rule for a thread refilling a cache
 // (engine/memory_model.h), not a rule of its own: the writes are a stream,
 // so each line stalls for its latency over mem_misses_in_flight; no core
-// brings lines in faster than cache_fill_bytes_per_ns; and the traffic is
+// brings lines in from beyond its caches faster than
+// cache_fill_bytes_per_ns; and the traffic is
 // bounded by the bandwidth of the node it lands on and of the link it
 // crosses. A write that misses reads its line first (read for ownership),
 // and each line brought into a cache full of dirty lines writes one back to
