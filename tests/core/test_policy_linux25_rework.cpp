@@ -133,9 +133,9 @@ TEST_CASE("rework: with A2's own-mask mistake a CPU going idle still balances wi
 
 namespace {
 
-// When the family below starts: after the node tick at jiffy 0, so that
-// only a tick 400 ms later could cross nodes.
-constexpr SimTime kFamilyStart = 5 * kMs;
+// When the family below starts: between ticks, after the node tick at
+// jiffy 0, so that only a tick 400 ms later could cross nodes.
+constexpr SimTime kFamilyStart = 5 * kMs + kMs / 2;
 
 // A program that forks `children` CPU-bound children of 300 ms and does
 // not exec them (hackbench's shape): one Process, its first task the
@@ -167,7 +167,7 @@ TEST_CASE("2.5.59 starts forked children on their parent's CPU, for every varian
     // Linux 2.5.59 wake_up_forked_process(): no balancing at fork; the
     // parent was placed by sched_balance_exec().
     for (const char *policy : {"linux-2.5-numa", "linux-2.5-numa:idle_balance_mask=cpu", "linux-2.5-numa:variant=orig"}) {
-        Simulation sim = forked_family(policy, 3, kFamilyStart + kMs / 2); // before the next tick
+        Simulation sim = forked_family(policy, 3, kFamilyStart + kMs / 4); // before the next tick
         INFO(policy);
         for (TaskId t = 0; t < 4; ++t)
             CHECK(sim.task(t).cpu == 0);

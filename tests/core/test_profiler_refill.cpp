@@ -14,7 +14,7 @@ namespace {
 
 // One node, four CPUs, each with a private 4 MiB cache: every line of a
 // migration comes from outside the target's caches.
-constexpr const char *kPrivateCaches = "pack:4 [numa] l2:1(size=4MiB) core:1 pu:1";
+constexpr const char *kPrivateCaches = "[numa] pack:4 l2:1(size=4MiB) core:1 pu:1";
 
 double off_diagonal_ms(const Topology &t, const ModelParams &params)
 {
@@ -48,7 +48,7 @@ TEST_CASE("model: a migration's reads and write-backs share the node's bandwidth
 {
     Topology t = import_synthetic(kPrivateCaches);
     ModelParams p;
-    p.mem_misses_in_flight = 1000; // no latency bound here
+    p.mem_misses_in_flight = 256; // no latency bound here
     p.cache_fill_bytes_per_ns = 1000;
     p.mem_bandwidth_bytes_per_ns = 2.0;
     const double bytes = static_cast<double>(MigrationProfiler(t, ProfilerOptions{}).buffer_bytes());
