@@ -3,18 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace schedscope {
 
 namespace {
-// SLIT's unit: a distance of 10 is local memory (ACPI).
-constexpr double kLocalSlitDistance = 10.0;
 constexpr double kNsPerMs = 1e6;
 } // namespace
 
 MigrationModel::MigrationModel(const Topology &topology, const ModelParams &params, std::uint64_t buffer_bytes,
                                double line_bytes, std::uint64_t fallback_cache_bytes, int fallback_level)
-    : topology_(topology), params_(params), buffer_bytes_(static_cast<double>(buffer_bytes)), line_bytes_(line_bytes)
+    : topology_(topology), params_(params),
+      // Not owned: the profiler's caller keeps the topology alive for the run.
+      memory_(std::shared_ptr<const Topology>(std::shared_ptr<const void>(), &topology), params),
+      buffer_bytes_(static_cast<double>(buffer_bytes)), line_bytes_(line_bytes)
 {
     bool ignored_unknown = false, used_fallback = false;
     caches_.resize(topology.pu_count());
@@ -53,46 +55,78 @@ double MigrationModel::hit_latency_ns(int level) const
     }
 }
 
-double MigrationModel::remote_line_ns(int slit_distance) const
+double MigrationModel::refill_ns(int source, int target, const LineSources &from) const
 {
-    return params_.mem_latency_local_ns * (slit_distance / kLocalSlitDistance) +
-           line_bytes_ / params_.cache_fill_bytes_per_ns;
+    const double lines = buffer_bytes_ / line_bytes_;
+    const bool numa = topology_.numa_count() > 0;
+    const int sn = numa ? topology_.node_of_pu(source) : 0;
+    const int tn = numa ? topology_.node_of_pu(target) : 0;
+    const double outside_lines = lines * from.outside_share;
+    // Latency: the writes are a stream, so each line stalls for its latency
+    // over the lines in flight (MemoryModel::overlap of a task with no
+    // dependent accesses).
+    const double outside_ns = params_.mem_latency_local_ns * (numa ? memory_.latency_ratio(tn, sn) : 1.0);
+    const double latency_bound = (from.shared_hit_ns + outside_lines * outside_ns) / params_.mem_misses_in_flight;
+    // A core brings lines in from beyond its caches no faster than this
+    // (ModelParams::cache_fill_bytes_per_ns, which MemoryModel::warm()
+    // applies to a task's refill; a shared cache's hits are not refills
+    // from memory and are bounded by their latency above).
+    const double fill_bound = outside_lines * line_bytes_ / params_.cache_fill_bytes_per_ns;
+    // Bandwidth. Each line read from outside (read for ownership) displaces
+    // a dirty line the target's caches write back: its own buffer's first,
+    // homed on its node, as much as its largest private cache held; then
+    // the shared buffer's, homed on the source's node. Demand is charged to
+    // the node whose memory it is, as the engine charges it, and a remote
+    // node's share also crosses the link between the two.
+    double private_bytes = 0;
+    for (const auto &c : caches_[target])
+        if (source == target || !c.sharers.test(source))
+            private_bytes = std::max(private_bytes, c.size_bytes);
+    const double read_bytes = outside_lines * line_bytes_;
+    const double wb_target = std::min(read_bytes, private_bytes);
+    const double wb_source = read_bytes - wb_target;
+    const double bw = params_.mem_bandwidth_bytes_per_ns;
+    double bandwidth_bound = 0;
+    if (sn == tn) {
+        bandwidth_bound = (2 * read_bytes) / bw;
+    } else {
+        const double crossing = read_bytes + wb_source;
+        bandwidth_bound = std::max({crossing / bw, wb_target / bw,
+                                    crossing * memory_.link_hops(tn, sn) / params_.link_bandwidth_bytes_per_ns});
+    }
+    return std::max({latency_bound, fill_bound, bandwidth_bound});
 }
 
 double MigrationModel::cost_ms(int source, int target, const std::atomic<bool> *)
 {
     const double b = buffer_bytes_;
     const double lines = b / line_bytes_;
-    const int slit = source == target
-                         ? static_cast<int>(kLocalSlitDistance)
-                         : topology_.node_distance(topology_.node_of_pu(source), topology_.node_of_pu(target));
     double covered = 0; // fraction of the buffer's lines already served
-    double ns_per_line = 0;
-    auto serve = [&](double retained, double line_ns) {
+    LineSources from;
+    // Lines a cache the target reads from holds, beyond those served closer.
+    auto serve_hit = [&](double retained, double line_ns) {
         retained = std::clamp(retained, 0.0, 1.0);
         if (retained > covered) {
-            ns_per_line += (retained - covered) * line_ns;
+            from.shared_hit_ns += (retained - covered) * lines * line_ns;
             covered = retained;
         }
     };
 
     if (source == target) {
         for (const auto &c : caches_[source])
-            serve(c.size_bytes / b, hit_latency_ns(c.level));
+            serve_hit(c.size_bytes / b, hit_latency_ns(c.level));
     } else {
         // Caches the target shares with the source, after the target's own
         // buffer went through them.
         for (const auto &c : caches_[target])
             if (c.sharers.test(source))
-                serve((c.size_bytes - b) / b, hit_latency_ns(c.level));
-        // The source's other caches still hold their share; fetching from
-        // them crosses the same interconnect as memory.
-        for (const auto &c : caches_[source])
-            if (!c.sharers.test(target))
-                serve(c.size_bytes / b, remote_line_ns(slit));
+                serve_hit((c.size_bytes - b) / b, hit_latency_ns(c.level));
     }
-    serve(1.0, remote_line_ns(slit));
-    return lines * ns_per_line / kNsPerMs;
+    // Everything else comes from outside the target's caches: the source's
+    // private caches (a cache-to-cache transfer, at the cost of a memory
+    // access on the source's node) or that node's memory.
+    from.outside_share = 1.0 - covered;
+    return refill_ns(source, target, from) / kNsPerMs;
 }
 
 } // namespace schedscope

@@ -58,7 +58,22 @@ MigrationProfiler::MigrationProfiler(const Topology &topology, ProfilerOptions o
     if (options_.mode == ProfileMode::Measure && topology_.source() != kDetectSource)
         throw InputError("--mode", "measure mode profiles the running machine, but the topology comes from '" +
                                        topology_.source() + "'; use --topology detect or --mode model");
+    if (options_.machine_figures)
+        apply_machine_figures();
     resolve_cache();
+}
+
+void MigrationProfiler::apply_machine_figures()
+{
+    ModelParams merged;
+    merged.apply_machine_figures(topology_);
+    const ModelParams defaults;
+    for (const auto &f : ModelParams::fields()) {
+        const double given = options_.params.get(f.name);
+        if (given != defaults.get(f.name))
+            merged.set(f.name, given, "profiler options");
+    }
+    options_.params = merged;
 }
 
 void MigrationProfiler::resolve_cache()
@@ -91,7 +106,10 @@ void MigrationProfiler::resolve_cache()
         for (ObjId id : topology_.objects_of(cache_type(cache_level_))) {
             const auto &o = topology_.obj(id);
             cache_bytes_ = std::max(cache_bytes_, o.cache_size_bytes);
-            if (o.cache_line_bytes > 0)
+            // Measure mode writes one word per line of the machine's caches;
+            // model mode counts lines as the engine does (ModelParams::
+            // cache_line_bytes, an era figure where the sample has one).
+            if (o.cache_line_bytes > 0 && options_.mode == ProfileMode::Measure)
                 line_bytes_ = o.cache_line_bytes;
         }
         if (cache_bytes_ == 0 || !topology_.caches_known()) {

@@ -30,6 +30,11 @@ struct ProfilerOptions {
     std::uint64_t buffer_bytes = 0;  // overrides factor x cache size when non-zero (tests, tiny runs)
     std::uint64_t seed = 0x5c4ed5c0; // write-pattern generator; fixed so runs are comparable
     ModelParams params;              // latencies and bandwidths of the model mode
+    // Model mode: the topology's era figures (its `model:` lines, as a
+    // simulation on it gets them) stand where `params` holds a default;
+    // a field of `params` set to anything else wins, as a scenario's
+    // "model" wins over the figures.
+    bool machine_figures = true;
 };
 
 // (pairs evaluated so far, pairs to evaluate)
@@ -57,6 +62,7 @@ public:
     MigrationProfile run(const std::atomic<bool> *cancel = nullptr, const ProfileProgress &progress = {}) const;
 
 private:
+    void apply_machine_figures();
     void resolve_cache();
 
     const Topology &topology_;

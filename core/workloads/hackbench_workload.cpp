@@ -55,6 +55,7 @@ void build_hackbench(Simulation &sim, const HackbenchParams &p, const std::strin
     shape.receive_ns = static_cast<std::int64_t>(p.receive_us * 1e3);
     shape.working_set_bytes = kHackbenchWorkingSetKiB * 1024;
     shape.buffer_messages = hackbench_buffer_messages(p.socket_buffer_bytes);
+    shape.one_parent = true; // hackbench.c: main() forks every group's tasks itself
     add_hackbench_groups(sim, shape, "hackbench");
 }
 

@@ -93,6 +93,7 @@ void build_numa_test(Simulation &sim, const NumaTestParams &p, const std::string
     shape.receive_ns = 2'000;
     shape.working_set_bytes = 64 * 1024;
     shape.buffer_messages = hackbench_buffer_messages(kHackbenchSocketBufferBytes); // as hackbench's default
+    shape.one_parent = true; // one "hackbench 10" command forks all its tasks
     add_hackbench_groups(sim, shape, "hackbench");
 }
 

@@ -57,10 +57,15 @@ int bench_bind_node(BenchBind b, int i, int count, int nodes)
 
 void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix)
 {
+    ProcId parent = -1;
     for (std::int64_t g = 0; g < shape.groups; ++g) {
         // hackbench's default mode forks processes; one simulated process per
-        // group is enough since nothing here depends on address spaces.
-        const ProcId proc = sim.add_process(name_prefix + std::to_string(g), sim.model().chunk_bytes);
+        // group (or one for all, one_parent) is enough since nothing here
+        // depends on address spaces.
+        if (!shape.one_parent || parent < 0)
+            parent = sim.add_process(shape.one_parent ? name_prefix : name_prefix + std::to_string(g),
+                                     sim.model().chunk_bytes);
+        const ProcId proc = parent;
         const bool bounded = shape.buffer_messages > 0;
         int channels[kHackbenchReceiversPerGroup];
         int space[kHackbenchReceiversPerGroup]; // free slots of each receiver's socket

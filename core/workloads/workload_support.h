@@ -67,6 +67,11 @@ struct HackbenchShape {
     // Messages a receiver's socket holds before its senders block in
     // write(); 0 = unbounded (senders never block).
     std::int64_t buffer_messages = 0;
+    // hackbench.c's main() forks every group's senders and receivers itself
+    // (fork(), no exec): all groups are then one Process here, so a policy
+    // that starts forked children on their creator's CPU starts all of them
+    // on one. false: one Process per group.
+    bool one_parent = false;
 };
 
 // The socket buffer of hackbench's era: a receiver's socket, shared by the

@@ -130,3 +130,91 @@ TEST_CASE("rework: with A2's own-mask mistake a CPU going idle still balances wi
     CHECK(pulls[0].task == 3); // load_balance() walks the queue from its tail
     CHECK(check_invariants(sim).empty());
 }
+
+namespace {
+
+// When the family below starts: between ticks, after the node tick at
+// jiffy 0, so that only a tick 400 ms later could cross nodes.
+constexpr SimTime kFamilyStart = 5 * kMs + kMs / 2;
+
+// A program that forks `children` CPU-bound children of 300 ms and does
+// not exec them (hackbench's shape): one Process, its first task the
+// exec'd parent. Run to `until_ns`.
+Simulation forked_family(const std::string &policy, int children, SimTime until_ns)
+{
+    Simulation sim = make_sim(kTwoNodes, policy);
+    const ProcId p = sim.add_process("family", 4 << 20);
+    for (int i = 0; i < 1 + children; ++i) {
+        Simulation::TaskSpec s;
+        s.program.ops = {Op{Op::Kind::Compute, 300 * kMs, 0, -1}};
+        s.working_set_bytes = 256 * 1024;
+        s.start_ns = kFamilyStart;
+        sim.add_task(p, std::move(s));
+    }
+    sim.run_until(until_ns);
+    return sim;
+}
+
+double busy_ms(const Simulation &sim, int cpu, SimTime until_ns)
+{
+    return static_cast<double>(until_ns - sim.rq(cpu).idle_ns) / 1e6;
+}
+
+} // namespace
+
+TEST_CASE("2.5.59 starts forked children on their parent's CPU, for every variant", "[policy][rework][orig]")
+{
+    // Linux 2.5.59 wake_up_forked_process(): no balancing at fork; the
+    // parent was placed by sched_balance_exec().
+    for (const char *policy : {"linux-2.5-numa", "linux-2.5-numa:idle_balance_mask=cpu", "linux-2.5-numa:variant=orig"}) {
+        Simulation sim = forked_family(policy, 3, kFamilyStart + kMs / 4); // before the next tick
+        INFO(policy);
+        for (TaskId t = 0; t < 4; ++t)
+            CHECK(sim.task(t).cpu == 0);
+    }
+}
+
+TEST_CASE("a forked family: A2 as posted leaves every other CPU idle, the fix shares the node, orig crosses nodes",
+          "[policy][rework][orig]")
+{
+    // Five tasks on CPU 0 at fork. A2 as posted: the idle tick's own mask
+    // pulls nothing and no other CPU ever goes idle from busy, so schedule()
+    // never balances either; CPU 0's busy tick finds no busier queue.
+    const SimTime until = 100 * kMs;
+    Simulation posted = forked_family("linux-2.5-numa:idle_balance_mask=cpu", 4, until);
+    for (int c = 1; c < 4; ++c)
+        CHECK(busy_ms(posted, c, until) < 1.0);
+    // A2 fixed: the idle tick balances within the node, so CPU 1 takes work
+    // on its first tick; node 1 has no idle cross-node balancing in A2.
+    Simulation fixed = forked_family("linux-2.5-numa", 4, until);
+    CHECK(busy_ms(fixed, 1, until) > 90.0 - 5.0); // from its first tick after the start
+    CHECK(busy_ms(fixed, 2, until) < 1.0);
+    CHECK(busy_ms(fixed, 3, until) < 1.0);
+    // orig: every NODE_BALANCE_RATE-th idle balance looks at the busiest
+    // node, so node 1's CPUs get work within the first tens of ms.
+    Simulation orig = forked_family("linux-2.5-numa:variant=orig", 4, until);
+    CHECK(busy_ms(orig, 2, until) > 50.0);
+    CHECK(busy_ms(orig, 3, until) > 50.0);
+    for (const Simulation *s : {&posted, &fixed, &orig})
+        CHECK(check_invariants(*s).empty());
+}
+
+TEST_CASE("rework: A2's one NODE_REBALANCE_TICK also runs on idle CPUs, every 400 ms", "[policy][rework]")
+{
+    // Five tasks on CPU 0 (A2 as posted keeps them there, see above): at
+    // jiffy 400 the idle CPUs of node 1 look at the busiest node and each
+    // takes one task (idle=1), the mistaken mask notwithstanding.
+    const SimTime until = 450 * kMs;
+    Simulation sim = forked_family("linux-2.5-numa:idle_balance_mask=cpu", 4, until);
+    for (int c : {2, 3}) {
+        auto pulls = decisions_to(sim, DecisionKind::Pull, c);
+        REQUIRE(pulls.size() == 1);
+        CHECK(pulls[0].time_ns == 400 * kMs);
+        CHECK(pulls[0].from == 0);
+        CHECK(pulls[0].reason.find("node balancing towards busiest node 0") != std::string::npos);
+    }
+    // As this model had A2 before (and B0's split made possible): off.
+    Simulation off = forked_family("linux-2.5-numa:idle_balance_mask=cpu,idle_node_rebalance_tick_ms=0", 4, until);
+    CHECK(decisions_to(off, DecisionKind::Pull, 2).empty());
+    CHECK(decisions_to(off, DecisionKind::Pull, 3).empty());
+}
