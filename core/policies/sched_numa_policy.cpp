@@ -9,6 +9,20 @@
 // posting) the home node is re-evaluated after every scan from where the
 // process's faults say its memory is; off (the March 2012 posting) it stays
 // where the load put it. All of it is paid for in system time.
+//
+// Whose home. `home=process` (the default) homes each process as the March
+// 2012 posting did, on the least loaded node when it starts, and with
+// cpu_follow moves that home from the process's faults. `home=task` is the
+// October 2012 posting as written ([PATCH 26/31] "sched, numa, mm: Add fault
+// driven placement and migration policy", 25 October 2012): every task
+// starts with no home (__sched_fork() sets p->node = -1, so it is placed and
+// balanced as plain CFS would), counts its own hinting faults by the node of
+// the page (task_numa_fault()), and at its first fault of each new scan of
+// its process takes the node most of them hit as its home
+// (task_numa_placement()). The scan is the process's: the whole address
+// space, when a thread has run its scan period and the process's next scan
+// is due (task_tick_numa(), task_numa_work(): at most every 2 x the minimum
+// period).
 
 #include "engine/policy_actions.h"
 #include "engine/simulation.h"
@@ -34,8 +48,11 @@ constexpr std::int64_t kMaxScanPeriodMs = 3'600'000;
 // second fault in a row from that node.
 constexpr int kFaultsInARowToMigrate = 2;
 
+enum class HomeUnit { Process, Task };
+
 struct SchedNumaParams {
     NumaBaseParams nb;
+    HomeUnit home = HomeUnit::Process;
     bool cpu_follow = true;
     std::int64_t scan_period_min_ms = kDefaultScanPeriodMinMs;
     std::int64_t scan_period_max_ms = kDefaultScanPeriodMaxMs;
@@ -47,6 +64,9 @@ const ParamTable<SchedNumaParams> &sched_numa_table()
     static const ParamTable<SchedNumaParams> t = [] {
         ParamTable<SchedNumaParams> t;
         t.include(&SchedNumaParams::nb, numa_base_table());
+        t.choice<HomeUnit>("home", &SchedNumaParams::home, {{"process", HomeUnit::Process}, {"task", HomeUnit::Task}},
+                           "process: a home per process, set at its start (March 2012) | task: a home per task, "
+                           "none until its own hinting faults pick one (October 2012, task_numa_placement())");
         t.on_off("cpu_follow", &SchedNumaParams::cpu_follow,
                  "re-evaluate the home node after every scan from the hinting faults (on/off)");
         t.integer("sched_numa_scan_period_min_ms", &SchedNumaParams::scan_period_min_ms, 1, kMaxScanPeriodMs, "ms",
@@ -78,6 +98,17 @@ struct ProcState {
     std::vector<std::uint8_t> in_a_row; // per chunk: faults in a row from it
 };
 
+// Per task, home=task (October 2012): p->node, p->numa_faults,
+// p->numa_scan_seq, p->numa_migrate_seq, p->numa_scan_period, p->node_stamp.
+struct TaskHome {
+    int home = kNoNode;
+    std::vector<std::int64_t> faults; // by the node of the page, halved at each placement
+    int scan_seq = 0;                 // the process's scan it last placed at
+    int migrate_seq = 0;              // the scan at which its home last moved
+    SimTime scan_period_ns = 0;
+    SimTime stamp_ns = 0; // its running time when it last triggered a scan
+};
+
 template <class Base> class SchedNumaPolicy final : public Base {
 public:
     template <class BaseParams>
@@ -98,9 +129,28 @@ public:
         const int nodes = std::max(1, topo.numa_count());
         std::vector<double> homed(nodes, 0.0);
         procs_.assign(sim.processes().size(), ProcState{});
+        if (per_task()) {
+            tasks_.assign(sim.tasks().size(), TaskHome{});
+            for (TaskHome &th : tasks_) {
+                th.faults.assign(static_cast<size_t>(nodes), 0);
+                th.scan_period_ns = p_.scan_period_min_ms * 1'000'000;
+                th.migrate_seq = -1; // __sched_fork(): the process's scan_seq - 1
+            }
+        }
         for (const Process &p : sim.processes()) {
             if (p.kernel)
                 continue; // kernel threads have no memory to be homed with
+            if (per_task()) {
+                // __sched_fork(): no home; mm->numa_next_scan = now, so the
+                // first thread to run a scan period scans.
+                ProcState &s = procs_[static_cast<size_t>(p.id)];
+                s.faults.assign(static_cast<size_t>(nodes), 0);
+                s.scan_period_ns = p_.scan_period_min_ms * 1'000'000;
+                s.next_scan_ns = 0;
+                s.last_nid.assign(p.chunk_node.size(), kNoNode);
+                s.in_a_row.assign(p.chunk_node.size(), 0);
+                continue;
+            }
             int best = 0;
             double best_load = 0;
             for (int n = 0; n < nodes; ++n) {
@@ -126,11 +176,15 @@ public:
         }
     }
 
-    int preferred_node(const Simulation &sim, TaskId t) const override { return home(sim.task(t).proc); }
+    int preferred_node(const Simulation &sim, TaskId t) const override { return home_of(sim, t); }
 
     void on_tick(Simulation &sim, int cpu) override
     {
         Base::on_tick(sim, cpu);
+        if (per_task()) {
+            task_tick(sim, cpu);
+            return;
+        }
         if (cpu != 0)
             return;
         for (ProcId p = 0; p < static_cast<ProcId>(procs_.size()); ++p)
@@ -147,8 +201,15 @@ public:
         ProcState &s = procs_[static_cast<size_t>(task.proc)];
         const Process &proc = sim.processes()[task.proc];
         const int where = proc.chunk_node[chunk];
-        // task_numa_fault(): counted by the node of the page.
-        ++s.faults[static_cast<size_t>(where)];
+        // task_numa_fault(): counted by the node of the page; per task, after
+        // task_numa_placement() has looked at the last scan's counts.
+        if (per_task()) {
+            TaskHome &th = tasks_[static_cast<size_t>(t)];
+            if (p_.cpu_follow)
+                place_task(sim, t, s.scan_seq);
+            ++th.faults[static_cast<size_t>(where)];
+        } else
+            ++s.faults[static_cast<size_t>(where)];
         auto &last = s.last_nid[static_cast<size_t>(chunk)];
         auto &row = s.in_a_row[static_cast<size_t>(chunk)];
         row = last == node ? static_cast<std::uint8_t>(std::min(255, row + 1)) : std::uint8_t{1};
@@ -164,10 +225,11 @@ public:
     }
 
 protected:
-    int fork_node(const Simulation &sim, TaskId t) const override { return home(sim.task(t).proc); }
+    // home=task: a new task has no home (p->node = -1), so none here.
+    int fork_node(const Simulation &sim, TaskId t) const override { return per_task() ? kNoNode : home_of(sim, t); }
     int numa_preference(const Simulation &sim, TaskId t, int from_cpu, int to_cpu) const override
     {
-        const int h = home(sim.task(t).proc);
+        const int h = home_of(sim, t);
         if (h == kNoNode)
             return 0;
         const int from = sim.topology().node_of_pu(from_cpu), to = sim.topology().node_of_pu(to_cpu);
@@ -175,13 +237,87 @@ protected:
     }
     std::string numa_reason(const Simulation &sim, TaskId t) const override
     {
-        return "its process's home is " + node_text(home(sim.task(t).proc));
+        return (per_task() ? "its home is " : "its process's home is ") + node_text(home_of(sim, t));
     }
 
 private:
+    bool per_task() const { return p_.home == HomeUnit::Task; }
+
     int home(ProcId p) const
     {
         return p >= 0 && p < static_cast<ProcId>(procs_.size()) ? procs_[static_cast<size_t>(p)].home : kNoNode;
+    }
+
+    int home_of(const Simulation &sim, TaskId t) const
+    {
+        if (per_task())
+            return t >= 0 && t < static_cast<TaskId>(tasks_.size()) ? tasks_[static_cast<size_t>(t)].home : kNoNode;
+        return home(sim.task(t).proc);
+    }
+
+    // task_tick_numa() (October 2012) for the task running on `cpu`: once
+    // it has run its scan period since it last did, it scans its process
+    // if that is due (task_numa_work(): the next scan no sooner than twice
+    // the minimum period, whichever thread asks).
+    void task_tick(Simulation &sim, int cpu)
+    {
+        const TaskId t = sim.rq(cpu).current;
+        if (t < 0 || t >= static_cast<TaskId>(tasks_.size()))
+            return;
+        const Task &task = sim.task(t);
+        if (task.kernel || task.segments.empty())
+            return; // no memory: nothing to place
+        TaskHome &th = tasks_[static_cast<size_t>(t)];
+        if (task.stats.user_ns - th.stamp_ns <= th.scan_period_ns)
+            return;
+        th.stamp_ns = task.stats.user_ns;
+        ProcState &s = procs_[static_cast<size_t>(task.proc)];
+        if (sim.now() < s.next_scan_ns)
+            return;
+        s.next_scan_ns = sim.now() + 2 * p_.scan_period_min_ms * 1'000'000;
+        ++s.scan_seq;
+        bool armed = false;
+        const Process &proc = sim.processes()[task.proc];
+        for (int c = 0; c < static_cast<int>(proc.chunk_node.size()); ++c)
+            armed = PolicyActions::arm_hinting(sim, task.proc, c, cpu, PageGrain::Pte) || armed;
+        if (armed)
+            PolicyActions::flush_tlb_range(sim, task.proc, cpu);
+    }
+
+    // task_numa_placement() (October 2012), at a task's first fault of a
+    // new scan: the node most of its faults hit since is its home, the
+    // counts halve; a move waits settle_count scans after its last
+    // (NUMA_SETTLE); its scan period resets on a move and doubles, up to
+    // the maximum, while the home stays.
+    void place_task(Simulation &sim, TaskId t, int seq)
+    {
+        TaskHome &th = tasks_[static_cast<size_t>(t)];
+        if (th.scan_seq == seq)
+            return;
+        th.scan_seq = seq;
+        int best = kNoNode;
+        std::int64_t max = 0;
+        for (int n = 0; n < static_cast<int>(th.faults.size()); ++n) {
+            if (th.faults[static_cast<size_t>(n)] > max) {
+                max = th.faults[static_cast<size_t>(n)];
+                best = n;
+            }
+            th.faults[static_cast<size_t>(n)] /= 2;
+        }
+        if (best == kNoNode)
+            return;
+        if (best == th.home) {
+            th.scan_period_ns = std::min(p_.scan_period_max_ms * 1'000'000, th.scan_period_ns * 2);
+            return;
+        }
+        th.scan_period_ns = p_.scan_period_min_ms * 1'000'000;
+        if (seq - th.migrate_seq <= p_.settle_count)
+            return;
+        th.migrate_seq = seq;
+        sim.log(DecisionKind::PreferNode, t, th.home, best,
+                task_text(t) + " takes home " + node_text(best) +
+                    ": most of its hinting faults since the last scan hit memory there");
+        th.home = best;
     }
 
     // task_numa_work() (October 2012): a new scan sequence; the whole
@@ -246,6 +382,7 @@ private:
 
     SchedNumaParams p_;
     std::vector<ProcState> procs_;
+    std::vector<TaskHome> tasks_; // home=task only
 };
 
 } // namespace

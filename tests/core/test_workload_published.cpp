@@ -6,6 +6,8 @@
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "engine_test_access.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "topology/import.h"
 #include "workloads/workload_support.h"
 
@@ -42,23 +44,117 @@ TEST_CASE("specjbb jvms=N: N processes, each with its own heap and PUs/N warehou
     REQUIRE(sim.processes().size() == 4);
     for (const Process &p : sim.processes()) {
         CHECK(p.name == "jvm" + std::to_string(p.id));
-        REQUIRE(p.tasks.size() == 2); // 8 PUs / 4 JVMs
+        int warehouses = 0;
+        for (TaskId t : p.tasks)
+            warehouses += sim.task(t).name.find("/warehouse") != std::string::npos;
+        CHECK(warehouses == 2); // 8 PUs / 4 JVMs
         for (TaskId t : p.tasks)
             for (const auto &seg : sim.task(t).segments) // every access stays in its own JVM's heap
                 CHECK(seg.chunk_end <= static_cast<int>(p.chunk_node.size()));
     }
-    // One JVM is the workload it always was.
+    // One JVM keeps its historical names.
     Simulation one = build(kFourNodes, "simple", "specjbb:heap_mb=64", 10'000'000);
     REQUIRE(one.processes().size() == 1);
     CHECK(one.processes()[0].name == "jvm");
-    CHECK(one.tasks().size() == 8);
     CHECK(one.tasks()[3].name == "jvm/warehouse3");
+}
+
+namespace {
+
+int gc_threads_of(const Simulation &sim, ProcId p)
+{
+    int n = 0;
+    for (TaskId t : sim.processes()[static_cast<size_t>(p)].tasks)
+        n += sim.task(t).name.find("/gc") != std::string::npos;
+    return n;
+}
+
+SimTime warehouses_start(const Simulation &sim)
+{
+    for (const Task &t : sim.tasks())
+        if (t.name.find("/warehouse") != std::string::npos)
+            return t.start_ns;
+    return -1;
+}
+
+} // namespace
+
+TEST_CASE("specjbb: each JVM runs HotSpot's default ParallelGCThreads for the machine's CPUs",
+          "[workload][published][specjbb]")
+{
+    // 8 CPUs: one per CPU. 32 (the R910): 8 + (32 - 8) x 5 / 8 = 23, pinned
+    // or not (the JVMs of 2012 counted the online CPUs).
+    Simulation eight = build(kFourNodes, "simple", "specjbb:jvms=4,heap_mb=64", 10'000'000);
+    for (const Process &p : eight.processes())
+        CHECK(gc_threads_of(eight, p.id) == 8);
+    Simulation r910 = build("pack:4 [numa] l3:1(size=24MiB) core:8 pu:1", "bind:mode=hard",
+                            "specjbb:jvms=4,heap_mb=128", 10'000'000);
+    for (const Process &p : r910.processes())
+        CHECK(gc_threads_of(r910, p.id) == 23);
+    Simulation set = build(kFourNodes, "simple", "specjbb:jvms=2,heap_mb=64,gc_threads=3", 10'000'000);
+    for (const Process &p : set.processes())
+        CHECK(gc_threads_of(set, p.id) == 3);
+}
+
+TEST_CASE("specjbb: the GC threads first-touch the heap before the warehouses start; unbound it spans the nodes",
+          "[workload][published][specjbb]")
+{
+    // Four JVMs on 4 nodes x 2 CPUs. The warehouses are created after the
+    // start-up collections; by then the heaps have been written by the GC
+    // threads. Under cfs a JVM's GC threads were spread over
+    // the machine at clone, so its heap is on several nodes; under manual
+    // pinning it is on the JVM's node alone.
+    for (const char *policy : {"cfs", "bind:mode=hard"}) {
+        Simulation sim = build(kFourNodes, policy, "specjbb:jvms=4,heap_mb=64", 400'000'000);
+        const SimTime start = warehouses_start(sim);
+        REQUIRE(start > 0);
+        sim.run_until(start);
+        for (const Process &p : sim.processes()) {
+            // The engine samples a running task's touches (2 a tick), so a
+            // chunk copied in a GC thread's last moments may be left for a
+            // warehouse to touch first: nearly all, not all.
+            int unplaced = 0;
+            for (auto n : p.chunk_node)
+                unplaced += n == kNoNode;
+            CHECK(unplaced * 10 <= static_cast<int>(p.chunk_node.size()));
+            int nodes = 0;
+            for (int c : p.chunks_on_node)
+                nodes += c > 0;
+            if (std::string(policy) == "cfs")
+                CHECK(nodes >= 3);
+            else
+                CHECK(nodes == 1);
+        }
+        CHECK(check_invariants(sim).empty());
+    }
+}
+
+TEST_CASE("specjbb: unbound warehouses find most of their heap remote, pinned ones all of it local",
+          "[workload][published][specjbb]")
+{
+    // What the published table turns on: a warehouse's accesses are local
+    // in proportion to its JVM's heap on its node, which under cfs is about
+    // a node's share (1/4 here) and under manual pinning all of it.
+    auto local_share = [](const char *policy) {
+        Simulation sim = build(kFourNodes, policy, "specjbb:jvms=4,heap_mb=64", 300'000'000);
+        sim.run_to_end();
+        double acc = 0, local = 0;
+        for (const Task &t : sim.tasks())
+            if (t.name.find("/warehouse") != std::string::npos) {
+                acc += t.stats.accesses;
+                local += t.stats.local_accesses;
+            }
+        REQUIRE(acc > 0);
+        return local / acc;
+    };
+    CHECK(local_share("cfs") < 0.5);
+    CHECK(local_share("bind:mode=hard") > 0.95);
 }
 
 TEST_CASE("specjbb jvms=4 under manual pinning: each JVM's CPUs and memory on a node of its own",
           "[workload][published]")
 {
-    Simulation sim = build(kFourNodes, "bind:mode=hard", "specjbb:jvms=4,heap_mb=64", 50'000'000);
+    Simulation sim = build(kFourNodes, "bind:mode=hard", "specjbb:jvms=4,heap_mb=64", 80'000'000);
     sim.run_to_end();
     for (const Process &p : sim.processes()) {
         const int node = p.id; // JVM i owns node i
@@ -73,6 +169,82 @@ TEST_CASE("specjbb jvms=4 under manual pinning: each JVM's CPUs and memory on a 
     }
     CHECK(sim.total_ops() > 0);
     CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("STREAM on the R910 under 3.6: instances spread at exec, one node at a time, and stay with their arrays",
+          "[workload][published][stream]")
+{
+    // Linux 3.6 select_task_rq_fair() with SD_BALANCE_EXEC/FORK, which
+    // sd_numa_init() sets below RECLAIM_DISTANCE (the R910's SLIT 20): each
+    // instance goes to the idlest node by instantaneous load (forkexec_idx
+    // 0), so 4, 8 and 16 instances land 1, 2 and 4 a node, and each
+    // first-touches its arrays there. With idle CPUs on every node,
+    // find_busiest_group() finds the nodes balanced (the busiest has no more
+    // tasks than CPUs and at most one idle CPU fewer; 125 % imbalance_pct),
+    // so the balancer does not take a running instance from its memory: OS
+    // noise (kernel threads, daemons, interrupts) included, over a run ten
+    // times stream.c's NTIMES, the instances' accesses stay local. This is
+    // what the model earns; the published 3.6 baseline was 10-20 % behind
+    // manual pinning (docs/CALIBRATION.md, last section).
+    for (int instances : {4, 8, 16}) {
+        Scenario s;
+        s.topology = "sample:dell-r910-4node";
+        s.workload = {"stream", {{"instances", std::to_string(instances)}, {"ntimes", "100"}}};
+        s.policies = {{"cfs", {}}};
+        Simulation sim = build_simulation(s, s.policies.front(), 1, scenario_topology(s));
+        sim.run_to_end();
+        std::vector<int> per_node(4, 0);
+        double acc = 0, local = 0;
+        for (const Task &t : sim.tasks()) {
+            if (t.name.rfind("stream", 0) != 0)
+                continue;
+            ++per_node[static_cast<size_t>(sim.topology().node_of_pu(t.cpu))];
+            acc += t.stats.accesses;
+            local += t.stats.local_accesses;
+        }
+        for (int n : per_node)
+            CHECK(n == instances / 4);
+        REQUIRE(acc > 0);
+        CHECK(local / acc > 0.99);
+    }
+}
+
+TEST_CASE("sched-numa home=task: no home at fork, then each thread's own hinting faults pick its home",
+          "[policy][published][sched-numa]")
+{
+    // One process, two threads: thread 0 on node 0 over its half of the
+    // memory on node 0, thread 1 on node 2 over its half on node 2. The
+    // October 2012 posting homes tasks, not processes: none at first
+    // (__sched_fork(): p->node = -1), then each where its own faults went
+    // (task_numa_placement()). A home per process gives both one home.
+    auto homes = [](const std::string &home, SimTime t) {
+        SimConfig cfg;
+        cfg.model.os_noise = 0;
+        cfg.duration_ns = 2'000'000'000;
+        Simulation sim(std::make_shared<const Topology>(import_synthetic(kFourNodes)),
+                       make_policy("sched-numa", {{"home", home}, {"sched_numa_scan_period_min_ms", "20"}}, "test"),
+                       cfg);
+        const ProcId p = sim.add_process("two", std::int64_t{8} << 22);
+        for (int i = 0; i < 2; ++i) {
+            Simulation::TaskSpec s;
+            s.program.ops = {Op{Op::Kind::Compute, 1'000'000, 0, -1}};
+            s.program.iterations = 0;
+            s.segments = {AccessSegment{4 * i, 4 * i + 4, 1.0}};
+            s.mem_intensity = 0.02;
+            s.working_set_bytes = 1 << 20;
+            s.cpus_allowed.set(4 * i);
+            s.cpus_allowed.set(4 * i + 1);
+            sim.add_task(p, std::move(s));
+            sim.place_chunks(p, 4 * i, 4 * i + 4, 2 * i);
+        }
+        sim.run_until(t);
+        CHECK(check_invariants(sim).empty());
+        return std::pair{sim.policy().preferred_node(sim, 0), sim.policy().preferred_node(sim, 1)};
+    };
+    CHECK(homes("task", 1'000'000) == std::pair{kNoNode, kNoNode});
+    CHECK(homes("task", 1'000'000'000) == std::pair{0, 2});
+    const auto [a, b] = homes("process", 1'000'000'000);
+    CHECK(a == b);
 }
 
 TEST_CASE("hackbench: the era's 64 KiB socket holds 170 messages", "[workload][published]")
