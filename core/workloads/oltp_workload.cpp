@@ -76,6 +76,10 @@ struct OltpParams {
     double mem_accesses_per_us = kOltpAccessesPerUs;
     double io_sigma = kOltpIoSigma;
     std::int64_t irq_cpu = kOltpIrqCpu;
+    // The scattered reads (the 1 - kOltpHotShare of accesses over the whole
+    // buffer) as misses whose lines cool the other processes' caches
+    // (Task::stray_share); off: counted at the hot set's warmth, as before.
+    bool stray_lines = false;
 };
 
 const ParamTable<OltpParams> &oltp_table()
@@ -98,6 +102,9 @@ const ParamTable<OltpParams> &oltp_table()
         t.integer("irq_cpu", &OltpParams::irq_cpu, kOltpIrqSpread, kMaxCpuNumber, "",
                   "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU, -2 = a PU drawn "
                   "for each I/O)");
+        t.on_off("stray_lines", &OltpParams::stray_lines,
+                 "the reads scattered over the buffer miss every cache and their lines evict the other processes' "
+                 "(off: they hit as the hot set does, the earlier model)");
         t.check([](OltpParams &o, const ParamMap &, const std::string &source) {
             require_in_range(o.burst_max_us, o.burst_min_us, 10'000'000, "burst_max_us", source);
         });
@@ -168,7 +175,7 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
         s.dependent_fraction = kPointerChasingDependentFraction; // B-tree and buffer-header walks
         // The scattered reads land on a buffer over a hundred times any
         // cache: they miss, and their lines push out what others left.
-        s.stray_share = 1.0 - kOltpHotShare;
+        s.stray_share = p.stray_lines ? 1.0 - kOltpHotShare : 0.0;
         s.working_set_bytes = hot_kb * 1024;
         // Server processes log in over the first moments, not all at once.
         s.start_ns = i * 100'000;
