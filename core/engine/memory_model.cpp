@@ -189,7 +189,8 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
         const int slot = c.find(t.id, t.cache_slot[static_cast<size_t>(pcs[i].level)]);
         const double held = slot >= 0 ? c.shares[slot].bytes : 0.0;
         // Stray accesses (Task::stray_share) miss every level.
-        double hit = (t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0) * (1.0 - t.stray_share);
+        double hit = (t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0) *
+                     (1.0 - t.stray_share);
         hit = std::max(hit, covered);
         lat += (hit - covered) * c.latency_ns;
         covered = hit;
