@@ -109,6 +109,8 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
     // the same instant, as a storm does all the time).
     if (t.working_set_bytes <= 0 || user_ns <= 0)
         return;
+    if (t.stray_share > 0)
+        cool_by_stray_lines(t, cpu, user_ns, work_ns);
     const double line = model_.cache_line_bytes;
     const double fill_cap = model_.cache_fill_bytes_per_ns * user_ns;
     // Past-L1 accesses miss a level in proportion to what it does not hold;
@@ -153,6 +155,28 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
     }
 }
 
+void MemoryModel::cool_by_stray_lines(const Task &t, int cpu, double user_ns, double work_ns)
+{
+    // Stray accesses miss every level (their data dwarfs any cache) and each
+    // brings a line in. In a full cache the line it replaces is, at random,
+    // one of another task's with the chance that task's share of the cache:
+    // a share of s bytes loses s x in / capacity for `in` bytes brought in,
+    // exp(-in / capacity) of itself over a run of them. The running task
+    // touches its own set all the while and keeps it; its stray lines are
+    // not reused and yield their room to the next lines anyone brings in.
+    const double in_bytes = std::min(model_.cache_fill_bytes_per_ns * user_ns,
+                                     work_ns * t.mem_intensity * t.stray_share * model_.cache_line_bytes);
+    if (in_bytes <= 0)
+        return;
+    for (const PuCache &pc : pu_caches(cpu)) {
+        CacheState &c = caches_[static_cast<size_t>(pc.cache)];
+        if (c.capacity_bytes <= 0 || c.used_bytes <= 0)
+            continue;
+        c.shrink_others(t.id, std::exp(-in_bytes / c.capacity_bytes), kForgetBytes);
+        ++cache_changes_[static_cast<size_t>(pc.cache)];
+    }
+}
+
 double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out) const
 {
     // Hit shares are cumulative outwards; L1 is skipped when the PU has one,
@@ -164,7 +188,9 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
         const CacheState &c = caches_[static_cast<size_t>(pcs[i].cache)];
         const int slot = c.find(t.id, t.cache_slot[static_cast<size_t>(pcs[i].level)]);
         const double held = slot >= 0 ? c.shares[slot].bytes : 0.0;
-        double hit = t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0;
+        // Stray accesses (Task::stray_share) miss every level.
+        double hit = (t.working_set_bytes > 0 ? std::min(1.0, held / t.working_set_bytes) : 1.0) *
+                     (1.0 - t.stray_share);
         hit = std::max(hit, covered);
         lat += (hit - covered) * c.latency_ns;
         covered = hit;

@@ -65,6 +65,10 @@ public:
     // A task that ran `user_ns` on `cpu` and did `work_ns` of work brings
     // lines into the caches above it, evicting other tasks' shares.
     void warm(Task &t, int cpu, double user_ns, double work_ns);
+    // The lines a running task's stray accesses (Task::stray_share) bring
+    // into the caches above `cpu`, each evicting a resident line of another
+    // task at random: what cools a sleeping task's cache while others run.
+    void cool_by_stray_lines(const Task &t, int cpu, double user_ns, double work_ns);
     // An exited task's shares go from every cache.
     void forget_task(TaskId t);
     // Latency past L1 served by caches; *covered = share of accesses they serve.

@@ -74,6 +74,9 @@ public:
         // chasing: one line per latency); the rest stream, overlapped
         // mem_misses_in_flight deep by prefetch and out-of-order issue.
         double dependent_fraction = 0.0;
+        // Share of its accesses that fall outside the working set on data
+        // far larger than any cache (Task::stray_share).
+        double stray_share = 0.0;
         CpuSet cpus_allowed; // empty = every PU
         int nice = 0;        // kNiceMin..kNiceMax (engine/nice.h)
         // An OS process of its own, started by fork and exec, though it

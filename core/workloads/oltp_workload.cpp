@@ -55,6 +55,11 @@ constexpr int kOltpTxnsPerProgram = 16;
 // interrupt vector was routed to a single CPU unless irqbalance moved it
 // (an assumption for the 2004 4-way box; -1 = the process's own CPU).
 constexpr std::int64_t kOltpIrqCpu = 0;
+// irq_cpu value for I/Os completed on a CPU drawn afresh for each I/O, as
+// on a box with many controllers whose vectors the kernel spread over the
+// CPUs (Linux 2.6.9 arch/ia64/kernel/iosapic.c: get_target_cpu() hands the
+// vectors out round-robin over the online CPUs) and I/Os to random disks.
+constexpr std::int64_t kOltpIrqSpread = -2;
 
 // The largest CPU number a parameter may name before the machine is known;
 // build checks it against the machine's PUs.
@@ -71,6 +76,10 @@ struct OltpParams {
     double mem_accesses_per_us = kOltpAccessesPerUs;
     double io_sigma = kOltpIoSigma;
     std::int64_t irq_cpu = kOltpIrqCpu;
+    // The scattered reads (the 1 - kOltpHotShare of accesses over the whole
+    // buffer) as misses whose lines cool the other processes' caches
+    // (Task::stray_share); off: counted at the hot set's warmth, as before.
+    bool stray_lines = false;
 };
 
 const ParamTable<OltpParams> &oltp_table()
@@ -90,8 +99,12 @@ const ParamTable<OltpParams> &oltp_table()
                "accesses past L1 per us of compute");
         t.real("io_sigma", &OltpParams::io_sigma, 0, 5, "",
                "sigma of log(I/O time) (lognormal; 0 = exponential, the earlier model)");
-        t.integer("irq_cpu", &OltpParams::irq_cpu, -1, kMaxCpuNumber, "",
-                  "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU)");
+        t.integer("irq_cpu", &OltpParams::irq_cpu, kOltpIrqSpread, kMaxCpuNumber, "",
+                  "PU whose interrupt completes every I/O and wakes the process (-1 = its own PU, -2 = a PU drawn "
+                  "for each I/O)");
+        t.on_off("stray_lines", &OltpParams::stray_lines,
+                 "the reads scattered over the buffer miss every cache and their lines evict the other processes' "
+                 "(off: they hit as the hot set does, the earlier model)");
         t.check([](OltpParams &o, const ParamMap &, const std::string &source) {
             require_in_range(o.burst_max_us, o.burst_min_us, 10'000'000, "burst_max_us", source);
         });
@@ -112,14 +125,21 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
     const double intensity = p.mem_accesses_per_us / 1000.0;
 
     const double sigma = p.io_sigma;
-    require_in_range(p.irq_cpu, -1, sim.topology().pu_count() - 1, "irq_cpu", source);
+    require_in_range(p.irq_cpu, kOltpIrqSpread, sim.topology().pu_count() - 1, "irq_cpu", source);
     const std::int64_t irq_cpu = p.irq_cpu;
+    // Completion CPUs, drawn from a stream of their own so that the I/O
+    // times are the same whichever CPUs complete them.
+    Prng irq_draws(sim.config().seed ^ 0x69727163ULL);
+    const auto channel = [&]() -> int {
+        if (irq_cpu != kOltpIrqSpread)
+            return static_cast<int>(irq_cpu); // Sleep's channel: the waking PU (-1 = own)
+        return static_cast<int>(irq_draws.below(static_cast<std::uint64_t>(sim.topology().pu_count())));
+    };
 
     const int buffer_chunks = chunks_for_bytes(sim, buffer_mb * 1024 * 1024);
     const ProcId shm = sim.add_process("oltp", buffer_chunks * sim.model().chunk_bytes);
-    const int io_channel = static_cast<int>(irq_cpu); // Sleep's channel: the waking PU (-1 = own)
     // Sleep with b > a draws an exponential of mean (a + b) / 2: a = 0, b = 2 x mean.
-    const Op exp_io_op{Op::Kind::Sleep, 0, 2 * io * 1000, io_channel};
+    const Op exp_io_op{Op::Kind::Sleep, 0, 2 * io * 1000, -1};
     const Op burst_op{Op::Kind::Compute, bmin * 1000, bmax * 1000, -1};
     // Lognormal I/O times of mean `io`: log-mean mu = ln(io) - sigma^2 / 2.
     const double mu = std::log(static_cast<double>(io) * 1000.0) - 0.5 * sigma * sigma;
@@ -137,9 +157,11 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
                     const double z = std::sqrt(-2.0 * std::log(u1)) *
                                      std::cos(2.0 * std::numbers::pi * draws.uniform());
                     const auto ns = static_cast<std::int64_t>(std::exp(mu + sigma * z));
-                    s.program.ops.push_back(Op{Op::Kind::Sleep, std::max<std::int64_t>(1, ns), 0, io_channel});
+                    s.program.ops.push_back(Op{Op::Kind::Sleep, std::max<std::int64_t>(1, ns), 0, channel()});
                 } else {
-                    s.program.ops.push_back(exp_io_op);
+                    Op op = exp_io_op;
+                    op.channel = channel();
+                    s.program.ops.push_back(op);
                 }
             }
             s.program.ops.push_back(Op{Op::Kind::CountOp, 0, 0, -1});
@@ -151,6 +173,9 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
         s.segments = {AccessSegment{b, e, kOltpHotShare}, AccessSegment{0, buffer_chunks, 1.0 - kOltpHotShare}};
         s.mem_intensity = intensity;
         s.dependent_fraction = kPointerChasingDependentFraction; // B-tree and buffer-header walks
+        // The scattered reads land on a buffer over a hundred times any
+        // cache: they miss, and their lines push out what others left.
+        s.stray_share = p.stray_lines ? 1.0 - kOltpHotShare : 0.0;
         s.working_set_bytes = hot_kb * 1024;
         // Server processes log in over the first moments, not all at once.
         s.start_ns = i * 100'000;
