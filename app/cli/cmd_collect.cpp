@@ -1,0 +1,232 @@
+// schedscope-cli collect DIR [--json FILE] [--watch] [--only-missing
+// [--submit]]: the table of a sweep run as a Slurm job array (sweep
+// --slurm DIR), put together from the points its tasks wrote. It is the
+// table and JSON the local sweep writes, byte for byte, once every point is
+// done; until then it lists the points that are missing or failed and exits
+// 1, and --only-missing writes (and --submit submits) a script that re-runs
+// just those.
+
+#include "command.h"
+
+#include "sweep/slurm_collect.h"
+#include "sweep/slurm_tools.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace schedscope::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CollectArgs {
+    std::string dir, json_file;
+    bool watch = false, only_missing = false, submit = false;
+    double interval_s = 10;
+};
+
+// Where the queue has the sweep's points: point -> "RUNNING", "PENDING" ...
+struct QueueView {
+    bool answered = false;
+    std::map<std::size_t, std::string> state;
+};
+
+QueueView queued_points(const SlurmSweep &m)
+{
+    QueueView v;
+    std::vector<std::string> names;
+    std::map<std::string, const SlurmScript *> by_name;
+    for (const auto &s : m.scripts) {
+        names.push_back(s.job_name);
+        by_name[s.job_name] = &s;
+    }
+    const auto tasks = squeue_tasks(names);
+    if (!tasks)
+        return v;
+    v.answered = true;
+    for (const auto &t : *tasks) {
+        const auto it = by_name.find(t.job_name);
+        if (it == by_name.end() || t.task >= it->second->tasks.size())
+            continue;
+        const PointRange r = it->second->tasks[t.task];
+        for (std::size_t p = r.first; p <= r.last; ++p)
+            v.state[p] = t.state;
+    }
+    return v;
+}
+
+bool is_running(const std::string &state)
+{
+    return state == "RUNNING" || state == "COMPLETING" || state == "CONFIGURING";
+}
+
+struct Counts {
+    std::size_t done = 0, failed = 0, queued = 0, running = 0, missing = 0;
+};
+
+// Queued and running count before what the files say: a point re-submitted
+// after a failure is pending, not failed.
+Counts count(const std::vector<PointStatus> &status, const QueueView &q)
+{
+    Counts c;
+    for (std::size_t i = 0; i < status.size(); ++i) {
+        const auto it = q.state.find(i);
+        if (status[i].state == PointState::done)
+            ++c.done;
+        else if (it != q.state.end())
+            ++(is_running(it->second) ? c.running : c.queued);
+        else if (status[i].state == PointState::failed)
+            ++c.failed;
+        else
+            ++c.missing;
+    }
+    return c;
+}
+
+std::string counts_line(const Counts &c, std::size_t total)
+{
+    return std::to_string(c.done) + "/" + std::to_string(total) + " points done, " + std::to_string(c.failed) +
+           " failed, " + std::to_string(c.queued) + " pending, " + std::to_string(c.running) + " running, " +
+           std::to_string(c.missing) + " missing";
+}
+
+// Until no task of the sweep is in the queue, a line on stderr whenever the
+// counts change.
+void watch(const std::string &dir, const SlurmSweep &m, double interval_s)
+{
+    std::string last;
+    for (;;) {
+        // The queue first: a task that leaves it between the two looks has
+        // written its point by then.
+        const QueueView q = queued_points(m);
+        const auto status = scan_points(dir, m);
+        const Counts c = count(status, q);
+        const std::string line = counts_line(c, status.size());
+        if (line != last)
+            std::cerr << "collect: " << line << "\n" << std::flush;
+        last = line;
+        if (!q.answered) {
+            std::cerr << "collect: squeue does not answer here; not waiting for the queue\n";
+            return;
+        }
+        if (c.queued + c.running == 0)
+            return;
+        std::this_thread::sleep_for(std::chrono::duration<double>(interval_s));
+    }
+}
+
+// The task log of point p's latest submission, if there is one.
+std::string log_of(const std::string &dir, const SlurmSweep &m, std::size_t p)
+{
+    for (auto s = m.scripts.rbegin(); s != m.scripts.rend(); ++s) {
+        for (std::size_t t = 0; t < s->tasks.size(); ++t) {
+            if (p < s->tasks[t].first || p > s->tasks[t].last)
+                continue;
+            if (s->jobs.empty())
+                return {};
+            const fs::path log = fs::path(dir) / "logs" / (s->jobs.back() + "_" + std::to_string(t) + ".out");
+            std::error_code ec;
+            return fs::exists(log, ec) ? log.string() : std::string();
+        }
+    }
+    return {};
+}
+
+int collect_command(const CollectArgs &a)
+{
+    SlurmSweep m = read_slurm_sweep(a.dir);
+    if (a.submit && !a.only_missing)
+        throw InputError("--submit", "needs --only-missing (the sweep's own scripts were submitted by sweep --slurm)");
+    if (a.watch)
+        watch(a.dir, m, a.interval_s);
+    const auto status = scan_points(a.dir, m);
+    const auto not_done = points_not_done(status);
+    if (not_done.empty()) {
+        const SweepResult r = collect_result(m, status);
+        std::cout << sweep_report(m.scenario_name, m.workload_name, r);
+        if (!a.json_file.empty())
+            write_file_atomically(a.json_file, sweep_report_json(m.scenario_name, m.workload_name, r));
+        return kExitOk;
+    }
+
+    const QueueView q = queued_points(m);
+    std::cerr << "collect: " << a.dir << ": " << status.size() - not_done.size() << " of " << status.size()
+              << " points done; not done:\n";
+    std::vector<std::size_t> rerun;
+    for (const std::size_t p : not_done) {
+        std::cerr << "  point " << p << " (" << m.spec.param << "=" << sweep_point_value(m.spec, p) << ", seed "
+                  << sweep_point_seed(m.spec, p) << "): ";
+        const auto it = q.state.find(p);
+        if (it != q.state.end()) {
+            std::cerr << "still in the queue (" << it->second << ")\n";
+            continue;
+        }
+        rerun.push_back(p);
+        if (status[p].state == PointState::failed) {
+            std::cerr << "failed: " << status[p].message << "\n";
+        } else {
+            const std::string log = log_of(a.dir, m, p);
+            std::cerr << "missing: no result"
+                      << (log.empty() ? std::string(" (its task was cancelled, killed or never ran)")
+                                      : " (its task's output: " + log + ")")
+                      << "\n";
+        }
+    }
+    if (!a.only_missing) {
+        if (!rerun.empty())
+            std::cerr << "re-run the " << rerun.size() << " missing or failed with: schedscope-cli collect " << a.dir
+                      << " --only-missing --submit\n";
+        return kExitFailure;
+    }
+    if (rerun.empty()) {
+        std::cerr << "collect: nothing to re-run: the points not done are all in the queue\n";
+        return kExitOk;
+    }
+    const auto scripts = write_array_scripts(a.dir, m, rerun, next_rerun_stem(m));
+    write_slurm_sweep(a.dir, m);
+    for (const std::size_t i : scripts) {
+        const std::string script = (fs::absolute(a.dir) / m.scripts[i].file).string();
+        std::cout << "wrote " << script << ": " << m.scripts[i].tasks.size() << " array task"
+                  << (m.scripts[i].tasks.size() == 1 ? "" : "s") << " re-running " << rerun.size() << " point"
+                  << (rerun.size() == 1 ? "" : "s") << "\n";
+        if (a.submit) {
+            const std::string job = sbatch_submit(script);
+            m.scripts[i].jobs.push_back(job);
+            write_slurm_sweep(a.dir, m);
+            std::cout << "submitted " << script << " as job " << job << "\n";
+        } else {
+            std::cout << "submit with: sbatch " << shell_quote(script) << "\n";
+        }
+    }
+    return kExitOk;
+}
+
+const CommandRegistrar registrar{Command{
+    "collect",
+    [](CLI::App &app) -> std::function<int()> {
+        auto args = std::make_shared<CollectArgs>();
+        auto *sub = app.add_subcommand(
+            "collect", "Merge the points of a sweep run on Slurm (sweep --slurm DIR) into the sweep's table");
+        sub->add_option("DIR", args->dir, "The folder sweep --slurm wrote")->required();
+        sub->add_option("--json", args->json_file, "Write the table as JSON to FILE (atomically), as sweep --json");
+        sub->add_flag("--watch", args->watch,
+                      "First wait while tasks of the sweep are in the queue, showing done/failed/pending");
+        sub->add_option("--interval", args->interval_s, "With --watch: seconds between looks (default 10)")
+            ->check(CLI::Range(0.1, 3600.0));
+        sub->add_flag("--only-missing", args->only_missing,
+                      "Write a job-array script re-running the missing and failed points");
+        sub->add_flag("--submit", args->submit, "With --only-missing: submit it with sbatch");
+        return [args] { return collect_command(*args); };
+    },
+}};
+
+} // namespace
+
+} // namespace schedscope::cli
