@@ -101,11 +101,20 @@ std::string counts_line(const Counts &c, std::size_t total)
 // counts change.
 void watch(const std::string &dir, const SlurmSweep &m, double interval_s)
 {
+    // A controller busy with a burst of completions may miss a look or two;
+    // this many in a row and the queue is taken as gone.
+    constexpr int kSqueueTries = 5;
     std::string last;
+    bool answered_once = false;
+    int misses = 0;
     for (;;) {
         // The queue first: a task that leaves it between the two looks has
         // written its point by then.
         const QueueView q = queued_points(m);
+        if (!q.answered && answered_once && ++misses < kSqueueTries) {
+            std::this_thread::sleep_for(std::chrono::duration<double>(interval_s));
+            continue;
+        }
         const auto status = scan_points(dir, m);
         const Counts c = count(status, q);
         const std::string line = counts_line(c, status.size());
@@ -116,6 +125,8 @@ void watch(const std::string &dir, const SlurmSweep &m, double interval_s)
             std::cerr << "collect: squeue does not answer here; not waiting for the queue\n";
             return;
         }
+        answered_once = true;
+        misses = 0;
         if (c.queued + c.running == 0)
             return;
         std::this_thread::sleep_for(std::chrono::duration<double>(interval_s));

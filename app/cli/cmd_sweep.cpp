@@ -40,6 +40,7 @@ struct SweepArgs {
     std::size_t chunk = 1;
     std::size_t array_limit = 0;
     std::string points, points_dir;
+    std::vector<std::string> sbatch_options;
 };
 
 struct Prepared {
@@ -141,6 +142,10 @@ int slurm_sweep(const SweepArgs &a)
     m.workload_name = s.workload.name;
     m.fingerprint = sweep_fingerprint(read_whole(a.scenario_file), m.spec);
     m.chunk = a.chunk;
+    for (const auto &o : a.sbatch_options)
+        if (o.rfind("--", 0) != 0 || o.find('\n') != std::string::npos)
+            throw InputError("--sbatch", "expected one sbatch option such as --partition=long, got '" + o + "'");
+    m.sbatch_options = a.sbatch_options;
     std::string limit_from = "--array-limit";
     m.max_array_size = a.array_limit > 0 ? a.array_limit : cluster_max_array_size(limit_from);
 
@@ -253,6 +258,11 @@ const CommandRegistrar registrar{Command{
         sub->add_option("--array-limit", args->array_limit,
                         "With --slurm: tasks per array (default: MaxArraySize from scontrol, else 1001)")
             ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+        sub->add_option("--sbatch", args->sbatch_options,
+                        "With --slurm: one more #SBATCH line for every script, e.g. --sbatch=--partition=long "
+                        "(repeatable)")
+            ->expected(1)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         sub->add_option("--points", args->points, "Run only points N or N-M (what a job-array task runs)");
         sub->add_option("--points-dir", args->points_dir, "With --points: the --slurm folder to write them into");
         return [args] { return sweep_command(*args); };

@@ -118,6 +118,8 @@ std::string array_script_text(const ArrayScript &s)
     out += "#SBATCH --array=0-" + std::to_string(s.tasks.empty() ? 0 : s.tasks.size() - 1) + "\n";
     out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
     out += "#SBATCH --output=" + s.log_dir + "/%A_%a.out\n";
+    for (const auto &o : s.options)
+        out += "#SBATCH " + o + "\n";
     out += "set -eu\n";
     out += "TASKS=(";
     for (std::size_t i = 0; i < s.tasks.size(); ++i)

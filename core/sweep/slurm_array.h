@@ -48,6 +48,7 @@ struct ArrayScript {
     std::vector<std::string> command; // the CLI run of one task, before "--points RANGE"
     std::vector<PointRange> tasks;    // task i runs tasks[i]
     std::size_t total_points = 0;     // of the whole sweep, for the header comment
+    std::vector<std::string> options; // more #SBATCH lines: "--partition=long", "--time=2:00:00"
 };
 
 // The sbatch script: #SBATCH --array=0-(tasks-1), one CPU per task, and a

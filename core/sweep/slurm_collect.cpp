@@ -143,6 +143,7 @@ nlohmann::json slurm_sweep_json(const SlurmSweep &s)
     j["command"] = s.command;
     j["chunk"] = s.chunk;
     j["max_array_size"] = s.max_array_size;
+    j["sbatch_options"] = s.sbatch_options;
     j["scripts"] = nlohmann::json::array();
     for (const auto &script : s.scripts) {
         nlohmann::json t;
@@ -193,6 +194,9 @@ SlurmSweep read_slurm_sweep(const std::string &dir)
     s.command = f.strings(f.at(j, "command", ""), "command");
     s.chunk = f.whole(f.at(j, "chunk", ""), "chunk");
     s.max_array_size = f.whole(f.at(j, "max_array_size", ""), "max_array_size");
+    if (s.chunk < 1 || s.max_array_size < 1)
+        f.fail(s.chunk < 1 ? "chunk" : "max_array_size", "must be at least 1");
+    s.sbatch_options = f.strings(f.at(j, "sbatch_options", ""), "sbatch_options");
     const std::size_t points = sweep_point_count(s.spec);
     const auto &scripts = f.at(j, "scripts", "");
     if (!scripts.is_array())
@@ -293,6 +297,7 @@ std::vector<std::size_t> write_array_scripts(const std::string &dir, SlurmSweep 
         text.command = s.command;
         text.tasks = arrays[k];
         text.total_points = sweep_point_count(s.spec);
+        text.options = s.sbatch_options;
         write_file_atomically((abs / script.file).string(), array_script_text(text));
         added.push_back(s.scripts.size());
         s.scripts.push_back(std::move(script));

@@ -38,6 +38,7 @@ struct SlurmSweep {
     std::vector<std::string> command; // one task's run, before "--points RANGE"
     std::size_t chunk = 1;            // points per array task
     std::size_t max_array_size = kDefaultMaxArraySize;
+    std::vector<std::string> sbatch_options; // extra #SBATCH lines of every script
     std::vector<SlurmScript> scripts;
 };
 

@@ -175,7 +175,9 @@ TEST_CASE("the array script runs its task's points with the sweep's command", "[
     s.command = {"/bin/echo", "sweep", "--scenario", "/a path/with 'quotes'.json", "--param", "knob=1,2"};
     s.tasks = {{0, 1}, {2, 2}, {3, 4}};
     s.total_points = 9;
+    s.options = {"--partition=long", "--time=1:00:00"};
     const std::string text = array_script_text(s);
+    CHECK(text.find("#SBATCH --partition=long\n#SBATCH --time=1:00:00\n") != std::string::npos);
     CHECK(text.rfind("#!/bin/bash\n", 0) == 0);
     CHECK(text.find("#SBATCH --array=0-2\n") != std::string::npos);
     CHECK(text.find("#SBATCH --job-name=schedscope-test\n") != std::string::npos);

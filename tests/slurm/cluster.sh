@@ -3,13 +3,20 @@
 # socket and log, slurm.conf, the controller's state, slurmd's spool, logs
 # and pid files. Ports are picked free at start and the cluster name is
 # unique, so several clusters (other test runs on the same machine) do not
-# meet. slurm_cluster_stop kills exactly the daemons started here, by pid;
-# the caller sets `trap slurm_cluster_stop EXIT` before starting.
+# meet. slurm_cluster_stop kills the daemons started here, by pid, and
+# whatever else carries this cluster's SLURM_CONF in its environment (job
+# steps, jobs); the caller sets `trap slurm_cluster_stop EXIT` before
+# starting, and slurm_cluster_watchdog covers a caller killed outright.
 #
 #   slurm_cluster_start DIR [MAX_ARRAY_SIZE]
 #     returns 0 when the node is idle and takes jobs, 77 when the packages
-#     are missing or cannot run here (the reason is on stderr), 1 otherwise.
+#     are missing or cannot run here (not root, no munge...; the reason is
+#     on stderr), 1 otherwise.
 #   After it, SLURM_CONF is exported and sbatch/squeue/scontrol reach it.
+#
+# slurm.conf: the controller and slurmd on this host (127.0.0.1), one
+# partition of this one node, processes tracked by /proc (no cgroups), no
+# task plugin and no accounting, so that it runs in a container.
 
 SLURM_CLUSTER_PIDS=()
 SLURM_CLUSTER_DIR=""
@@ -49,22 +56,25 @@ slurm_cluster_start() {
     }
   done
   PATH="$PATH:/usr/sbin"
+  # slurmd starts each job as its owner, which takes root.
+  if [ "$(id -u)" -ne 0 ]; then
+    slurm_cluster_log "slurmd must run as root to start jobs; this test runs as $(id -un)"
+    return 77
+  fi
   SLURM_CLUSTER_DIR="$dir"
   mkdir -p "$dir"/{munge,state,spool,log,run}
   chmod 700 "$dir" "$dir"/munge
 
-  local user uid
+  local user
   user="$(id -un)"
-  uid="$(id -u)"
   # munge: its own key and socket; slurm reaches it through AuthInfo.
   mungekey --create --keyfile="$dir/munge/munge.key" >/dev/null 2>&1 || {
     slurm_cluster_log "mungekey could not create a key"
     return 77
   }
   chmod 600 "$dir/munge/munge.key"
-  local force=""
-  [ "$uid" -eq 0 ] && force="--force"
-  munged $force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+  # --force: munged refuses to run as root without it.
+  munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
     --seed-file="$dir/munge/munged.seed" 2>"$dir/log/munged.err" || {
     slurm_cluster_log "munged does not start here: $(cat "$dir/log/munged.err")"

@@ -55,11 +55,12 @@ slurm_cluster_watchdog
 
 # --- 1: submit, watch, collect ------------------------------------------
 step "sweep --slurm --submit (20 points, MaxArraySize 8)"
-"$cli" sweep "${sweep_args[@]}" --slurm "$T/a" --submit >"$T/a-sweep.out" 2>"$T/a-sweep.err" ||
+"$cli" sweep "${sweep_args[@]}" --slurm "$T/a" --submit --sbatch=--time=10 >"$T/a-sweep.out" 2>"$T/a-sweep.err" ||
   fail "sweep --slurm --submit failed"
 [ "$(grep -c '^submitted ' "$T/a-sweep.out")" = 3 ] || fail "expected 3 arrays of at most 8 tasks"
 grep -q '^#SBATCH --array=0-7$' "$T/a/sweep-1.sbatch" || fail "sweep-1.sbatch is not an array of 8"
 grep -q '^#SBATCH --array=0-3$' "$T/a/sweep-3.sbatch" || fail "sweep-3.sbatch is not an array of 4"
+grep -q '^#SBATCH --time=10$' "$T/a/sweep-2.sbatch" || fail "sweep-2.sbatch lacks the --sbatch option"
 step "collect --watch"
 timeout 240 "$cli" collect "$T/a" --watch --interval 0.5 --json "$T/a.json" >"$T/a.txt" 2>"$T/a-collect.err" ||
   fail "collect --watch failed"
