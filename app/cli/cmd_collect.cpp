@@ -9,12 +9,15 @@
 #include "command.h"
 
 #include "sweep/slurm_collect.h"
+#include "sweep/slurm_reproduce.h"
 #include "sweep/slurm_tools.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -38,12 +41,12 @@ struct QueueView {
     std::map<std::size_t, std::string> state;
 };
 
-QueueView queued_points(const SlurmSweep &m)
+QueueView queued_points(const std::vector<SlurmScript> &scripts)
 {
     QueueView v;
     std::vector<std::string> names;
     std::map<std::string, const SlurmScript *> by_name;
-    for (const auto &s : m.scripts) {
+    for (const auto &s : scripts) {
         names.push_back(s.job_name);
         by_name[s.job_name] = &s;
     }
@@ -90,16 +93,27 @@ Counts count(const std::vector<PointStatus> &status, const QueueView &q)
     return c;
 }
 
-std::string counts_line(const Counts &c, std::size_t total)
+std::string counts_line(const Counts &c, std::size_t total, const std::string &unit)
 {
-    return std::to_string(c.done) + "/" + std::to_string(total) + " points done, " + std::to_string(c.failed) +
+    return std::to_string(c.done) + "/" + std::to_string(total) + " " + unit + " done, " + std::to_string(c.failed) +
            " failed, " + std::to_string(c.queued) + " pending, " + std::to_string(c.running) + " running, " +
            std::to_string(c.missing) + " missing";
 }
 
 // Until no task of the sweep is in the queue, a line on stderr whenever the
 // counts change.
-void watch(const std::string &dir, const SlurmSweep &m, double interval_s)
+// A sweep's points or reproduce's experiments: what collect tells apart.
+struct Run {
+    std::string unit;                            // "points", "experiments"
+    std::vector<SlurmScript> *scripts = nullptr; // the manifest's, which save() writes
+    std::function<std::vector<PointStatus>()> scan;
+    std::function<std::string(std::size_t)> describe; // "point 3 (x=1, seed 2)"
+    // Writes and records scripts re-running `which`; returns their indices.
+    std::function<std::vector<std::size_t>(const std::vector<std::size_t> &which)> write_rerun;
+    std::function<void()> save; // the manifest
+};
+
+void watch(const Run &run, double interval_s)
 {
     // A controller busy with a burst of completions may miss a look or two;
     // this many in a row and the queue is taken as gone.
@@ -110,14 +124,14 @@ void watch(const std::string &dir, const SlurmSweep &m, double interval_s)
     for (;;) {
         // The queue first: a task that leaves it between the two looks has
         // written its point by then.
-        const QueueView q = queued_points(m);
+        const QueueView q = queued_points(*run.scripts);
         if (!q.answered && answered_once && ++misses < kSqueueTries) {
             std::this_thread::sleep_for(std::chrono::duration<double>(interval_s));
             continue;
         }
-        const auto status = scan_points(dir, m);
+        const auto status = run.scan();
         const Counts c = count(status, q);
-        const std::string line = counts_line(c, status.size());
+        const std::string line = counts_line(c, status.size(), run.unit);
         if (line != last)
             std::cerr << "collect: " << line << "\n" << std::flush;
         last = line;
@@ -134,9 +148,9 @@ void watch(const std::string &dir, const SlurmSweep &m, double interval_s)
 }
 
 // The task log of point p's latest submission, if there is one.
-std::string log_of(const std::string &dir, const SlurmSweep &m, std::size_t p)
+std::string log_of(const std::string &dir, const std::vector<SlurmScript> &scripts, std::size_t p)
 {
-    for (auto s = m.scripts.rbegin(); s != m.scripts.rend(); ++s) {
+    for (auto s = scripts.rbegin(); s != scripts.rend(); ++s) {
         for (std::size_t t = 0; t < s->tasks.size(); ++t) {
             if (p < s->tasks[t].first || p > s->tasks[t].last)
                 continue;
@@ -150,30 +164,17 @@ std::string log_of(const std::string &dir, const SlurmSweep &m, std::size_t p)
     return {};
 }
 
-int collect_command(const CollectArgs &a)
+// What is not done, on stderr, then --only-missing. Exit 1 unless a re-run
+// was written.
+int report_not_done(const CollectArgs &a, const Run &run, const std::vector<PointStatus> &status)
 {
-    SlurmSweep m = read_slurm_sweep(a.dir);
-    if (a.submit && !a.only_missing)
-        throw InputError("--submit", "needs --only-missing (the sweep's own scripts were submitted by sweep --slurm)");
-    if (a.watch)
-        watch(a.dir, m, a.interval_s);
-    const auto status = scan_points(a.dir, m);
     const auto not_done = points_not_done(status);
-    if (not_done.empty()) {
-        const SweepResult r = collect_result(m, status);
-        std::cout << sweep_report(m.scenario_name, m.workload_name, r);
-        if (!a.json_file.empty())
-            write_file_atomically(a.json_file, sweep_report_json(m.scenario_name, m.workload_name, r));
-        return kExitOk;
-    }
-
-    const QueueView q = queued_points(m);
-    std::cerr << "collect: " << a.dir << ": " << status.size() - not_done.size() << " of " << status.size()
-              << " points done; not done:\n";
+    const QueueView q = queued_points(*run.scripts);
+    std::cerr << "collect: " << a.dir << ": " << status.size() - not_done.size() << " of " << status.size() << " "
+              << run.unit << " done; not done:\n";
     std::vector<std::size_t> rerun;
     for (const std::size_t p : not_done) {
-        std::cerr << "  point " << p << " (" << m.spec.param << "=" << sweep_point_value(m.spec, p) << ", seed "
-                  << sweep_point_seed(m.spec, p) << "): ";
+        std::cerr << "  " << run.describe(p) << ": ";
         const auto it = q.state.find(p);
         if (it != q.state.end()) {
             std::cerr << "still in the queue (" << it->second << ")\n";
@@ -183,7 +184,7 @@ int collect_command(const CollectArgs &a)
         if (status[p].state == PointState::failed) {
             std::cerr << "failed: " << status[p].message << "\n";
         } else {
-            const std::string log = log_of(a.dir, m, p);
+            const std::string log = log_of(a.dir, *run.scripts, p);
             std::cerr << "missing: no result"
                       << (log.empty() ? std::string(" (its task was cancelled, killed or never ran)")
                                       : " (its task's output: " + log + ")")
@@ -197,26 +198,100 @@ int collect_command(const CollectArgs &a)
         return kExitFailure;
     }
     if (rerun.empty()) {
-        std::cerr << "collect: nothing to re-run: the points not done are all in the queue\n";
+        std::cerr << "collect: nothing to re-run: the " << run.unit << " not done are all in the queue\n";
         return kExitOk;
     }
-    const auto scripts = write_array_scripts(a.dir, m, rerun, next_rerun_stem(m));
-    write_slurm_sweep(a.dir, m);
+    const auto scripts = run.write_rerun(rerun);
+    run.save();
     for (const std::size_t i : scripts) {
-        const std::string script = (fs::absolute(a.dir) / m.scripts[i].file).string();
-        std::cout << "wrote " << script << ": " << m.scripts[i].tasks.size() << " array task"
-                  << (m.scripts[i].tasks.size() == 1 ? "" : "s") << " re-running " << rerun.size() << " point"
-                  << (rerun.size() == 1 ? "" : "s") << "\n";
+        const SlurmScript s = (*run.scripts)[i];
+        const std::string script = (fs::absolute(a.dir) / s.file).string();
+        std::cout << "wrote " << script << ": " << s.tasks.size() << " array task" << (s.tasks.size() == 1 ? "" : "s")
+                  << " re-running " << run.unit << " ";
+        for (std::size_t t = 0; t < s.tasks.size(); ++t)
+            std::cout << (t ? "," : "") << point_range_text(s.tasks[t]);
+        std::cout << "\n";
         if (a.submit) {
             const std::string job = sbatch_submit(script);
-            m.scripts[i].jobs.push_back(job);
-            write_slurm_sweep(a.dir, m);
+            (*run.scripts)[i].jobs.push_back(job);
+            run.save();
             std::cout << "submitted " << script << " as job " << job << "\n";
         } else {
             std::cout << "submit with: sbatch " << shell_quote(script) << "\n";
         }
     }
     return kExitOk;
+}
+
+int collect_sweep(const CollectArgs &a)
+{
+    SlurmSweep m = read_slurm_sweep(a.dir);
+    Run run;
+    run.unit = "points";
+    run.scripts = &m.scripts;
+    run.scan = [&] { return scan_points(a.dir, m); };
+    run.describe = [&](std::size_t p) {
+        return "point " + std::to_string(p) + " (" + m.spec.param + "=" + sweep_point_value(m.spec, p) + ", seed " +
+               std::to_string(sweep_point_seed(m.spec, p)) + ")";
+    };
+    run.write_rerun = [&](const std::vector<std::size_t> &which) {
+        return write_array_scripts(a.dir, m, which, next_rerun_stem(m));
+    };
+    run.save = [&] { write_slurm_sweep(a.dir, m); };
+    if (a.watch)
+        watch(run, a.interval_s);
+    const auto status = run.scan();
+    if (!points_not_done(status).empty())
+        return report_not_done(a, run, status);
+    const SweepResult r = collect_result(m, status);
+    std::cout << sweep_report(m.scenario_name, m.workload_name, r);
+    if (!a.json_file.empty())
+        write_file_atomically(a.json_file, sweep_report_json(m.scenario_name, m.workload_name, r));
+    return kExitOk;
+}
+
+// reproduce --slurm: as a local reproduce, exit 1 when a published
+// direction does not hold.
+int collect_reproduce_run(const CollectArgs &a)
+{
+    SlurmReproduce m = read_slurm_reproduce(a.dir);
+    Run run;
+    run.unit = "experiments";
+    run.scripts = &m.scripts;
+    run.scan = [&] { return scan_experiments(a.dir, m); };
+    run.describe = [&](std::size_t k) { return "experiment " + std::to_string(k) + " (" + m.experiments[k] + ")"; };
+    run.write_rerun = [&](const std::vector<std::size_t> &which) {
+        std::string stem;
+        for (int n = 1; stem.empty(); ++n) {
+            const std::string candidate = "rerun-" + std::to_string(n);
+            if (std::none_of(m.scripts.begin(), m.scripts.end(), [&](const SlurmScript &s) {
+                    return s.file == candidate + ".sbatch" || s.file.rfind(candidate + "-", 0) == 0;
+                }))
+                stem = candidate;
+        }
+        return write_reproduce_scripts(a.dir, m, which, stem);
+    };
+    run.save = [&] { write_slurm_reproduce(a.dir, m); };
+    if (a.watch)
+        watch(run, a.interval_s);
+    const auto status = run.scan();
+    if (!points_not_done(status).empty())
+        return report_not_done(a, run, status);
+    const ReproduceCollected c = collect_reproduce(a.dir, m, status);
+    std::cout << c.text;
+    if (!a.json_file.empty())
+        write_file_atomically(a.json_file, c.json_text);
+    return c.all_hold ? kExitOk : kExitFailure;
+}
+
+int collect_command(const CollectArgs &a)
+{
+    if (a.submit && !a.only_missing)
+        throw InputError("--submit", "needs --only-missing (the first scripts were submitted by --slurm --submit)");
+    std::error_code ec;
+    if (!fs::exists(slurm_manifest_path(a.dir), ec) && fs::exists(slurm_reproduce_manifest_path(a.dir), ec))
+        return collect_reproduce_run(a);
+    return collect_sweep(a);
 }
 
 const CommandRegistrar registrar{Command{

@@ -5,6 +5,7 @@
 
 #include "sweep/slurm_array.h"
 #include "sweep/slurm_collect.h"
+#include "sweep/slurm_reproduce.h"
 #include "sweep/slurm_tools.h"
 #include "sweep/sweep.h"
 #include "util/input_error.h"
@@ -315,4 +316,56 @@ TEST_CASE("array scripts for the missing points, chunked and split like the firs
     SlurmSweep m2 = manifest_of(m.spec);
     write_array_scripts(other.path.string(), m2, all, "sweep");
     CHECK(m2.scripts[0].job_name != m.scripts[0].job_name);
+}
+
+TEST_CASE("reproduce on Slurm: tables joined and experiments merged in order, bad files named", "[slurm]")
+{
+    test::TempDir dir("schedscope-slurm-reproduce");
+    const std::string d = dir.path.string();
+    SlurmReproduce r;
+    r.experiments = {"exp-a", "exp-b", "exp-c"};
+    r.command = {"/bin/true", "reproduce"};
+    fs::create_directories(dir.path / "points");
+    const auto scripts = write_reproduce_scripts(d, r, {0, 1, 2}, "reproduce");
+    REQUIRE(scripts.size() == 1);
+    CHECK(r.scripts[0].tasks == std::vector<PointRange>{{0, 0}, {1, 1}, {2, 2}});
+    write_slurm_reproduce(d, r);
+    CHECK(slurm_reproduce_json(read_slurm_reproduce(d)) == slurm_reproduce_json(r));
+
+    auto experiment = [](const std::string &name, bool ok) {
+        return nlohmann::json{{"name", name}, {"direction_ok", ok}, {"ratio", 1.0 / 3.0}, {"rows", {1, 2}}};
+    };
+    const auto put = [&](std::size_t k, const std::string &text, const nlohmann::json &e) {
+        std::ofstream(dir.path / "points" / (std::to_string(k) + ".txt")) << text;
+        std::ofstream(dir.path / "points" / (std::to_string(k) + ".json"))
+            << nlohmann::json{{"experiments", {e}}}.dump(2) << "\n";
+    };
+    put(0, "table a\n", experiment("exp-a", true));
+    put(2, "table c\n", experiment("exp-c", false));
+    auto status = scan_experiments(d, r);
+    CHECK(points_not_done(status) == std::vector<std::size_t>{1});
+    CHECK(status[1].state == PointState::missing);
+
+    put(1, "table b\n", experiment("exp-c", true)); // another experiment's file
+    status = scan_experiments(d, r);
+    CHECK(status[1].state == PointState::failed);
+    CHECK(status[1].message.find((dir.path / "points" / "1.json").string() + ": field 'experiments[0].name'") == 0);
+    std::ofstream(dir.path / "points" / "1.json", std::ios::trunc) << "{\"experiments\": [{\"na"; // cut short
+    status = scan_experiments(d, r);
+    CHECK(status[1].message.find("not valid JSON") != std::string::npos);
+    CHECK(error_of([&] { collect_reproduce(d, r, status); }).find("1 of 3 experiments are not done") !=
+          std::string::npos);
+
+    put(1, "table b\n", experiment("exp-b", true));
+    status = scan_experiments(d, r);
+    REQUIRE(points_not_done(status).empty());
+    const ReproduceCollected c = collect_reproduce(d, r, status);
+    // As reproduce prints them: one blank line between tables.
+    CHECK(c.text == "table a\n\ntable b\n\ntable c\n");
+    CHECK(c.json_text ==
+          nlohmann::json{
+              {"experiments", {experiment("exp-a", true), experiment("exp-b", true), experiment("exp-c", false)}}}
+                  .dump(2) +
+              "\n");
+    CHECK_FALSE(c.all_hold); // exp-c's direction fails: collect exits 1 as reproduce does
 }

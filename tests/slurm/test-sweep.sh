@@ -10,6 +10,8 @@
 #      result cannot be written (it fails). `collect` must name both and exit
 #      1; `collect --only-missing --submit` re-runs them; then the output is
 #      the local sweep's again.
+#   3. `reproduce --quick --slurm --submit` of two experiments collects to
+#      the local reproduce's tables and JSON, and its exit status.
 # Exit 77 (ctest's SKIP_RETURN_CODE) when slurm-wlm or munge cannot run here.
 #
 #   test-sweep.sh CLI SCENARIO PARAM REPEAT
@@ -105,4 +107,17 @@ timeout 240 "$cli" collect "$T/b" --watch --interval 0.5 --json "$T/b.json" >"$T
   fail "collect after the re-run failed"
 cmp "$T/local.txt" "$T/b.txt" || fail "the re-run sweep's table differs from the local sweep's"
 cmp "$T/local.json" "$T/b.json" || fail "the re-run sweep's JSON differs from the local sweep's"
+# --- 3: reproduce on the cluster -----------------------------------------
+experiments=(migration-matrix-p3 migration-matrix-itanium)
+step "reproduce --quick --slurm --submit (${#experiments[@]} experiments)"
+"$cli" reproduce --quick "${experiments[@]}" --jobs 2 --json "$T/rlocal.json" >"$T/rlocal.txt" 2>"$T/rlocal.err"
+rlocal=$?
+[ $rlocal -le 1 ] || fail "the local reproduce failed"
+"$cli" reproduce --quick "${experiments[@]}" --slurm "$T/r" --submit >"$T/r-submit.out" 2>"$T/r-submit.err" ||
+  fail "reproduce --slurm --submit failed"
+timeout 240 "$cli" collect "$T/r" --watch --interval 0.5 --json "$T/r.json" >"$T/r.txt" 2>"$T/r-collect.err"
+rc=$?
+[ $rc -eq $rlocal ] || fail "collect of reproduce exited $rc, the local reproduce $rlocal"
+cmp "$T/rlocal.txt" "$T/r.txt" || fail "the collected reproduce tables differ from the local run's"
+cmp "$T/rlocal.json" "$T/r.json" || fail "the collected reproduce JSON differs from the local run's"
 step "done"
