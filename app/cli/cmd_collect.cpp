@@ -20,6 +20,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -147,21 +148,41 @@ void watch(const Run &run, double interval_s)
     }
 }
 
-// The task log of point p's latest submission, if there is one.
-std::string log_of(const std::string &dir, const std::vector<SlurmScript> &scripts, std::size_t p)
+// What accounting says of the tasks of the submitted scripts, by (job, task).
+std::map<std::pair<std::string, std::size_t>, std::string> accounting(const std::vector<SlurmScript> &scripts)
 {
-    for (auto s = scripts.rbegin(); s != scripts.rend(); ++s) {
-        for (std::size_t t = 0; t < s->tasks.size(); ++t) {
-            if (p < s->tasks[t].first || p > s->tasks[t].last)
-                continue;
-            if (s->jobs.empty())
-                return {};
-            const fs::path log = fs::path(dir) / "logs" / (s->jobs.back() + "_" + std::to_string(t) + ".out");
-            std::error_code ec;
-            return fs::exists(log, ec) ? log.string() : std::string();
-        }
-    }
-    return {};
+    std::vector<std::string> ids;
+    for (const auto &s : scripts)
+        ids.insert(ids.end(), s.jobs.begin(), s.jobs.end());
+    std::map<std::pair<std::string, std::size_t>, std::string> out;
+    if (const auto tasks = sacct_tasks(ids))
+        for (const auto &t : *tasks)
+            out[{t.job_id, t.task}] = t.state + ", exit " + t.exit_code;
+    return out;
+}
+
+// Point p's latest submission: job id and array task, if it was submitted
+// by --submit.
+std::optional<std::pair<std::string, std::size_t>> task_of(const std::vector<SlurmScript> &scripts, std::size_t p)
+{
+    for (auto s = scripts.rbegin(); s != scripts.rend(); ++s)
+        for (std::size_t t = 0; t < s->tasks.size(); ++t)
+            if (p >= s->tasks[t].first && p <= s->tasks[t].last) {
+                if (s->jobs.empty())
+                    return std::nullopt;
+                return std::make_pair(s->jobs.back(), t);
+            }
+    return std::nullopt;
+}
+
+// The log of a submitted task, if it is there.
+std::string log_of(const std::string &dir, const std::optional<std::pair<std::string, std::size_t>> &task)
+{
+    if (!task)
+        return {};
+    const fs::path log = fs::path(dir) / "logs" / (task->first + "_" + std::to_string(task->second) + ".out");
+    std::error_code ec;
+    return fs::exists(log, ec) ? log.string() : std::string();
 }
 
 // What is not done, on stderr, then --only-missing. Exit 1 unless a re-run
@@ -170,6 +191,7 @@ int report_not_done(const CollectArgs &a, const Run &run, const std::vector<Poin
 {
     const auto not_done = points_not_done(status);
     const QueueView q = queued_points(*run.scripts);
+    const auto accounted = accounting(*run.scripts);
     std::cerr << "collect: " << a.dir << ": " << status.size() - not_done.size() << " of " << status.size() << " "
               << run.unit << " done; not done:\n";
     std::vector<std::size_t> rerun;
@@ -184,11 +206,13 @@ int report_not_done(const CollectArgs &a, const Run &run, const std::vector<Poin
         if (status[p].state == PointState::failed) {
             std::cerr << "failed: " << status[p].message << "\n";
         } else {
-            const std::string log = log_of(a.dir, *run.scripts, p);
+            const auto task = task_of(*run.scripts, p);
+            const std::string log = log_of(a.dir, task);
+            const auto slurm = task ? accounted.find(*task) : accounted.end();
             std::cerr << "missing: no result"
                       << (log.empty() ? std::string(" (its task was cancelled, killed or never ran)")
                                       : " (its task's output: " + log + ")")
-                      << "\n";
+                      << (slurm == accounted.end() ? std::string() : "; Slurm: " + slurm->second) << "\n";
         }
     }
     if (!a.only_missing) {

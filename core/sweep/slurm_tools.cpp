@@ -83,6 +83,34 @@ std::vector<QueuedTask> parse_squeue(const std::string &output)
     return out;
 }
 
+std::vector<AccountedTask> parse_sacct(const std::string &output)
+{
+    std::vector<AccountedTask> out;
+    // The same "id|a|b" shape as squeue's lines.
+    for (const auto &t : parse_squeue(output)) {
+        AccountedTask a;
+        a.job_id = t.job_id;
+        a.task = t.task;
+        a.state = t.job_name;
+        a.exit_code = t.state;
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+std::optional<std::vector<AccountedTask>> sacct_tasks(const std::vector<std::string> &job_ids)
+{
+    if (job_ids.empty())
+        return std::vector<AccountedTask>{};
+    std::string ids;
+    for (const auto &id : job_ids)
+        ids += (ids.empty() ? "" : ",") + id;
+    const CommandOutput r = run_capture("sacct -n -X -P -o JobID,State,ExitCode -j " + shell_quote(ids));
+    if (r.exit_code != 0)
+        return std::nullopt;
+    return parse_sacct(r.output);
+}
+
 std::optional<std::vector<QueuedTask>> squeue_tasks(const std::vector<std::string> &job_names)
 {
     if (job_names.empty())

@@ -40,4 +40,19 @@ std::vector<QueuedTask> parse_squeue(const std::string &output);
 // run or fails (no cluster here).
 std::optional<std::vector<QueuedTask>> squeue_tasks(const std::vector<std::string> &job_names);
 
+// An array task as accounting saw it end.
+struct AccountedTask {
+    std::string job_id;
+    std::size_t task = 0;
+    std::string state;     // COMPLETED, FAILED, CANCELLED by 0, TIMEOUT, OUT_OF_MEMORY ...
+    std::string exit_code; // "0:0", "1:0", "0:9" (return code:signal)
+};
+
+// Lines of `sacct -n -X -P -o JobID,State,ExitCode`: "123_4|CANCELLED by 0|0:0".
+std::vector<AccountedTask> parse_sacct(const std::string &output);
+
+// The array tasks of these jobs in accounting; nullopt where sacct cannot
+// be run or accounting is off (AccountingStorageType=accounting_storage/none).
+std::optional<std::vector<AccountedTask>> sacct_tasks(const std::vector<std::string> &job_ids);
+
 } // namespace schedscope

@@ -167,6 +167,19 @@ TEST_CASE("squeue lines map to array tasks", "[slurm]")
     CHECK(tasks[1].job_name == "schedscope-ab-sweep");
 }
 
+TEST_CASE("sacct lines map to array tasks and how they ended", "[slurm]")
+{
+    const auto tasks = parse_sacct("41_3|COMPLETED|0:0\n"
+                                   "41_4|CANCELLED by 0|0:15\n"
+                                   "41_[5-9]|PENDING|0:0\n"
+                                   "42|FAILED|1:0\n");
+    REQUIRE(tasks.size() == 2);
+    CHECK(tasks[1].job_id == "41");
+    CHECK(tasks[1].task == 4);
+    CHECK(tasks[1].state == "CANCELLED by 0");
+    CHECK(tasks[1].exit_code == "0:15");
+}
+
 TEST_CASE("the array script runs its task's points with the sweep's command", "[slurm]")
 {
     test::TempDir dir("schedscope-slurm-script");
