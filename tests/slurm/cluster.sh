@@ -76,7 +76,7 @@ slurm_cluster_start() {
   # --force: munged refuses to run as root without it.
   munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
-    --seed-file="$dir/munge/munged.seed" 2>"$dir/log/munged.err" || {
+    --seed-file="$dir/munge/munged.seed" </dev/null 2>"$dir/log/munged.err" || {
     slurm_cluster_log "munged does not start here: $(cat "$dir/log/munged.err")"
     return 77
   }
@@ -130,14 +130,14 @@ PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF="$dir/slurm.conf"
 
-  slurmctld -i -f "$SLURM_CONF" 2>"$dir/log/slurmctld.err" || {
+  slurmctld -i -f "$SLURM_CONF" </dev/null 2>"$dir/log/slurmctld.err" || {
     slurm_cluster_log "slurmctld does not start: $(cat "$dir/log/slurmctld.err")"
     slurm_cluster_dump_logs
     return 1
   }
   slurm_cluster_wait "[ -s '$dir/run/slurmctld.pid' ]" 100 || { slurm_cluster_log "slurmctld wrote no pid file"; slurm_cluster_dump_logs; return 1; }
   SLURM_CLUSTER_PIDS+=("$(cat "$dir/run/slurmctld.pid")")
-  slurmd -f "$SLURM_CONF" -N "$host" 2>"$dir/log/slurmd.err" || {
+  slurmd -f "$SLURM_CONF" -N "$host" </dev/null 2>"$dir/log/slurmd.err" || {
     slurm_cluster_log "slurmd does not start: $(cat "$dir/log/slurmd.err")"
     slurm_cluster_dump_logs
     return 1

@@ -16,6 +16,9 @@
 #
 #   test-sweep.sh CLI SCENARIO PARAM REPEAT
 set -uo pipefail
+# CI may run us with stdin closed: a daemon started so would take fd 0 for
+# a socket of its own and lose it to the jobs it starts.
+exec </dev/null
 cli="$1" scenario="$2" param="$3" repeat="$4"
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/cluster.sh"
