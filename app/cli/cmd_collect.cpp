@@ -4,7 +4,7 @@
 // table and JSON the local sweep writes, byte for byte, once every point is
 // done; until then it lists the points that are missing or failed and exits
 // 1, and --only-missing writes (and --submit submits) a script that re-runs
-// just those.
+// just those. The same for the experiments of reproduce --slurm DIR.
 
 #include "command.h"
 
@@ -101,8 +101,6 @@ std::string counts_line(const Counts &c, std::size_t total, const std::string &u
            std::to_string(c.missing) + " missing";
 }
 
-// Until no task of the sweep is in the queue, a line on stderr whenever the
-// counts change.
 // A sweep's points or reproduce's experiments: what collect tells apart.
 struct Run {
     std::string unit;                            // "points", "experiments"
@@ -114,6 +112,8 @@ struct Run {
     std::function<void()> save; // the manifest
 };
 
+// Until no task of the run is in the queue, a line on stderr whenever the
+// counts change.
 void watch(const Run &run, double interval_s)
 {
     // A controller busy with a burst of completions may miss a look or two;

@@ -132,10 +132,9 @@ int slurm_sweep(const SweepArgs &a)
     const Prepared p = prepare(a);
     const Scenario &s = p.scenario;
     const std::string dir = a.slurm_dir;
-    if (fs::exists(slurm_manifest_path(dir)))
-        throw InputError(slurm_manifest_path(dir), "this folder holds a sweep already: `schedscope-cli collect " + dir +
-                                                       " --only-missing` re-runs its missing points; a "
-                                                       "new sweep needs a new folder");
+    if (fs::exists(slurm_manifest_path(dir)) || fs::exists(fs::path(dir) / "reproduce.json"))
+        throw InputError(dir, "this folder holds a cluster run already: `schedscope-cli collect " + dir +
+                                  " --only-missing` re-runs what is missing; a new sweep needs a new folder");
     SlurmSweep m;
     m.spec = scenario_sweep_spec(s, p.policy, p.param, p.values, p.repeat);
     m.scenario_name = s.name;
