@@ -10,6 +10,8 @@ SCHEDSCOPE_PACKAGES=(
   libhwloc-dev hwloc libarchive-dev
   catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev
   xvfb xauth
+  # tests/slurm: a throw-away one-node Slurm cluster for `sweep --slurm`.
+  slurm-wlm munge
 )
 
 schedscope_install_deps() {

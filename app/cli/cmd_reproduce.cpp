@@ -5,6 +5,7 @@
 // input (a malformed experiment file, an unknown name).
 
 #include "command.h"
+#include "reproduce_slurm.h"
 #include "run_progress.h"
 
 #include "scenario/published.h"
@@ -102,7 +103,12 @@ const CommandRegistrar registrar{Command{
         sub->add_option("--dir", args->dir,
                         "Directory of experiment files (default: $SCHEDSCOPE_PUBLISHED_DIR or samples/published)");
         sub->add_option("--jobs", args->jobs, "Runs in parallel (default: number of cores)")->check(kWholeNumber64);
-        return [args] { return reproduce_command(*args); };
+        auto slurm = std::make_shared<ReproduceSlurmOptions>();
+        add_reproduce_slurm_options(sub, *slurm);
+        return [args, slurm] {
+            return wants_slurm(*slurm) ? reproduce_on_slurm(*slurm, args->names, args->dir, args->quick)
+                                       : reproduce_command(*args);
+        };
     },
 }};
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace schedscope {
 
@@ -61,31 +62,55 @@ SweepRun mean_of(const std::vector<SweepRun> &runs)
 
 } // namespace
 
+std::size_t sweep_point_count(const SweepSpec &spec)
+{
+    return spec.values.size() * static_cast<std::size_t>(std::max(1, spec.repeat));
+}
+
+const std::string &sweep_point_value(const SweepSpec &spec, std::size_t point)
+{
+    return spec.values.at(point / static_cast<std::size_t>(std::max(1, spec.repeat)));
+}
+
+std::uint64_t sweep_point_seed(const SweepSpec &spec, std::size_t point)
+{
+    return spec.base_seed + static_cast<std::uint64_t>(point % static_cast<std::size_t>(std::max(1, spec.repeat)));
+}
+
+ParamMap sweep_point_params(const SweepSpec &spec, std::size_t point)
+{
+    ParamMap params = spec.base_params;
+    params[spec.param] = sweep_point_value(spec, point);
+    return params;
+}
+
 SweepResult run_sweep(const SweepSpec &spec, const SweepRunner &runner, unsigned threads,
                       const std::function<void(int, int)> &progress)
 {
     if (spec.values.empty())
         throw InputError("sweep", "no values to sweep");
-    const int repeat = std::max(1, spec.repeat);
-    const int total = static_cast<int>(spec.values.size()) * repeat;
+    const int total = static_cast<int>(sweep_point_count(spec));
     std::vector<SweepRun> slots(static_cast<size_t>(total));
     run_parallel(
         static_cast<size_t>(total), threads,
-        [&](size_t job) {
-            const size_t v = job / static_cast<size_t>(repeat);
-            const int k = static_cast<int>(job % static_cast<size_t>(repeat));
-            ParamMap params = spec.base_params;
-            params[spec.param] = spec.values[v];
-            slots[job] = runner(params, spec.base_seed + static_cast<std::uint64_t>(k));
-        },
+        [&](size_t job) { slots[job] = runner(sweep_point_params(spec, job), sweep_point_seed(spec, job)); },
         [&](size_t done) {
             if (progress)
                 progress(static_cast<int>(done), total);
         });
+    return assemble_sweep(spec, slots);
+}
 
+SweepResult assemble_sweep(const SweepSpec &spec, const std::vector<SweepRun> &slots)
+{
+    if (spec.values.empty())
+        throw InputError("sweep", "no values to sweep");
+    if (slots.size() != sweep_point_count(spec))
+        throw std::logic_error("assemble_sweep: " + std::to_string(slots.size()) + " runs for " +
+                               std::to_string(sweep_point_count(spec)) + " points");
+    const size_t repeat = static_cast<size_t>(std::max(1, spec.repeat));
     SweepResult result;
     result.spec = spec;
-    double base = 0;
     for (size_t v = 0; v < spec.values.size(); ++v) {
         SweepPoint pt;
         pt.value = spec.values[v];
@@ -94,7 +119,7 @@ SweepResult run_sweep(const SweepSpec &spec, const SweepRunner &runner, unsigned
         pt.mean = mean_of(pt.runs);
         result.points.push_back(std::move(pt));
     }
-    base = performance(result.points.front().mean, spec.fixed_work);
+    const double base = performance(result.points.front().mean, spec.fixed_work);
     for (auto &pt : result.points) {
         const double perf = performance(pt.mean, spec.fixed_work);
         pt.relative = base > 0 ? 100.0 * perf / base : 0.0;
@@ -162,6 +187,19 @@ nlohmann::json sweep_json(const SweepResult &r)
         j["points"].push_back(std::move(p));
     }
     return j;
+}
+
+std::string sweep_report(const std::string &scenario, const std::string &workload, const SweepResult &r)
+{
+    return scenario + ": " + r.spec.policy + ", " + r.spec.param + " swept over " + workload + "\n" + sweep_table(r);
+}
+
+std::string sweep_report_json(const std::string &scenario, const std::string &workload, const SweepResult &r)
+{
+    nlohmann::json j = sweep_json(r);
+    j["scenario"] = scenario;
+    j["workload"] = workload;
+    return j.dump(2) + "\n";
 }
 
 } // namespace schedscope

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -65,9 +66,28 @@ std::vector<std::string> split_values(const std::string &list, const std::string
 SweepResult run_sweep(const SweepSpec &spec, const SweepRunner &runner, unsigned threads = 0,
                       const std::function<void(int done, int total)> &progress = {});
 
+// The runs of a sweep, numbered 0..points-1: point i is value i / repeat
+// with seed base_seed + i % repeat, the order run_sweep fills its slots in.
+// A sweep spread over cluster jobs (sweep/slurm_collect.h) runs each point
+// on its own and puts the table together with assemble_sweep.
+std::size_t sweep_point_count(const SweepSpec &spec);
+const std::string &sweep_point_value(const SweepSpec &spec, std::size_t point);
+std::uint64_t sweep_point_seed(const SweepSpec &spec, std::size_t point);
+ParamMap sweep_point_params(const SweepSpec &spec, std::size_t point);
+
+// The table run_sweep returns, from the runs of every point in point order
+// (runs.size() == sweep_point_count(spec)).
+SweepResult assemble_sweep(const SweepSpec &spec, const std::vector<SweepRun> &runs);
+
 // Historical-report style: value, relative performance (first = 100.0),
 // idle %, and the absolute figure.
 std::string sweep_table(const SweepResult &r);
 nlohmann::json sweep_json(const SweepResult &r);
+
+// What `schedscope-cli sweep` writes, locally or collected from a cluster:
+// a heading naming the scenario, policy, parameter and workload over
+// sweep_table; and sweep_json with the scenario and workload, as a file.
+std::string sweep_report(const std::string &scenario, const std::string &workload, const SweepResult &r);
+std::string sweep_report_json(const std::string &scenario, const std::string &workload, const SweepResult &r);
 
 } // namespace schedscope

@@ -1,0 +1,258 @@
+#include "sweep/slurm_reproduce.h"
+
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+#include "util/json_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace schedscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kManifestKey = "schedscope_slurm_reproduce";
+constexpr int kManifestVersion = 1;
+
+bool read_text(const std::string &path, std::string &out)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return false;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return !in.bad();
+}
+
+std::string points_file(const std::string &dir, std::size_t k, const char *ext)
+{
+    return (fs::path(dir) / "points" / (std::to_string(k) + ext)).string();
+}
+
+[[noreturn]] void fail(const std::string &path, const std::string &field, const std::string &msg)
+{
+    throw InputError(path, 0, field, msg);
+}
+
+std::vector<std::string> strings_at(const nlohmann::json &j, const std::string &key, const std::string &path,
+                                    const std::string &prefix = "")
+{
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_array())
+        fail(path, prefix + key, "missing or not an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        if (!(*it)[i].is_string())
+            fail(path, prefix + key + "[" + std::to_string(i) + "]", "expected a string");
+        out.push_back((*it)[i].get<std::string>());
+    }
+    return out;
+}
+
+// Experiment K's --json: one experiment, the one the manifest names.
+nlohmann::json read_experiment(const std::string &path, const std::string &name)
+{
+    std::string text;
+    if (!read_text(path, text))
+        throw InputError(path, "cannot read it");
+    const nlohmann::json j = parse_json_input(text, path);
+    if (!j.is_object() || !j.contains("experiments") || !j["experiments"].is_array() || j["experiments"].size() != 1 ||
+        !j["experiments"][0].is_object())
+        fail(path, "experiments", "expected one experiment (the file is cut short or not a reproduce --json)");
+    const auto &e = j["experiments"][0];
+    if (!e.contains("name") || e["name"] != name)
+        fail(path, "experiments[0].name", "is not '" + name + "', the experiment the manifest runs here");
+    if (!e.contains("direction_ok") || !e["direction_ok"].is_boolean())
+        fail(path, "experiments[0].direction_ok", "missing or not true/false");
+    return e;
+}
+
+} // namespace
+
+std::string slurm_reproduce_manifest_path(const std::string &dir)
+{
+    return (fs::path(dir) / "reproduce.json").string();
+}
+
+nlohmann::json slurm_reproduce_json(const SlurmReproduce &r)
+{
+    nlohmann::json j;
+    j[kManifestKey] = kManifestVersion;
+    j["experiments"] = r.experiments;
+    j["command"] = r.command;
+    j["max_array_size"] = r.max_array_size;
+    j["sbatch_options"] = r.sbatch_options;
+    j["scripts"] = nlohmann::json::array();
+    for (const auto &s : r.scripts) {
+        nlohmann::json t;
+        t["file"] = s.file;
+        t["job_name"] = s.job_name;
+        t["tasks"] = nlohmann::json::array();
+        for (const auto &range : s.tasks)
+            t["tasks"].push_back(point_range_text(range));
+        t["jobs"] = s.jobs;
+        j["scripts"].push_back(std::move(t));
+    }
+    return j;
+}
+
+SlurmReproduce read_slurm_reproduce(const std::string &dir)
+{
+    const std::string path = slurm_reproduce_manifest_path(dir);
+    std::string text;
+    if (!read_text(path, text))
+        throw InputError(path, "cannot read it");
+    const nlohmann::json j = parse_json_input(text, path);
+    if (!j.is_object() || !j.contains(kManifestKey) || j[kManifestKey] != kManifestVersion)
+        fail(path, kManifestKey, "missing or not version 1: not written by `schedscope-cli reproduce --slurm`");
+    SlurmReproduce r;
+    r.experiments = strings_at(j, "experiments", path);
+    if (r.experiments.empty())
+        fail(path, "experiments", "no experiments");
+    r.command = strings_at(j, "command", path);
+    r.sbatch_options = strings_at(j, "sbatch_options", path);
+    if (!j.contains("max_array_size") || !j["max_array_size"].is_number_unsigned() || j["max_array_size"] == 0)
+        fail(path, "max_array_size", "expected a whole number of at least 1");
+    r.max_array_size = j["max_array_size"].get<std::size_t>();
+    if (!j.contains("scripts") || !j["scripts"].is_array())
+        fail(path, "scripts", "expected an array");
+    for (std::size_t i = 0; i < j["scripts"].size(); ++i) {
+        const auto &t = j["scripts"][i];
+        const std::string field = "scripts[" + std::to_string(i) + "].";
+        if (!t.is_object() || !t.contains("file") || !t["file"].is_string() || !t.contains("job_name") ||
+            !t["job_name"].is_string())
+            fail(path, field + "file", "expected an object with file and job_name");
+        SlurmScript s;
+        s.file = t["file"].get<std::string>();
+        s.job_name = t["job_name"].get<std::string>();
+        for (const auto &range : strings_at(t, "tasks", path, field))
+            s.tasks.push_back(parse_point_range(range, r.experiments.size(), path + ": field '" + field + "tasks'"));
+        s.jobs = strings_at(t, "jobs", path, field);
+        r.scripts.push_back(std::move(s));
+    }
+    return r;
+}
+
+void write_slurm_reproduce(const std::string &dir, const SlurmReproduce &r)
+{
+    write_file_atomically(slurm_reproduce_manifest_path(dir), slurm_reproduce_json(r).dump(2) + "\n");
+}
+
+std::vector<std::size_t> write_reproduce_scripts(const std::string &dir, SlurmReproduce &r,
+                                                 const std::vector<std::size_t> &which, const std::string &stem)
+{
+    const fs::path abs = fs::absolute(dir);
+    const std::string out = (abs / "points").string();
+    std::string names;
+    for (const auto &n : r.experiments)
+        names += (names.empty() ? "" : " ") + shell_quote(n);
+    const std::string job_prefix = "schedscope-" +
+                                   sweep_fingerprint(abs.string() + '\0' + names, SweepSpec{}).substr(0, 8);
+    std::vector<PointRange> tasks;
+    for (const std::size_t k : which)
+        tasks.push_back({k, k});
+    const auto arrays = split_arrays(tasks, r.max_array_size);
+    std::vector<std::size_t> added;
+    for (std::size_t a = 0; a < arrays.size(); ++a) {
+        const std::string name = arrays.size() == 1 ? stem : stem + "-" + std::to_string(a + 1);
+        SlurmScript s;
+        s.file = name + ".sbatch";
+        s.job_name = job_prefix + "-" + name;
+        s.tasks = arrays[a];
+        std::string text = "#!/bin/bash\n";
+        text += "# Published experiments as a Slurm job array: " + std::to_string(s.tasks.size()) +
+                " task(s), one experiment each. Each is one `schedscope-cli reproduce NAME` run writing\n"
+                "# points/K.txt and points/K.json; `schedscope-cli collect` on this folder joins them.\n";
+        text += "#SBATCH --job-name=" + s.job_name + "\n";
+        text += "#SBATCH --array=0-" + std::to_string(s.tasks.size() - 1) + "\n";
+        text += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+        text += "#SBATCH --output=" + (abs / "logs").string() + "/%A_%a.out\n";
+        for (const auto &o : r.sbatch_options)
+            text += "#SBATCH " + o + "\n";
+        text += "set -u\n";
+        text += "TASKS=(";
+        for (std::size_t i = 0; i < s.tasks.size(); ++i)
+            text += (i ? " " : "") + std::to_string(s.tasks[i].first);
+        text += ")\nNAMES=(" + names + ")\n";
+        text += "k=${TASKS[$SLURM_ARRAY_TASK_ID]}\nout=" + shell_quote(out) + "\n";
+        text += "rm -f \"$out/$k.failed\"\n";
+        for (const auto &w : r.command)
+            text += shell_quote(w) + " ";
+        text += "\"${NAMES[$k]}\" --jobs 1 --json \"$out/$k.json.part\" >\"$out/$k.txt.part\"\n";
+        text += "rc=$?\n"
+                "# 1: a published direction does not hold in the model, a result all the same.\n"
+                "if [ $rc -le 1 ]; then\n"
+                "  mv -f \"$out/$k.txt.part\" \"$out/$k.txt\" && mv -f \"$out/$k.json.part\" \"$out/$k.json\"\n"
+                "  exit $?\n"
+                "fi\n"
+                "echo \"schedscope-cli reproduce ${NAMES[$k]} exited $rc (its output is in this task's log)\" "
+                ">\"$out/$k.failed\"\n"
+                "exit $rc\n";
+        write_file_atomically((abs / s.file).string(), text);
+        added.push_back(r.scripts.size());
+        r.scripts.push_back(std::move(s));
+    }
+    return added;
+}
+
+std::vector<PointStatus> scan_experiments(const std::string &dir, const SlurmReproduce &r)
+{
+    std::vector<PointStatus> out(r.experiments.size());
+    for (std::size_t k = 0; k < r.experiments.size(); ++k) {
+        const std::string json = points_file(dir, k, ".json");
+        const std::string txt = points_file(dir, k, ".txt");
+        const std::string failed = points_file(dir, k, ".failed");
+        std::error_code ec;
+        if (fs::exists(json, ec)) {
+            try {
+                read_experiment(json, r.experiments[k]);
+                std::string text;
+                if (!read_text(txt, text))
+                    throw InputError(txt, "cannot read it (the task wrote its JSON but not its table)");
+                out[k].state = PointState::done;
+            } catch (const InputError &e) {
+                out[k].state = PointState::failed;
+                out[k].message = e.what();
+            }
+        } else if (fs::exists(failed, ec)) {
+            std::string text;
+            read_text(failed, text);
+            while (!text.empty() && text.back() == '\n')
+                text.pop_back();
+            out[k].state = PointState::failed;
+            out[k].message = failed + ": " + (text.empty() ? std::string("the run failed") : text);
+        }
+    }
+    return out;
+}
+
+ReproduceCollected collect_reproduce(const std::string &dir, const SlurmReproduce &r,
+                                     const std::vector<PointStatus> &status)
+{
+    const auto missing = points_not_done(status);
+    if (!missing.empty())
+        throw InputError("collect", std::to_string(missing.size()) + " of " + std::to_string(status.size()) +
+                                        " experiments are not done");
+    ReproduceCollected c;
+    nlohmann::json exps = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.experiments.size(); ++k) {
+        std::string text;
+        if (!read_text(points_file(dir, k, ".txt"), text))
+            throw InputError(points_file(dir, k, ".txt"), "cannot read it");
+        // reproduce prints the experiments' tables one blank line apart.
+        c.text += (k ? "\n" : "") + text;
+        nlohmann::json e = read_experiment(points_file(dir, k, ".json"), r.experiments[k]);
+        c.all_hold = c.all_hold && e["direction_ok"].get<bool>();
+        exps.push_back(std::move(e));
+    }
+    c.json_text = nlohmann::json{{"experiments", exps}}.dump(2) + "\n";
+    return c;
+}
+
+} // namespace schedscope
