@@ -137,6 +137,7 @@ struct alignas(64) Task {
     double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
     double working_set_bytes = 0.0;  // what it would like to keep in cache
     double dependent_fraction = 0.0; // share of those accesses that wait for the previous one (pointer chasing)
+    double writeback_share = 0.0;    // lines written back to memory per line it misses (stores: write-allocate)
     // program.ops as the engine runs them: one copy per distinct program,
     // owned by the Simulation and shared by its tasks (thousands of threads
     // of one workload run the same few ops, which then stay in the host's
