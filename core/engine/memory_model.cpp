@@ -395,8 +395,10 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
                 (link_congestion_.empty() || link_congestion_[pair] == 1.0) &&
                 (link_queue_.empty() || link_queue_[pair] == 0.0))
                 link_active_.push_back(static_cast<int>(pair));
-            link_demand[static_cast<size_t>(n) * nn + static_cast<size_t>(here)] += b;                      // lines read
-            link_demand[static_cast<size_t>(here) * nn + static_cast<size_t>(n)] += b * t.writeback_share; // written back
+            const size_t to_reader = static_cast<size_t>(n) * nn + static_cast<size_t>(here);
+            const size_t to_memory = static_cast<size_t>(here) * nn + static_cast<size_t>(n);
+            link_demand[to_reader] += b;                     // lines read
+            link_demand[to_memory] += b * t.writeback_share; // lines written back
         }
     }
     // A route of SLIT distance d crosses about (d - 10) / 10 links and gets

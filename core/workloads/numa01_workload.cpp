@@ -159,10 +159,10 @@ void build_numa01(Simulation &sim, const Numa01Params &p, const std::string &sou
 
     for (int proc_i = 0; proc_i < kNuma01Processes; ++proc_i) {
         // Hard bind gives process p the nodes of its half of the machine;
-        // inverse bind puts its threads on the other half, memory staying.
-        // The memory's half: the process's own, or under inverse binding the
-        // other one (swap) or the second one for both (second_half).
-        const int mem_half = bind != BenchBind::Inverse             ? proc_i
+        // inverse bind puts its threads on the other half. The memory's
+        // half: the process's own, or under inverse binding the other one
+        // (swap) or the second one for both (second_half).
+        const int mem_half = bind != BenchBind::Inverse                ? proc_i
                              : p.inverse_memory == InverseMemory::Swap ? 1 - proc_i
                                                                        : 1;
         CpuSet home_nodes, cpu_nodes;
