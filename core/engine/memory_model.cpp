@@ -209,17 +209,14 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
     r.cache_lat = cache_latency_ns(t, cpu, &covered);
     r.miss = 1.0 - covered;
     // Memory latency, weighted over the nodes holding what it touches.
-    const double *link = link_row(here);
-    const double *lq = link_queue_row(here);
     double mem = 0, weight = 0;
     for (int n : t.used_nodes) {
-        const double d = latency_ratio(here, n);
-        mem += t.node_weight[n] * d * node_congestion_[n] * link[n] + t.node_weight[n] * (node_queue_[n] + lq[n]);
+        mem += t.node_weight[n] * access_factor(here, n);
         weight += t.node_weight[n];
     }
     // Untouched memory will be placed locally by first touch.
-    const double local_factor = node_congestion_[here] + node_queue_[here];
-    mem += t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
+    const double local_factor = access_factor(here, here);
+    mem += t.unplaced_weight * local_factor;
     weight += t.unplaced_weight;
     r.mem_factor = weight > 0 ? mem / weight : local_factor;
     r.local = weight > 0 ? (t.weight_on(here) + t.unplaced_weight) / weight : 1.0;
@@ -290,13 +287,10 @@ void MemoryModel::price_migration(Task &t, Runqueue &rq, int here, double cache_
     // untouched memory would be placed locally wherever it runs.
     double from_factor = mem_factor;
     if (mc.remote_open) {
-        const double *link = link_row(mc.from_node);
-        const double *lq = link_queue_row(mc.from_node);
-        double mem = t.unplaced_weight * node_congestion_[here] + t.unplaced_weight * node_queue_[here];
+        double mem = t.unplaced_weight * access_factor(here, here);
         double weight = t.unplaced_weight;
         for (int n : t.used_nodes) {
-            mem += t.node_weight[n] * latency_ratio(mc.from_node, n) * node_congestion_[n] * link[n] +
-                   t.node_weight[n] * (node_queue_[n] + lq[n]);
+            mem += t.node_weight[n] * access_factor(mc.from_node, n);
             weight += t.node_weight[n];
         }
         if (weight > 0)
@@ -331,15 +325,19 @@ void MemoryModel::price_migration(Task &t, Runqueue &rq, int here, double cache_
 void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                     std::span<const int> pu_node)
 {
-    // Bytes per ns each node is asked for at the current rates. Each node's
-    // latency multiplier moves towards demand/bandwidth by a damped step, so
-    // demand settles at the bandwidth where a node is saturated. Remote
-    // traffic is also demand on the link between the two nodes, priced the
-    // same way against its bandwidth.
+    // Bytes per ns each node is asked for at the current rates: the lines
+    // its readers miss, and the lines they write back (a store loop's
+    // write-allocate: read for ownership, then written back, two transfers
+    // a line). Each node's congestion moves towards demand/bandwidth by a
+    // damped step, so demand settles at the bandwidth where a node is
+    // saturated. Remote traffic is also demand on the link between the two
+    // nodes, priced the same way against its bandwidth in each direction:
+    // the lines read flow from the memory's node to the reader's, the lines
+    // written back the other way.
     const size_t nn = node_congestion_.size();
     const int npu = static_cast<int>(rqs.size());
-    // One allocation: per node demand and remote traffic sent, per PU bytes
-    // per unit of node weight.
+    // One allocation: per node demand and remote traffic sent and received,
+    // per PU line bytes per unit of node weight.
     std::vector<double> scratch(2 * nn + static_cast<size_t>(npu), 0.0);
     double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
     const double line = model_.cache_line_bytes;
@@ -356,10 +354,11 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
             continue;
         const int here = pu_node[static_cast<size_t>(cpu)];
         const double scale = per_weight[cpu] = bytes_per_ns / total;
+        const double transfers = 1.0 + t.writeback_share;
         for (int n : t.used_nodes)
-            demand[n] += scale * t.node_weight[n];
-        demand[here] += scale * t.unplaced_weight;
-        remote_out[here] += scale * (total - t.unplaced_weight - t.weight_on(here));
+            demand[n] += scale * transfers * t.node_weight[n];
+        demand[here] += scale * transfers * t.unplaced_weight;
+        remote_out[here] += scale * transfers * (total - t.unplaced_weight - t.weight_on(here));
     }
     // Below saturation each line also waits in the queue of the controller
     // or link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in
@@ -395,14 +394,15 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
     // Rates derived before are stale once a figure they read moved.
     if (changed)
         ++congestion_changes_;
-    // A pair carries at most what both its ends send out: while that is
-    // below the narrowest route (or, with queueing, a route's queue-free
-    // load) and no link is congested or queued, the per-pair account (as
-    // long as the loop above) can be skipped.
+    // A direction of a pair carries at most what its two ends exchange:
+    // while that is below the narrowest route (or, with queueing, a
+    // route's queue-free load) and no link is congested or queued, the
+    // per-pair account (as long as the loop above) can be skipped.
     const double max_out = *std::max_element(remote_out, remote_out + nn);
     const double room = qmax > 0 ? kQueueFreeUtilisation : 1.0;
     if (link_active_.empty() && 2 * max_out * max_link_hops_ <= room * model_.link_bandwidth_bytes_per_ns)
         return;
+    // Per direction: entry from * nn + to.
     std::vector<double> &link_demand = link_demand_.v;
     if (link_demand.size() != nn * nn)
         link_demand.assign(nn * nn, 0.0);
@@ -415,22 +415,30 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
             const double b = per_weight[cpu] * t.node_weight[n];
             if (n == here || !(b > 0))
                 continue;
-            const size_t pair = static_cast<size_t>(std::min(here, n)) * nn + static_cast<size_t>(std::max(here, n));
-            if (link_demand[pair] == 0 && (link_congestion_.empty() || link_congestion_[pair] == 1.0) &&
+            const size_t lo = static_cast<size_t>(std::min(here, n)), hi = static_cast<size_t>(std::max(here, n));
+            const size_t pair = lo * nn + hi;
+            if (link_demand[pair] == 0 && link_demand[hi * nn + lo] == 0 &&
+                (link_congestion_.empty() || link_congestion_[pair] == 1.0) &&
                 (link_queue_.empty() || link_queue_[pair] == 0.0))
                 link_active_.push_back(static_cast<int>(pair));
-            link_demand[pair] += b;
+            const size_t to_reader = static_cast<size_t>(n) * nn + static_cast<size_t>(here);
+            const size_t to_memory = static_cast<size_t>(here) * nn + static_cast<size_t>(n);
+            link_demand[to_reader] += b;                     // lines read
+            link_demand[to_memory] += b * t.writeback_share; // lines written back
         }
     }
     // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
     // that share of one link's bandwidth (a crude stand-in for routing).
+    // The link's figure is per direction, and its busier direction sets
+    // the wait of both (a request goes one way, its data the other).
     const double per_link_bw = 1.0 / model_.link_bandwidth_bytes_per_ns;
     std::erase_if(link_active_, [&](int pair) {
         const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
         const double hops = link_hops(a, b);
-        const double ratio = std::max(link_demand[pair], 1e-9) * hops * per_link_bw;
-        link_demand[pair] = 0;
         const size_t mirror = static_cast<size_t>(b) * nn + static_cast<size_t>(a);
+        const double busier = std::max(link_demand[pair], link_demand[mirror]);
+        const double ratio = std::max(busier, 1e-9) * hops * per_link_bw;
+        link_demand[pair] = link_demand[mirror] = 0;
         const double qbefore = link_queue_.empty() ? 0.0 : link_queue_[pair];
         const double q = settle(qbefore, queue_wait(ratio, line * hops * per_link_bw));
         if (q != qbefore) {

@@ -114,8 +114,9 @@ public:
     // `n`'s memory, and on the link between nodes a and b.
     double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
     double link_queue_wait(int a, int b) const { return link_queue_row(a)[b]; }
-    // Latency multipliers (>= 1) from bandwidth congestion at node `n`'s
-    // memory, and on the link between nodes a and b.
+    // Bandwidth congestion at node `n`'s memory and on the link between
+    // nodes a and b (>= 1): the wait an access queues for there is
+    // (congestion - 1) local memory latencies (access_factor).
     double memory_congestion(int n) const { return node_congestion_[static_cast<size_t>(n)]; }
     double link_congestion(int a, int b) const { return link_row(a)[b]; }
     double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
@@ -123,6 +124,22 @@ public:
     double latency_ratio(int a, int b) const
     {
         return lat_ratio_by_slit_[static_cast<size_t>(topo_->node_distance(a, b))];
+    }
+    // The latency of an access from node `here` to memory on node `n`, in
+    // local memory latencies: the pair's unloaded latency, plus the waits
+    // the access queues for at n's controller and on the link between the
+    // two. The waits add to the latency (a miss holds its fill buffer for
+    // all of it, Little's law) and are the same for every access that
+    // passes that controller or link, local or remote: a saturated node's
+    // remote readers wait what its local readers wait, on top of their
+    // longer path, and the node's lines go to its readers in proportion to
+    // lines in flight / that whole latency.
+    double access_factor(int here, int n) const
+    {
+        const double node_wait = node_congestion_[static_cast<size_t>(n)] - 1.0 + node_queue_[static_cast<size_t>(n)];
+        if (n == here)
+            return 1.0 + node_wait;
+        return latency_ratio(here, n) + node_wait + (link_row(here)[n] - 1.0) + link_queue_row(here)[n];
     }
     // Share of an access's latency the task stalls for: all of it for a
     // dependent access, 1 / mem_misses_in_flight for one of a stream.

@@ -44,7 +44,8 @@ const std::vector<Accessor> &accessors()
         SS_DOUBLE(cache_line_bytes, 8, 1024, "cache line size, bytes"),
         SS_DOUBLE(mem_bandwidth_bytes_per_ns, 0.01, 1e4, "memory bandwidth per node, bytes/ns (= GB/s)"),
         SS_DOUBLE(link_bandwidth_bytes_per_ns, 0.01, 1e4,
-                  "interconnect bandwidth between two directly linked nodes, bytes/ns (/ hops beyond SLIT 20)"),
+                  "interconnect bandwidth between two directly linked nodes, each direction, bytes/ns (/ hops beyond "
+                  "SLIT 20)"),
         SS_DOUBLE(cache_fill_bytes_per_ns, 0.01, 1e4, "max cache refill rate of one core, bytes/ns"),
         SS_DOUBLE(page_copy_bytes_per_ns, 0.01, 1e4, "page migration copy rate, bytes/ns"),
         SS_DOUBLE(

@@ -39,7 +39,10 @@ struct ModelParams {
 
     // --- bandwidths ---
     double mem_bandwidth_bytes_per_ns = 10.0; // 10 GB/s per node, one DDR3 channel pair
-    // One link between two nodes (SLIT 20), both directions; a pair at SLIT d gets 1 / ((d - 10) / 10) of it.
+    // One link between two nodes (SLIT 20), in each direction (as QPI and
+    // HyperTransport figures are quoted); a pair at SLIT d gets
+    // 1 / ((d - 10) / 10) of it. Lines read cross it from the memory's
+    // node, lines written back towards it.
     double link_bandwidth_bytes_per_ns = 5.0; // QPI / HyperTransport: remote STREAM gets ~half of local
     double cache_fill_bytes_per_ns = 5.0;     // one core refilling its caches: ~half a node's bandwidth
     double page_copy_bytes_per_ns = 2.0;      // kernel page migration, ~2 GB/s (copy + TLB work)

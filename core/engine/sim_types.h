@@ -141,6 +141,7 @@ struct alignas(64) Task {
     // larger than any cache (OLTP's reads scattered over the shared buffer):
     // each misses, and the line it brings in evicts what else the cache held.
     double stray_share = 0.0;
+    double writeback_share = 0.0;    // lines written back to memory per line it misses (stores: write-allocate)
     // program.ops as the engine runs them: one copy per distinct program,
     // owned by the Simulation and shared by its tasks (thousands of threads
     // of one workload run the same few ops, which then stay in the host's

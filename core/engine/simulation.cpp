@@ -134,6 +134,7 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.mem_intensity = spec.mem_intensity;
     t.dependent_fraction = std::clamp(spec.dependent_fraction, 0.0, 1.0);
     t.stray_share = std::clamp(spec.stray_share, 0.0, 1.0);
+    t.writeback_share = std::clamp(spec.writeback_share, 0.0, 1.0);
     t.working_set_bytes = spec.working_set_bytes;
     if (spec.nice < kNiceMin || spec.nice > kNiceMax)
         throw InputError("workload", 0, "nice",

@@ -77,6 +77,11 @@ public:
         // Share of its accesses that fall outside the working set on data
         // far larger than any cache (Task::stray_share).
         double stray_share = 0.0;
+        // Lines written back to memory per line it misses: 1 for a loop of
+        // ordinary stores (bzero), whose every line is read for ownership
+        // and later written back, two memory transfers a line (write-allocate);
+        // 0 for reads, and for non-temporal stores, which never read the line.
+        double writeback_share = 0.0;
         CpuSet cpus_allowed; // empty = every PU
         int nice = 0;        // kNiceMin..kNiceMax (engine/nice.h)
         // An OS process of its own, started by fork and exec, though it

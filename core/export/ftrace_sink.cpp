@@ -127,7 +127,11 @@ void FtraceSink::on_switch_in(SimTime now, int cpu, TaskId task)
         p.task = -1;
         --pending_count_;
         flush_pending(); // other CPUs first: `task` may be leaving one of them
-        switch_line(now, cpu, out.task, out.state, task);
+        // Put back at once: the kernel traces no switch when schedule()
+        // picks the task it was running (3.x __schedule(): context_switch(),
+        // which emits sched_switch, only when prev != next).
+        if (out.task != task)
+            switch_line(now, cpu, out.task, out.state, task);
     } else {
         flush_pending();
         switch_line(now, cpu, -1, TaskState::Runnable, task);

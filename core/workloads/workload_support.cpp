@@ -24,6 +24,7 @@ Simulation::TaskSpec bench_writer_task(const Simulation &sim, std::string name, 
     s.segments = {AccessSegment{chunk_begin, chunk_end, 1.0}};
     s.mem_intensity = accesses_per_us / 1000.0;
     s.working_set_bytes = touched;
+    s.writeback_share = kStoreLoopWritebackShare;
     return s;
 }
 

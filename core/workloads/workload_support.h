@@ -20,6 +20,18 @@ namespace schedscope {
 // 2010s core; the model then adds the memory latency it pays per line.
 inline constexpr double kStreamAccessesPerUs = 200.0;
 
+// The lines a loop of ordinary stores writes back per line it misses. A
+// store to a line not in cache on a write-back memory type first reads the
+// line for ownership (RFO) and, once evicted, writes it back: two memory
+// transfers a line, the read from the memory's node to the writer's, the
+// write-back the other way (Intel 64 and IA-32 Architectures Optimization
+// Reference Manual, 2009, "non-temporal stores" and the RFO it avoids;
+// McCalpin's STREAM counts leave this write-allocate traffic out). bzero()
+// in the autonuma-benchmark is taken to use ordinary stores: whether the
+// era's glibc switched to non-temporal stores for large sizes, which would
+// make this 0, was not checked.
+inline constexpr double kStoreLoopWritebackShare = 1.0;
+
 // Share of the misses of pointer-chasing code (database index walks, JVM
 // object graphs, kernel socket and task structures) that wait for the one
 // before. Chou, Fahs and Abraham ("Microarchitecture optimizations for
@@ -37,7 +49,8 @@ int chunks_for_bytes(const Simulation &sim, std::int64_t bytes);
 std::int64_t pass_work_ns(const Simulation &sim, double bytes, double accesses_per_us);
 
 // An autonuma-benchmark thread: `loops` passes, each writing chunks
-// [chunk_begin, chunk_end) of its process's memory once.
+// [chunk_begin, chunk_end) of its process's memory once with bzero()
+// (ordinary stores: kStoreLoopWritebackShare).
 Simulation::TaskSpec bench_writer_task(const Simulation &sim, std::string name, int chunk_begin, int chunk_end,
                                        std::int64_t loops, double accesses_per_us);
 

@@ -193,9 +193,82 @@ TEST_CASE("memory model: remote traffic loads the link, a saturated link is a mu
     CHECK(mm.link_congestion(0, 1) == Approx(2.0)); // sqrt(8 / 2)
     CHECK(mm.link_congestion(1, 0) == mm.link_congestion(0, 1));
     CHECK(mm.memory_congestion(1) == 1.0); // 8 of node 1's 10 bytes per ns
-    // Latency: 80 x 1.5 (SLIT 20 by the rule) x 2 (link).
+    // Latency: 80 x 1.5 (SLIT 20 by the rule), plus the link's wait of
+    // (2 - 1) local latencies.
     Runqueue rq;
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * 240.0)));
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * (120.0 + 80.0))));
+}
+
+TEST_CASE("memory model: a saturated node's wait adds to every access, local or remote alike", "[memory_model]")
+{
+    // Little's law: a miss holds its fill buffer for the whole of its
+    // latency, and the wait in a saturated controller's queue is the same
+    // for every access it serves, so it adds to the remote reader's longer
+    // path instead of being scaled by it.
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 1.0;
+    m.queueing_max_utilisation = 0;
+    MemoryModel mm(topo, m);
+    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
+    std::vector<Runqueue> rqs(2);
+    rqs[0].current = 0;
+    rqs[0].rate = 0.5;
+    rqs[0].mem_frac = 1.0;
+    const std::vector<int> pu_node{0, 1};
+    mm.update_congestion(rqs, tasks, pu_node);
+    mm.update_congestion(rqs, tasks, pu_node);
+    REQUIRE(mm.memory_congestion(0) == Approx(4.0)); // a wait of 3 local latencies, 240 ns
+    CHECK(mm.access_factor(0, 0) == Approx(4.0));
+    CHECK(mm.access_factor(1, 0) == Approx(1.5 + 3.0)); // 120 + 240 ns, not 120 x 4
+    Runqueue rq;
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 320.0)));
+    CHECK(mm.memory_bound_rate(tasks[0], rq, 1, 1) == Approx(1.0 / (1.0 + 0.125 * 360.0)));
+}
+
+TEST_CASE("memory model: a store loop's write-backs load the node and the link's other direction", "[memory_model]")
+{
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 4.0;
+    m.link_bandwidth_bytes_per_ns = 10.0;
+    m.queueing_max_utilisation = 0;
+    MemoryModel mm(topo, m);
+    // Reads only: 0.5 x 0.125 x 64 = 4 bytes per ns, node 0 at its bandwidth.
+    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
+    std::vector<Runqueue> rqs(2);
+    rqs[0].current = 0;
+    rqs[0].rate = 0.5;
+    rqs[0].mem_frac = 1.0;
+    const std::vector<int> pu_node{0, 1};
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_congestion(0) == 1.0);
+    // The same lines written by ordinary stores: each also written back,
+    // 8 bytes per ns of a node that delivers 4.
+    tasks[0].writeback_share = 1.0;
+    mm.update_congestion(rqs, tasks, pu_node);
+    CHECK(mm.memory_congestion(0) == Approx(std::sqrt(2.0)));
+
+    // Links are per direction. Two readers across one link, each 8 bytes
+    // per ns the other way: 8 of 10 in each direction, no congestion
+    // (counted together they would be 16).
+    ModelParams wide = m;
+    wide.mem_bandwidth_bytes_per_ns = 1000.0;
+    MemoryModel across(topo, wide);
+    std::vector<Task> two{task_on(0, 2, 1, 0.25, 1 << 20), task_on(1, 2, 0, 0.25, 1 << 20)};
+    std::vector<Runqueue> both(2);
+    for (int cpu = 0; cpu < 2; ++cpu) {
+        both[static_cast<size_t>(cpu)].current = cpu;
+        both[static_cast<size_t>(cpu)].rate = 0.5;
+        both[static_cast<size_t>(cpu)].mem_frac = 1.0;
+    }
+    across.update_congestion(both, two, pu_node);
+    CHECK(across.link_congestion(0, 1) == 1.0);
+    // The first one stores: its 8 bytes per ns written back join the
+    // second one's reads from node 0 to node 1, 16 of 10.
+    two[0].writeback_share = 1.0;
+    across.update_congestion(both, two, pu_node);
+    CHECK(across.link_congestion(0, 1) == Approx(std::sqrt(1.6)));
 }
 
 TEST_CASE("memory model: a copy carries on exactly as the original", "[memory_model]")

@@ -141,7 +141,10 @@ TEST_CASE("numa01: two processes of NCPUS/2 threads, memory first written on one
             REQUIRE(sim.task(t).segments.size() == 1);
             CHECK(sim.task(t).segments[0].chunk_begin == 0);
             CHECK(sim.task(t).segments[0].chunk_end == chunks);
-            CHECK(sim.task(t).program.iterations == 50);
+            // numa01.c's thread(): one bzero() of all of it, then nr = 50 more.
+            CHECK(sim.task(t).program.iterations == 51);
+            // bzero()'s ordinary stores read each line for ownership and write it back.
+            CHECK(sim.task(t).writeback_share == 1.0);
         }
     }
     Simulation one = build(kFourNodes, "numa01:memory_mb=64,first_node=2");
@@ -231,13 +234,30 @@ TEST_CASE("the benchmark's own binding: hard puts thread i with its memory, inve
     CHECK(n1.processes()[1].chunks_on_node[2] + n1.processes()[1].chunks_on_node[3] ==
           static_cast<int>(n1.processes()[1].chunk_node.size()));
     CHECK(topo.node_of_pu(n1.tasks().back().cpus_allowed.first()) >= 2);
-    // Inverse: threads on the other half; the memory, written from outside
-    // its process's mask, all on the mask's first node (MPOL_BIND's choice).
+    // Inverse, as the repository's 2012 numa01.c does it: its nodemask swap
+    // tests NODEMASK1 twice, so process 0 (CPUs on nodes 0-1) gets the
+    // second half's mask and process 1 keeps it. Process 0's memory, written
+    // from outside its mask, all on the mask's first node (MPOL_BIND's
+    // choice); process 1 writes from inside it, spread over nodes 2-3.
     Simulation i1 = build(kFourNodes, "numa01:memory_mb=64,bind=inverse");
-    CHECK(i1.processes()[0].chunks_on_node[0] == static_cast<int>(i1.processes()[0].chunk_node.size()));
-    CHECK(i1.processes()[1].chunks_on_node[2] == static_cast<int>(i1.processes()[1].chunk_node.size()));
-    CHECK(topo.node_of_pu(i1.tasks().front().cpus_allowed.first()) >= 2);
-    CHECK(topo.node_of_pu(i1.tasks().back().cpus_allowed.first()) < 2);
+    const int c1 = static_cast<int>(i1.processes()[0].chunk_node.size());
+    CHECK(i1.processes()[0].chunks_on_node[2] == c1);
+    CHECK(i1.processes()[1].chunks_on_node[2] == c1 / 2);
+    CHECK(i1.processes()[1].chunks_on_node[3] == c1 - c1 / 2);
+    CHECK(topo.node_of_pu(i1.tasks().front().cpus_allowed.first()) < 2);
+    CHECK(topo.node_of_pu(i1.tasks().back().cpus_allowed.first()) >= 2);
+    // The March 2012 numa01.c swaps the masks: each process's threads on its
+    // own half, its memory on the other's first node.
+    Simulation sw = build(kFourNodes, "numa01:memory_mb=64,bind=inverse,inverse_memory=swap");
+    CHECK(sw.processes()[0].chunks_on_node[2] == c1);
+    CHECK(sw.processes()[1].chunks_on_node[0] == c1);
+    CHECK(topo.node_of_pu(sw.tasks().front().cpus_allowed.first()) < 2);
+    CHECK(topo.node_of_pu(sw.tasks().back().cpus_allowed.first()) >= 2);
+    // THREAD_ALLOC: the first pass over all of it is not a pass of its own.
+    Simulation ta = build(kFourNodes, "numa01_THREAD_ALLOC:memory_mb=64");
+    for (const auto &p : ta.processes())
+        for (TaskId t : p.tasks)
+            CHECK(ta.task(t).program.iterations == 1000);
 }
 
 TEST_CASE("bind suffixes name a bind mode and the base workload", "[workload]")
