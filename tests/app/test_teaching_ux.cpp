@@ -15,6 +15,7 @@
 #include "panels/decision_filter_model.h"
 #include "panels/explain_panel.h"
 #include "panels/lesson.h"
+#include "panels/lesson_panel.h"
 #include "panels/profiler_panel.h"
 #include "sim/analysis_hookup.h"
 #include "sim/comparison_page.h"
@@ -107,6 +108,8 @@ TEST_CASE("teaching: a run played at max speed stops at its end, not an hour lat
     CHECK(c->time() < SimulationWorker::time_limit(*c->setup()));
     CHECK(w.window.comparisonPage()->bar()->timeline()->maximum() ==
           static_cast<int>(c->furthest() / kTimelineUnitNs));
+    // A seek still lands where asked, past the end too (--run-to T shows T;
+    // test_simulation.cpp's "a seek past the end ... lands exactly").
 }
 
 TEST_CASE("teaching: --speed 0 shows as max on the slider", "[teaching][playback]")
@@ -709,9 +712,13 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
                 s.workload.params["wake"] = "1024";
             }
             REQUIRE(w.window.showScenario(s, {}));
+            w.window.analysisDocks().lessons->setCurrentLesson(static_cast<int>(i));
             SimulationController *c = w.window.comparisonPage()->controller();
-            const double end_s = s.duration_s > 0 ? s.duration_s : 60.0;
-            REQUIRE(c->runTo(static_cast<SimTime>(end_s * 1e9), -1));
+            REQUIRE(c->waitLoaded(-1));
+            // Played to the end: the clock stops where the last pane ended.
+            w.window.comparisonPage()->setSpeed(0);
+            c->play();
+            REQUIRE(schedscope::test::wait_until([&] { return !c->isPlaying(); }, 600000));
             if (lessons[i].id.rfind("01", 0) == 0) {
                 // Step 6: the Profiler on the 2.5 ms pane, Use for sched-domains.
                 w.window.showDocks({QStringLiteral("explain"), QStringLiteral("profiler")});
