@@ -311,8 +311,7 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     // At time 0 the panes already draw the memory placed at start, but the
     // charts have no sample until the first sampling interval ends: say
     // that, rather than that there is no memory.
-    const bool sampled = std::any_of(data.lines.begin(), data.lines.end(),
-                                     [](const ChartLine &l) { return !l.y.empty(); });
+    const bool sampled = data.t_max_s > 0;
     if (items.isEmpty())
         items << (sampled ? tr("no memory on any node yet") : tr("no sample yet: the first comes after one sample interval"));
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
