@@ -425,7 +425,7 @@ TEST_CASE("teaching: All charts at 1280x720 lays every chart out whole, scrollin
     for (std::size_t a = 0; a < shown.size(); ++a) {
         INFO("chart " << a << ": " << shown[a]->width() << "x" << shown[a]->height());
         // Never squeezed under the height whose tick labels read whole.
-        CHECK(shown[a]->height() >= 180);
+        CHECK(shown[a]->height() >= 170);
         for (std::size_t b = a + 1; b < shown.size(); ++b)
             CHECK_FALSE(shown[a]->geometry().intersects(shown[b]->geometry()));
     }

@@ -32,13 +32,13 @@ namespace {
 // workload has (work_chart_kind).
 constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
                                  ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
-// Charts shrink with the dock down to this size: about 100 px of plot
+// Charts shrink with the dock down to this size: about 110 px of plot
 // under the title, above the time labels and axis title, where QChart still
 // writes every tick label whole (at 130 px they all read "..."). A dock
 // shorter than the charts need scrolls them rather than squeezing them, so
 // opening the charts never pushes the window past 1280x720 either.
 constexpr int kMinChartWidthPx = 170;
-constexpr int kMinChartHeightPx = 190;
+constexpr int kMinChartHeightPx = 175;
 // The shape the charts' grid aims for per chart: a little wider than tall,
 // as time series read best.
 constexpr double kChartCellWidth = 4.0;
