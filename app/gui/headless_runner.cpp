@@ -56,7 +56,11 @@ QString save_scene_svg(MainWindow &window, QSize size, const QString &path)
     return export_scene_svg(window, path);
 }
 
-bool open_from_options(MainWindow &window, const AppOptions &options)
+namespace {
+// How often a headless --run-to says it is still running.
+constexpr int kRunToProgressIntervalMs = 10'000;
+
+bool open_document(MainWindow &window, const AppOptions &options)
 {
     if (!options.scenario.isEmpty())
         return window.openScenarioFile(options.scenario);
@@ -81,6 +85,16 @@ bool open_from_options(MainWindow &window, const AppOptions &options)
         s.policies = {{"sched-domains", {}}};
     return window.showScenario(s, {});
 }
+} // namespace
+
+bool open_from_options(MainWindow &window, const AppOptions &options)
+{
+    const bool opened = open_document(window, options);
+    // --speed, 0 (as fast as possible) included, shows on the slider too.
+    if (options.speed >= 0)
+        window.comparisonPage()->setSpeed(options.speed);
+    return opened;
+}
 
 namespace {
 
@@ -95,7 +109,7 @@ int run_benchmark(MainWindow &window, const AppOptions &options)
     window.show();
     if (!c->waitLoaded())
         return 2;
-    c->setSpeed(options.speed >= 0 ? options.speed : 1.0);
+    window.comparisonPage()->setSpeed(options.speed >= 0 ? options.speed : 1.0);
     std::vector<int> paints0;
     for (int i = 0; i < view->paneCount(); ++i)
         paints0.push_back(view->pane(i)->paintCount());
@@ -167,7 +181,21 @@ int run_headless(MainWindow &window, const AppOptions &options)
         return run_benchmark(window, options);
     SimulationController *c = window.comparisonPage()->controller();
     if (c->setup()) {
-        const bool ok = options.run_to_ns >= 0 ? c->runTo(options.run_to_ns) : c->waitLoaded();
+        // No wall-clock limit: a big machine on a loaded computer can take
+        // minutes to reach the --run-to time. Meanwhile stderr says that it
+        // is still working, so a wait is never mistaken for a hang.
+        QElapsedTimer waited;
+        waited.start();
+        QTimer progress;
+        progress.setInterval(kRunToProgressIntervalMs);
+        QObject::connect(&progress, &QTimer::timeout, [&] {
+            std::fprintf(stderr, "schedscope: still running to the --run-to time (%lld s so far)\n",
+                         static_cast<long long>(waited.elapsed() / 1000));
+        });
+        if (options.run_to_ns >= 0)
+            progress.start();
+        const bool ok = options.run_to_ns >= 0 ? c->runTo(options.run_to_ns, -1) : c->waitLoaded(-1);
+        progress.stop();
         if (!ok) {
             std::fprintf(stderr, "schedscope: the comparison did not reach %s\n",
                          options.run_to_ns >= 0 ? "the --run-to time" : "its first frame");

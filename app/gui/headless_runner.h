@@ -31,8 +31,9 @@ QString save_widget_png(QWidget &widget, QSize size, const QString &path);
 QString save_scene_svg(MainWindow &window, QSize size, const QString &path);
 
 // Opens what the options name in the window: a scenario file, a
-// --workload/--policy comparison, or a machine with the default comparison.
-// Errors go to the window's error sink. Returns whether it opened.
+// --workload/--policy comparison, or a machine with the default comparison,
+// at the --speed given. Errors go to the window's error sink. Returns
+// whether it opened.
 bool open_from_options(MainWindow &window, const AppOptions &options);
 
 // Exit codes: 0 written, 2 bad input (reported on stderr), 1 cannot write.

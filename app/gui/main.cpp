@@ -40,8 +40,6 @@ int main(int argc, char *argv[])
         restored = window.restoreSettings(settings);
     }
     open_from_options(window, *parsed.options);
-    if (parsed.options->speed >= 0)
-        window.comparisonPage()->controller()->setSpeed(parsed.options->speed);
     window.show();
     // A first launch shows the charts that matter beside the panes (the
     // charts dock shows only progress or throughput and, on NUMA, node

@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -101,7 +102,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(tabs_, &QTabWidget::currentChanged, this, show_zoom);
     show_zoom();
     connect(view_, &TopologyView::objectActivated, this, &MainWindow::selectInTree);
-    resize(1400, 900);
+    // A stored layout (restoreSettings) replaces this size.
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    resize(first_launch_size(screen ? screen->availableGeometry() : QRect()));
 }
 
 void MainWindow::createDocks()
@@ -163,7 +166,13 @@ void MainWindow::createMenus()
     // Ctrl+= as well: on most layouts "+" needs Shift, and people press Ctrl and "=".
     zoom_in->setShortcuts({QKeySequence::ZoomIn, QKeySequence(tr("Ctrl+="))});
     view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, view_, &TopologyView::zoomOut);
-    view->addAction(tr("&Fit to window"), QKeySequence(tr("Ctrl+0")), view_, &TopologyView::fitToWindow);
+    // On the comparison tab it fits the panes: Ctrl+wheel zoomed them.
+    view->addAction(tr("&Fit to window"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        if (tabs_->currentWidget() == view_)
+            view_->fitToWindow();
+        else
+            comparison_->view()->fitPanes();
+    });
     view->addAction(tr("&Actual size"), QKeySequence(tr("Ctrl+1")), view_, [this] { view_->setZoom(1.0); });
     view->addSeparator();
     fold_action_ = view->addAction(tr("F&old identical objects"));

@@ -1,8 +1,10 @@
 #include "scenario/pane_label.h"
 
 #include "catalog/catalog.h"
+#include "engine/policy.h"
 
 #include <charconv>
+#include <exception>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,9 +13,22 @@ namespace schedscope {
 
 namespace {
 
-// Every policy takes `wakeup` besides its catalog parameters (catalog.h);
-// make_policy reads it with this default.
-constexpr const char *kWakeupDefault = "locked";
+// Every policy takes `wakeup` besides its catalog parameters (catalog.h).
+// Its default is the modelled kernel's and differs between policies (cfs and
+// the policies built on it queue, the others lock; autonuma follows its
+// `base`): the policy itself says which, as make_policy asks it.
+std::string wakeup_default(const PolicySpec &p)
+{
+    ParamMap rest = p.params;
+    rest.erase("wakeup");
+    try {
+        return make_policy(p.name, rest, "label")->default_wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
+    } catch (const std::exception &) {
+        // A pane whose parameters do not build (the dialog shows why) is
+        // labelled as written; its wakeup then counts as unknown.
+        return {};
+    }
+}
 
 // Unit suffixes of parameter names (the project names constants by unit),
 // moved to the value in a label: cache_hot_time_ms=10 reads cache_hot_time=10ms.
@@ -54,7 +69,7 @@ std::string effective(const PolicySpec &p, const std::string &key)
     if (const auto it = p.params.find(key); it != p.params.end())
         return it->second;
     if (key == "wakeup")
-        return kWakeupDefault;
+        return wakeup_default(p);
     for (const PolicyInfo &info : policy_catalog())
         if (info.name == p.name)
             for (const ParamInfo &param : info.params)
@@ -63,11 +78,18 @@ std::string effective(const PolicySpec &p, const std::string &key)
     return {};
 }
 
-bool is_default(const PolicySpec &p, const std::string &key)
+} // namespace
+
+bool param_is_default(const PolicySpec &p, const std::string &key)
 {
-    PolicySpec bare{p.name, {}, {}};
+    // The default of `key` given the pane's other settings (wakeup's
+    // depends on autonuma's base).
+    PolicySpec bare = p;
+    bare.params.erase(key);
     return same_value(effective(p, key), effective(bare, key));
 }
+
+namespace {
 
 std::string generated_label(const PolicySpec &pane, const std::vector<PolicySpec> &all)
 {
@@ -82,25 +104,28 @@ std::string generated_label(const PolicySpec &pane, const std::vector<PolicySpec
     for (const PolicySpec *p : peers)
         for (const auto &kv : p->params)
             keys.insert(kv.first);
-    std::string label = pane.name;
-    bool any = false;
+    // The keys whose values differ between the peers: what the labels say.
+    std::vector<std::string> differing;
     for (const std::string &key : keys) {
-        const std::string mine = effective(pane, key);
         bool differs = false;
         for (const PolicySpec *p : peers)
-            differs = differs || !same_value(effective(*p, key), mine);
-        // A key the pane leaves unset at its default is said once, as
+            differs = differs || !same_value(effective(*p, key), effective(pane, key));
+        if (differs)
+            differing.push_back(key);
+    }
+    std::string label = pane.name;
+    bool any = false;
+    for (const std::string &key : differing) {
+        // One setting apart: every pane says its value, the default one
+        // too ("cache_hot_time=2.5ms", not a bare policy name). Several:
+        // a key the pane leaves unset at its default is said once, as
         // "defaults", below: a list of default values would hide what differs.
-        if (differs && (pane.params.count(key) != 0 || !is_default(pane, key))) {
-            label += " " + param_label(key, mine);
+        if (differing.size() == 1 || pane.params.count(key) != 0 || !param_is_default(pane, key)) {
+            label += " " + param_label(key, effective(pane, key));
             any = true;
         }
     }
-    bool others_differ = false;
-    for (const std::string &key : keys)
-        for (const PolicySpec *p : peers)
-            others_differ = others_differ || !same_value(effective(*p, key), effective(pane, key));
-    if (!any && others_differ)
+    if (!any && !differing.empty())
         label += " (defaults)";
     return label;
 }

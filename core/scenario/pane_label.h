@@ -9,6 +9,13 @@
 //     -> "sched-domains cache_hot_time=2.5ms", "sched-domains cache_hot_time=10ms"
 //   {bind mode=hard, bind mode=inverse, autonuma}
 //     -> "bind mode=hard", "bind mode=inverse", "autonuma"
+//   {sched-domains cache_hot_time_ms=0, sched-domains (nothing set)}
+//     -> "sched-domains cache_hot_time=0ms", "sched-domains cache_hot_time=2.5ms"
+//
+// A pane that leaves the one differing parameter at its default says the
+// default's value; with several differing parameters such a pane reads
+// "(defaults)". Parameters are compared by the values the panes run with,
+// defaults filled in: {wakeup=queued} and {} are the same cfs.
 //
 // Labels are always distinct: panes that still collide (identical policies,
 // or the same user label twice) get " #2", " #3"... in pane order.
@@ -21,6 +28,11 @@
 namespace schedscope {
 
 std::vector<std::string> pane_labels(const std::vector<PolicySpec> &policies);
+
+// Whether the pane runs `key` at the policy's default, given its other
+// parameters (the `wakeup` default is the policy's own: queued for cfs and
+// the policies built on it, locked for the others).
+bool param_is_default(const PolicySpec &pane, const std::string &key);
 
 // "cache_hot_time_ms", "2.5" -> "cache_hot_time=2.5ms"; a path keeps only its
 // file name. How a parameter reads inside a label.

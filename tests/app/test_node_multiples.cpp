@@ -103,6 +103,9 @@ TEST_CASE("multiples: the charts dock shows memory per node as small multiples",
     rb->samples = b;
     panel.setRuns({QStringLiteral("bind mode=hard"), QStringLiteral("bind mode=inverse")}, {ra, rb});
     panel.redraw();
+    // New minis are laid out (and their titles fitted to their width) by
+    // the event loop.
+    QApplication::processEvents();
     NodeMultiplesView *m = panel.nodeMultiples();
     REQUIRE(m);
     CHECK(m->isVisible());

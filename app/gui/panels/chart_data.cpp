@@ -130,6 +130,11 @@ void derive_simple(ChartData &out, ChartKind kind, const RunSamples &run, int r,
         }
         prev = &m;
     }
+    // A finished fixed-work run is 100 % done when it ends, which falls
+    // between samples: without this point its line stops at 97 % while the
+    // pane header says "done".
+    if (kind == ChartKind::Progress && run.end_s >= 0 && (line.t_s.empty() || line.t_s.back() < run.end_s))
+        push(line, run.end_s, 100.0);
     out.lines.push_back(std::move(line));
 }
 
@@ -247,6 +252,30 @@ AxisScale value_axis_scale(double y_max, bool percent)
     const double want = y_max > 0 ? y_max * kHeadroom : 1.0;
     a.step = nice_step(want, kTicks);
     a.top = std::ceil(want / a.step - 1e-9) * a.step;
+    a.decimals = decimals_for_step(a.step);
+    return a;
+}
+
+AxisScale tight_axis_scale(double y_max, int max_intervals)
+{
+    // Just enough headroom that a line at the peak is not drawn on the frame.
+    constexpr double kTightHeadroom = 1.02;
+    const double want = y_max > 0 ? y_max * kTightHeadroom : 1.0;
+    // Steps of 1, 2, 2.5 or 5 x 10^n: the one giving the lowest top in at
+    // most max_intervals steps (a 1024 MiB peak reads 0-1250, not 0-1500).
+    const int intervals = std::max(max_intervals, 1);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(want / intervals)));
+    AxisScale a;
+    a.top = -1;
+    for (double decade : {1.0, 10.0})
+        for (double m : {1.0, 2.0, 2.5, 5.0}) {
+            const double step = m * magnitude * decade;
+            const double top = std::ceil(want / step - 1e-9) * step;
+            if (top / step <= intervals + 1e-9 && (a.top < 0 || top < a.top - 1e-12)) {
+                a.top = top;
+                a.step = step;
+            }
+        }
     a.decimals = decimals_for_step(a.step);
     return a;
 }

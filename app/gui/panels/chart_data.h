@@ -32,6 +32,9 @@ const char *chart_unit(ChartKind kind); // "MiB", "%", "ops/s", "s", "migrations
 struct RunSamples {
     std::string name; // the pane's policy label
     std::span<const MetricsSample> samples;
+    // When the run finished (s), or < 0: the last sample comes up to one
+    // interval before the end, so Progress ends at 100 % here instead.
+    double end_s = -1;
 };
 
 struct ChartLine {
@@ -89,6 +92,9 @@ struct AxisScale {
     int decimals = 1;
 };
 AxisScale value_axis_scale(double y_max, bool percent);
+// The tightest such axis with at most `max_intervals` ticks above 0: a small
+// multiple's (a chart peaking at 384 MiB reads 0-400, not 0-1000).
+AxisScale tight_axis_scale(double y_max, int max_intervals);
 
 // The fewest decimals that print `step` and its multiples exactly (up to 6).
 int decimals_for_step(double step);

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -31,16 +32,19 @@ namespace {
 // workload has (work_chart_kind).
 constexpr ChartKind kLayout[] = {ChartKind::NodeMemory, ChartKind::LocalAccess, ChartKind::Progress,
                                  ChartKind::IdlePct,    ChartKind::SystemTime,  ChartKind::MigrationRate};
-// Charts shrink with the dock down to this size (QChart keeps readable
-// ticks down to about 80 px of plot; the title and axis labels take the
-// rest), so opening the charts never pushes the window past 1280x720.
+// Charts shrink with the dock down to this size: about 110 px of plot
+// under the title, above the time labels and axis title, where QChart still
+// writes every tick label whole (at 130 px they all read "..."). A dock
+// shorter than the charts need scrolls them rather than squeezing them, so
+// opening the charts never pushes the window past 1280x720 either.
 constexpr int kMinChartWidthPx = 170;
-constexpr int kMinChartHeightPx = 130;
+constexpr int kMinChartHeightPx = 175;
 // The shape the charts' grid aims for per chart: a little wider than tall,
 // as time series read best.
 constexpr double kChartCellWidth = 4.0;
 constexpr double kChartCellHeight = 3.0;
 constexpr int kChartSpacingPx = 8; // grid spacing and the layout's margins per column
+constexpr int kNodeColumnStretch = 2;
 
 } // namespace
 
@@ -67,12 +71,15 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
     connect(all_box_, &QCheckBox::toggled, this, &ChartsPanel::setShowAll);
     bar->insertWidget(2, all_box_);
 
-    grid_ = new QWidget(this);
-    // The grid's own minimum would follow its current arrangement (seven
-    // charts in a row need 1200 px) and pin the dock at that width; it is
-    // re-gridded on every resize instead (arrangeCharts), so its floor is
-    // two charts side by side.
-    grid_->setMinimumSize(2 * kMinChartWidthPx, kMinChartHeightPx);
+    // The grid's minimum follows its arrangement (its layout sums the
+    // charts' minimums), and the scroll area around it keeps that minimum
+    // off the dock: a short dock scrolls the charts instead of drawing them
+    // over each other. The grid is re-gridded on every resize of the panel
+    // (arrangeCharts), so it never needs to scroll sideways for long.
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    grid_ = new QWidget;
     grid_layout_ = new QGridLayout(grid_);
     grid_layout_->setContentsMargins(0, 0, 0, 0);
     grid_layout_->setSpacing(2);
@@ -109,10 +116,11 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
     key_->setMinimumSize(kMinChartWidthPx, kMinChartHeightPx / 2);
     updateKey();
     arrangeCharts();
+    scroll_->setWidget(grid_);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(grid_, 1);
+    layout->addWidget(scroll_, 1);
 
     redraw_timer_ = new QTimer(this);
     redraw_timer_->setSingleShot(true);
@@ -127,6 +135,7 @@ void ChartsPanel::setRuns(const QStringList &names, const std::vector<std::share
     names_ = names;
     updateKey();
     samples_.assign(static_cast<std::size_t>(names.size()), {});
+    ends_s_.assign(static_cast<std::size_t>(names.size()), -1.0);
     for (std::size_t r = 0; r < samples_.size() && r < recordings.size(); ++r)
         if (recordings[r])
             samples_[r] = recordings[r]->samples;
@@ -147,10 +156,25 @@ void ChartsPanel::appendSamples(int run, std::span<const MetricsSample> samples)
     scheduleRedraw();
 }
 
+void ChartsPanel::setRunEnd(int run, double end_s)
+{
+    if (run < 0)
+        return;
+    if (run >= static_cast<int>(ends_s_.size()))
+        ends_s_.resize(static_cast<std::size_t>(run) + 1, -1.0);
+    if (ends_s_[static_cast<std::size_t>(run)] == end_s)
+        return;
+    ends_s_[static_cast<std::size_t>(run)] = end_s;
+    scheduleRedraw();
+}
+
 void ChartsPanel::truncateRun(int run, SimTime t_ns)
 {
     if (run < 0 || run >= static_cast<int>(samples_.size()))
         return;
+    // Scrubbed back before the end: not finished at the cursor.
+    if (static_cast<std::size_t>(run) < ends_s_.size() && ends_s_[static_cast<std::size_t>(run)] * 1e9 > static_cast<double>(t_ns))
+        ends_s_[static_cast<std::size_t>(run)] = -1.0;
     auto &s = samples_[run];
     s.erase(std::upper_bound(s.begin(), s.end(), t_ns, [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),
             s.end());
@@ -176,22 +200,42 @@ void ChartsPanel::arrangeCharts()
     shown.push_back(key_);
     // The panel's own size (the grid's lags a resize), less the button row.
     const QSize area = size().isEmpty() ? QSize(1200, 300) : QSize(width(), std::max(1, height() - 40));
-    GridShape shape = choose_grid(static_cast<int>(shown.size()), kChartCellWidth, kChartCellHeight, 0.0,
-                                  static_cast<double>(area.width()) / area.height());
-    // No more columns than fit at the charts' minimum width (the node
-    // multiples need one per pane), so the grid never widens the window.
-    int room = area.width();
-    if (std::find(shown.begin(), shown.end(), node_view_) != shown.end())
-        room -= std::max(0, node_view_->minimumSizeHint().width() - kMinChartWidthPx);
-    const int max_columns = std::max(1, room / (kMinChartWidthPx + kChartSpacingPx));
-    if (shape.columns > max_columns) {
-        shape.columns = max_columns;
-        shape.rows = (static_cast<int>(shown.size()) + max_columns - 1) / max_columns;
+    const int viewport_h = scroll_ && scroll_->viewport()->height() > 0 ? scroll_->viewport()->height() : area.height();
+    const int plain_columns = std::max(1, area.width() / (kMinChartWidthPx + kChartSpacingPx));
+    // With every chart shown, node convergence (a small chart per pane)
+    // takes a row of its own across the dock, where its minis fit side by
+    // side; the other charts and the key follow in rows below, and the dock
+    // scrolls to them rather than squeezing all of them into its height.
+    const bool node_row = show_all_ && std::find(shown.begin(), shown.end(), node_view_) != shown.end();
+    GridShape shape;
+    if (node_row) {
+        const int rest = static_cast<int>(shown.size()) - 1;
+        shape.columns = std::min(plain_columns, rest);
+        shape.rows = 1 + (rest + shape.columns - 1) / shape.columns;
+        node_view_->setAvailableHeight(viewport_h);
+    } else {
+        shape = choose_grid(static_cast<int>(shown.size()), kChartCellWidth, kChartCellHeight, 0.0,
+                            static_cast<double>(area.width()) / area.height());
+        // No more columns than fit at the charts' minimum width (the node
+        // multiples need one per pane), so the grid never widens the window.
+        int room = area.width();
+        if (std::find(shown.begin(), shown.end(), node_view_) != shown.end())
+            room -= std::max(0, node_view_->minimumSizeHint().width() - kMinChartWidthPx);
+        const int max_columns = std::max(1, room / (kMinChartWidthPx + kChartSpacingPx));
+        if (shape.columns > max_columns) {
+            shape.columns = max_columns;
+            shape.rows = (static_cast<int>(shown.size()) + max_columns - 1) / max_columns;
+        }
+        // The node view's row height when nothing scrolls; it picks its own
+        // column count for that.
+        node_view_->setAvailableHeight((viewport_h - (shape.rows - 1) * grid_layout_->spacing()) /
+                                       std::max(1, shape.rows));
     }
-    if (shape.columns == columns_ && shown == placed_)
+    if (shape.columns == columns_ && shown == placed_ && node_row == node_row_)
         return;
     columns_ = shape.columns;
     placed_ = shown;
+    node_row_ = node_row;
     for (QWidget *w : views_)
         grid_layout_->removeWidget(w);
     grid_layout_->removeWidget(node_view_);
@@ -203,12 +247,26 @@ void ChartsPanel::arrangeCharts()
     for (CursorChartView *v : views_)
         v->hide(); // the memory-per-node view is kept for exports only
     node_view_->hide();
-    for (int i = 0; i < static_cast<int>(shown.size()); ++i) {
-        grid_layout_->addWidget(shown[i], i / shape.columns, i % shape.columns);
-        shown[i]->show();
+    int next = 0;
+    if (node_row) {
+        grid_layout_->addWidget(node_view_, 0, 0, 1, shape.columns);
+        node_view_->show();
+        next = shape.columns;
+    }
+    for (QWidget *w : shown) {
+        if (node_row && w == node_view_)
+            continue;
+        grid_layout_->addWidget(w, next / shape.columns, next % shape.columns);
+        w->show();
+        ++next;
     }
     for (int c = 0; c < shape.columns; ++c)
         grid_layout_->setColumnStretch(c, 1);
+    // Beside other charts, node convergence's column is twice as wide, so
+    // four minis fit in a row of a 1280 px dock.
+    for (int i = 0; i < static_cast<int>(shown.size()) && !node_row; ++i)
+        if (shown[static_cast<std::size_t>(i)] == node_view_ && shape.columns > 1)
+            grid_layout_->setColumnStretch(i % shape.columns, kNodeColumnStretch);
     for (int r = 0; r < shape.rows; ++r)
         grid_layout_->setRowStretch(r, 1);
 }
@@ -281,7 +339,7 @@ std::vector<RunSamples> ChartsPanel::runSamples() const
     for (std::size_t r = 0; r < samples_.size(); ++r)
         runs.push_back({r < static_cast<std::size_t>(names_.size()) ? names_[static_cast<qsizetype>(r)].toStdString()
                                                                     : "run " + std::to_string(r),
-                        samples_[r]});
+                        samples_[r], r < ends_s_.size() ? ends_s_[r] : -1.0});
     return runs;
 }
 

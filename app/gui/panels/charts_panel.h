@@ -30,6 +30,7 @@ class QCheckBox;
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QTimer;
 
 namespace schedscope::gui {
@@ -50,6 +51,9 @@ public:
     void appendSamples(int run, std::span<const MetricsSample> samples);
     // Cuts a run back to its samples up to t (the panes scrubbed back).
     void truncateRun(int run, SimTime t_ns);
+    // A fixed-work run finished at end_s: its Progress line ends at 100 %
+    // there (the last sample falls up to an interval before).
+    void setRunEnd(int run, double end_s);
     // Whether the workload has fixed work (the third chart shows progress)
     // or runs for a duration (throughput). Known from the scenario before any
     // sample arrives, so the chart's title never lags a newly opened one;
@@ -65,6 +69,8 @@ public:
     // The charts on screen, in grid order (without the key).
     std::vector<QWidget *> shownCharts() const;
     int gridColumns() const { return columns_; }
+    // The charts scroll in it when the dock is shorter than they need.
+    QScrollArea *scrollArea() const { return scroll_; }
     void setProcessNames(const QStringList &names);
     void setProcess(int process); // kAllProcesses or an index
 
@@ -123,17 +129,20 @@ private:
 
     QStringList names_;
     std::vector<std::vector<MetricsSample>> samples_;
+    std::vector<double> ends_s_; // per run: when it finished (s), or -1
     std::vector<ReferenceMark> marks_;
     int process_ = kAllProcesses;
     std::optional<bool> fixed_work_;
     SimTime cursor_ns_ = 0;
     QComboBox *process_box_ = nullptr;
+    QScrollArea *scroll_ = nullptr;
     QWidget *grid_ = nullptr;
     QGridLayout *grid_layout_ = nullptr;
     QCheckBox *all_box_ = nullptr;
     bool show_all_ = false;
     bool numa_ = true;
     int columns_ = 0;
+    bool node_row_ = false; // node convergence on a row of its own (All charts)
     std::vector<QWidget *> placed_;
     std::vector<CursorChartView *> views_;
     NodeMultiplesView *node_view_ = nullptr;

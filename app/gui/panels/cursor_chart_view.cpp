@@ -1,6 +1,7 @@
 #include "panels/cursor_chart_view.h"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -28,15 +29,43 @@ constexpr qreal kPlotRightPx = 18;
 // Small multiples share their axes and sit side by side: a narrower margin
 // (tick labels only, no axis title) and fewer ticks fit a 150 px chart.
 constexpr qreal kCompactPlotLeftPx = 40;
+// Between a value label and the plot: the tick and a gap.
+constexpr qreal kCompactLabelGapPx = 26;
 constexpr qreal kMinChartWidthPx = 100;
 constexpr qreal kMinChartHeightPx = 80;
 constexpr double kCompactTicks = 2;
+// Value ticks of a small multiple tall enough for them (kShortCompactHeightPx).
+constexpr int kCompactValueIntervals = 5;
+// A compact chart's height outside its plot (title, time labels, margins:
+// 70 of a 149 px mini), and the least plot height per value tick: at 16 px
+// apart Qt wrote "..." for every label.
+constexpr int kCompactChromePx = 70;
+constexpr int kMinTickSpacingPx = 24;
 // Below this height a compact chart's plot would be squeezed to a few
 // pixels by its time labels and title (a 2 x 2 grid in a 1280 x 720
 // window's charts dock), and Qt cuts the tick labels to "...".
 constexpr int kShortCompactHeightPx = 110;
 
-const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+// The time cursor: the one red mark of every chart.
+const QColor kCursorColour(200, 0, 0);
+
+// Six styles, one per migration distance class (smt ... remote node): with
+// five, remote-node wrapped round to smt's solid line. The last is a long
+// dash (kLongDashPenWidths), drawn with a custom pattern.
+const Qt::PenStyle kStyles[] = {Qt::SolidLine,     Qt::DashLine,         Qt::DotLine,
+                                Qt::DashDotLine,   Qt::DashDotDotLine,   Qt::CustomDashLine};
+// Dash and gap in pen widths: dashes three times DashLine's.
+constexpr qreal kLongDashPenWidths = 12;
+constexpr qreal kLongGapPenWidths = 4;
+
+void set_style(QPen &pen, int index)
+{
+    const Qt::PenStyle style = kStyles[static_cast<std::size_t>(std::max(index, 0)) % std::size(kStyles)];
+    if (style == Qt::CustomDashLine)
+        pen.setDashPattern({kLongDashPenWidths, kLongGapPenWidths});
+    else
+        pen.setStyle(style);
+}
 
 bool is_percent(ChartKind k)
 {
@@ -60,13 +89,20 @@ QColor CursorChartView::runColour(int run)
 
 QColor CursorChartView::groupColour(int group)
 {
-    // Nodes: spread hues evenly, so 8 nodes stay apart; past 8 they repeat.
-    return QColor::fromHsv((std::max(group, 0) % 8) * 45, 200, 200);
+    // Nodes: eight colours that stay apart from each other on white and from
+    // the other marks of a chart, the red time cursor (kCursorColour) and
+    // the grey reference marks: no red, no grey. Past eight they repeat.
+    static const QColor colours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                     QColor(148, 103, 189), QColor(140, 86, 75),  QColor(227, 119, 194),
+                                     QColor(188, 189, 34),  QColor(23, 190, 207)};
+    return colours[static_cast<std::size_t>(std::max(group, 0)) % std::size(colours)];
 }
+
+QColor CursorChartView::cursorColour() { return kCursorColour; }
 
 QString CursorChartView::migrationStyleName(int distance_class)
 {
-    static const char *const names[] = {"solid", "dashed", "dotted", "dash-dot", "dash-dot-dot"};
+    static const char *const names[] = {"solid", "dashed", "dotted", "dash-dot", "dash-dot-dot", "long-dashed"};
     static_assert(std::size(names) == std::size(kStyles));
     // The same index setChartData picks: class 1 (SMT) is the first style.
     return QString::fromLatin1(names[static_cast<std::size_t>(std::max(distance_class - 1, 0)) % std::size(names)]);
@@ -87,7 +123,7 @@ CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, paren
     // chart shrink with the view instead.
     chart()->setMinimumSize(QSizeF(kMinChartWidthPx, kMinChartHeightPx));
     cursor_ = new QGraphicsLineItem(chart());
-    cursor_->setPen(QPen(QColor(200, 0, 0), 1.5));
+    cursor_->setPen(QPen(kCursorColour, 1.5));
     cursor_->setZValue(10);
     hover_box_ = new QGraphicsRectItem(chart());
     hover_box_->setBrush(QColor(255, 255, 255, 230));
@@ -106,7 +142,15 @@ void CursorChartView::alignPlotArea()
     if (aligning_)
         return;
     const QRectF auto_area = chart()->plotArea();
-    const qreal left = compact_ ? kCompactPlotLeftPx : kPlotLeftPx;
+    qreal left = compact_ ? kCompactPlotLeftPx : kPlotLeftPx;
+    if (compact_)
+        // Room for the widest value label ("1250" needs more than "400"),
+        // or Qt writes "..." for every tick.
+        for (QAbstractAxis *a : chart()->axes(Qt::Vertical))
+            if (auto *y = qobject_cast<QValueAxis *>(a)) {
+                const QString widest = QString::asprintf(y->labelFormat().toLatin1().constData(), y->max());
+                left = std::max(left, QFontMetricsF(y->labelsFont()).horizontalAdvance(widest) + kCompactLabelGapPx);
+            }
     const qreal right = chart()->size().width() - kPlotRightPx;
     if (auto_area.isEmpty() || right <= left + 10)
         return;
@@ -135,13 +179,16 @@ void CursorChartView::fitCompactAxes()
     const bool short_view = height() < kShortCompactHeightPx;
     for (QAbstractAxis *a : chart()->axes(Qt::Horizontal))
         a->setLabelsVisible(!short_view);
+    // As many value ticks as the plot has room for, each label well over a
+    // line of text apart (six in 79 px of plot came out as "..." labels).
+    const int intervals =
+        short_view ? 1 : std::clamp((height() - kCompactChromePx) / kMinTickSpacingPx, 2, kCompactValueIntervals);
+    const AxisScale scale = tight_axis_scale(data_.y_max, intervals);
     for (QAbstractAxis *a : chart()->axes(Qt::Vertical))
         if (auto *y = qobject_cast<QValueAxis *>(a)) {
-            const double step = short_view ? y->max() : compact_step_;
-            if (step > 0) {
-                y->setTickInterval(step);
-                y->setLabelFormat(label_format(decimals_for_step(step)));
-            }
+            y->setRange(0, scale.top);
+            y->setTickInterval(scale.step);
+            y->setLabelFormat(label_format(scale.decimals));
         }
 }
 
@@ -174,7 +221,8 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
                     : QStringLiteral("%1 \u2014 %2").arg(QString::fromUtf8(chart_title(data.kind)), subtitle));
 
     auto *x = new QValueAxis;
-    x->setTitleText(tr("simulated time (s)"));
+    // Short: a 180 px chart showed "simulated tim...".
+    x->setTitleText(tr("time (s)"));
     x->setLabelFormat(QStringLiteral("%.1f"));
     auto *y = new QValueAxis;
     y->setTitleText(QString::fromUtf8(chart_unit(data.kind)));
@@ -196,7 +244,7 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
         const bool by_node = data.kind == ChartKind::NodeMemory;
         QPen pen(by_node ? groupColour(line.group) : runColour(line.run), 2);
         const int style_index = by_node ? line.run : (data.kind == ChartKind::MigrationRate ? line.group - 1 : 0);
-        pen.setStyle(kStyles[static_cast<std::size_t>(std::max(style_index, 0)) % std::size(kStyles)]);
+        set_style(pen, style_index);
         s->setPen(pen);
         c->addSeries(s);
         s->attachAxis(x);
@@ -207,10 +255,9 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     // 0, 0.002, 0.004 s of system time, 0-1 % idle when idle stays low.
     AxisScale scale = value_axis_scale(data.y_max, is_percent(data.kind));
     if (compact_) {
-        scale.step = nice_step(scale.top, kCompactTicks);
-        scale.top = std::ceil(scale.top / scale.step - 1e-9) * scale.step;
-        scale.decimals = decimals_for_step(scale.step);
-        compact_step_ = scale.step;
+        // Rounded once, from the data: rounding value_axis_scale's top again
+        // took a 384 MiB peak to a 0-1000 axis.
+        scale = tight_axis_scale(data.y_max, kCompactValueIntervals);
         x->setTitleVisible(false);
         y->setTitleVisible(false);
     }

@@ -36,6 +36,7 @@ public:
 
     static QColor runColour(int run);
     static QColor groupColour(int group);
+    static QColor cursorColour();
     // How the migrations chart draws a distance class: "dashed"...
     static QString migrationStyleName(int distance_class);
 
@@ -68,7 +69,6 @@ private:
     bool aligning_ = false;
     bool legend_shown_ = true;
     bool compact_ = false;
-    double compact_step_ = 0; // the value axis' tick interval when there is room
     QGraphicsLineItem *cursor_ = nullptr;
     // One dashed series and one text per reference mark (data_.marks).
     std::vector<QLineSeries *> mark_series_;

@@ -55,13 +55,19 @@ void ExplainPanel::buildUi()
     connect(task_edit_, &QLineEdit::textChanged, this, &ExplainPanel::applyFilterBar);
     connect(cpu_edit_, &QLineEdit::textChanged, this, &ExplainPanel::applyFilterBar);
 
+    // The pane picker on a row of its own, as wide as its longest label:
+    // squeezed beside eight check boxes it cut "sched-domains
+    // cache_hot_time=2.5ms" mid-word.
+    pane_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto *pane_row = new QHBoxLayout;
+    pane_row->addWidget(new QLabel(tr("Pane:"), this));
+    pane_row->addWidget(pane_box_);
+    pane_row->addWidget(new QLabel(tr("Task:"), this));
+    pane_row->addWidget(task_edit_);
+    pane_row->addWidget(new QLabel(tr("CPU:"), this));
+    pane_row->addWidget(cpu_edit_);
+    pane_row->addStretch(1);
     auto *bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Pane:"), this));
-    bar->addWidget(pane_box_);
-    bar->addWidget(new QLabel(tr("Task:"), this));
-    bar->addWidget(task_edit_);
-    bar->addWidget(new QLabel(tr("CPU:"), this));
-    bar->addWidget(cpu_edit_);
     for (DecisionKind k : kAllKinds) {
         auto *box = new QCheckBox(QString::fromStdString(kind_words(k)), this);
         box->setChecked(true);
@@ -105,6 +111,7 @@ void ExplainPanel::buildUi()
     split->setStretchFactor(1, 2);
 
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(pane_row);
     layout->addLayout(bar);
     layout->addWidget(count_);
     layout->addWidget(split, 1);

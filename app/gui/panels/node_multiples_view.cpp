@@ -25,10 +25,18 @@ namespace {
 // wider than tall, is what the column count tries to keep.
 constexpr double kIdealMiniWidthPx = 180;
 constexpr double kIdealMiniHeightPx = 110;
+// Below this a mini chart loses its time labels (CursorChartView's
+// kShortCompactHeightPx) or its plot: the charts dock scrolls instead.
+constexpr int kMinMiniHeightPx = 125;
+constexpr int kMinMiniWidthPx = 100;
+// Narrower than this, a mini's time labels crowd: fewer columns, more rows.
+constexpr double kMinColumnWidthPx = 150;
 // Node colours repeat past eight (CursorChartView::groupColour), and a
 // 512-node legend would bury the charts: past this many nodes holding
 // memory the legend names the first ones and counts the rest.
 constexpr int kMaxLegendNodes = 8;
+// The chart's margins either side of its title.
+constexpr int kMiniTitleMarginPx = 16;
 // Overlap notes past this many would push the charts out of their cell.
 constexpr int kMaxOverlapNotes = 3;
 
@@ -58,9 +66,14 @@ int multiples_columns(int panes, int width, int height)
     panes = std::max(panes, 1);
     if (width <= 0 || height <= 0)
         return panes == 4 ? 2 : std::min(panes, 3); // no size yet: a guess
-    int best = 1;
-    double best_scale = -1;
+    // Among the grids whose rows all keep a mini's minimum height (so the
+    // dock need not scroll), the one with the largest cells; if none does,
+    // the one with the largest cells.
+    int best = 1, best_fitting = 0;
+    double best_scale = -1, best_fitting_scale = -1;
     for (int columns = 1; columns <= panes; ++columns) {
+        if (columns > 1 && width / static_cast<double>(columns) < kMinColumnWidthPx)
+            break;
         const int rows = (panes + columns - 1) / columns;
         // The largest copy of the ideal cell that fits this grid's cells.
         const double scale = std::min(width / static_cast<double>(columns) / kIdealMiniWidthPx,
@@ -69,8 +82,12 @@ int multiples_columns(int panes, int width, int height)
             best_scale = scale;
             best = columns;
         }
+        if (height / rows >= kMinMiniHeightPx && scale > best_fitting_scale + 1e-9) {
+            best_fitting_scale = scale;
+            best_fitting = columns;
+        }
     }
-    return best;
+    return best_fitting > 0 ? best_fitting : best;
 }
 
 NodeMultiplesView::NodeMultiplesView(QWidget *parent) : QWidget(parent)
@@ -115,7 +132,8 @@ void NodeMultiplesView::ensureCharts(int count)
         auto *view = new CursorChartView(grid_host_);
         view->setCompact(true);
         view->setLegendShown(false); // the node legend below serves every mini chart
-        view->setMinimumSize(110, 80);
+        view->setMinimumSize(kMinMiniWidthPx, kMinMiniHeightPx);
+        view->installEventFilter(this);
         connect(view, &CursorChartView::cursorDragged, this, [this](double t) {
             setCursorTime(t);
             emit cursorDragged(t);
@@ -125,9 +143,21 @@ void NodeMultiplesView::ensureCharts(int count)
     layOut();
 }
 
+void NodeMultiplesView::setAvailableHeight(int height)
+{
+    if (height == available_height_)
+        return;
+    available_height_ = height;
+    layOut();
+}
+
 void NodeMultiplesView::layOut()
 {
-    const int columns = multiples_columns(static_cast<int>(minis_.size()), grid_host_->width(), grid_host_->height());
+    // The minis' minimum height props the grid up once they are stacked:
+    // decide from the height the view would have without it, when known.
+    const int chrome = std::max(0, height() - grid_host_->height());
+    const int room = available_height_ > 0 ? std::max(1, available_height_ - chrome) : grid_host_->height();
+    const int columns = multiples_columns(static_cast<int>(minis_.size()), grid_host_->width(), room);
     if (columns == columns_)
         return;
     columns_ = columns;
@@ -138,12 +168,45 @@ void NodeMultiplesView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     showOverlap();
+    fitTitles();
+}
+
+QString mini_title(const QStringList &names, int i, const QFontMetrics &fm, int width)
+{
+    const QString &full = names[i];
+    if (fm.horizontalAdvance(full) <= width)
+        return full;
+    // Too long: leave out the leading words every pane shares (the policy
+    // name), which would otherwise be all that is left of each title
+    // ("linux-2.5-numa idle_bal..." twice), and cut what remains.
+    const QStringList words = full.split(QLatin1Char(' '));
+    qsizetype shared = words.size() - 1;
+    for (const QString &other : names) {
+        const QStringList theirs = other.split(QLatin1Char(' '));
+        qsizetype same = 0;
+        while (same < shared && same < theirs.size() && theirs[same] == words[same])
+            ++same;
+        shared = same;
+    }
+    const QString distinct = words.mid(shared).join(QLatin1Char(' '));
+    return fm.elidedText(names.size() > 1 ? distinct : full, Qt::ElideRight, width);
+}
+
+void NodeMultiplesView::fitTitles()
+{
+    for (std::size_t i = 0; i < minis_.size() && static_cast<qsizetype>(i) < names_.size(); ++i) {
+        CursorChartView *v = minis_[i];
+        v->chart()->setTitle(mini_title(names_, static_cast<int>(i), QFontMetrics(v->chart()->titleFont()),
+                                        std::max(40, v->width() - kMiniTitleMarginPx)));
+    }
 }
 
 bool NodeMultiplesView::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == grid_host_ && event->type() == QEvent::Resize)
         layOut();
+    else if (event->type() == QEvent::Resize && std::find(minis_.begin(), minis_.end(), watched) != minis_.end())
+        fitTitles(); // a mini's width sets how much of its label fits
     return QWidget::eventFilter(watched, event);
 }
 
@@ -166,6 +229,10 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
             nodes.insert(line.group);
     }
     ensureCharts(runs);
+    names_.clear();
+    for (int r = 0; r < runs; ++r)
+        names_ << (r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1));
+    fitTitles();
     title_->setText(subtitle.isEmpty()
                         ? QStringLiteral("<b>%1</b> (%2)")
                               .arg(QString::fromUtf8(chart_title(data.kind)), QString::fromUtf8(chart_unit(data.kind)))
@@ -190,7 +257,6 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         CursorChartView *view = minis_[static_cast<std::size_t>(r)];
         view->setChartData(mine);
         const QString name = r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1);
-        view->chart()->setTitle(name);
         view->setToolTip(name);
         view->setTimeRange(t_max_s_);
         view->setCursorTime(cursor_s_);
@@ -227,6 +293,7 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         overlaps << tr("%1 more panes with overlapping lines").arg(more);
     }
 
+    fitTitles(); // setChartData titled each mini with the chart's name
     QStringList items;
     QString legend_tip;
     for (int node : nodes) {
@@ -241,8 +308,12 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         const QColor c = CursorChartView::groupColour(node);
         items << QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;node&nbsp;%2").arg(c.name()).arg(node);
     }
+    // At time 0 the panes already draw the memory placed at start, but the
+    // charts have no sample until the first sampling interval ends: say
+    // that, rather than that there is no memory.
+    const bool sampled = data.t_max_s > 0;
     if (items.isEmpty())
-        items << tr("no memory on any node yet");
+        items << (sampled ? tr("no memory on any node yet") : tr("no sample yet: the first comes after one sample interval"));
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
     legend_->setToolTip(legend_tip);
     legend_->setVisible(!items.isEmpty());

@@ -8,6 +8,7 @@
 
 #include "panels/chart_data.h"
 
+#include <QFontMetrics>
 #include <QStringList>
 #include <QWidget>
 
@@ -23,8 +24,15 @@ class CursorChartView;
 // How many columns `panes` mini charts take in an area of `width` x
 // `height` pixels: the count that lets every cell hold the largest copy of
 // a readable mini chart (wider than tall), so a wide, short dock puts them
-// in one row and a tall one stacks them.
+// in one row and a tall one stacks them; never columns under 150 px, where
+// the time labels crowd. Each mini keeps 125 px of height (time labels and
+// a plot): a shorter area scrolls in the charts dock.
 int multiples_columns(int panes, int width, int height);
+
+// Mini chart `i`'s title in `width` pixels: its pane's label whole when it
+// fits, else without the leading words all labels share (the policy name),
+// cut at the width: two panes never read the same.
+QString mini_title(const QStringList &names, int i, const QFontMetrics &metrics, int width);
 
 class NodeMultiplesView : public QWidget {
     Q_OBJECT
@@ -36,6 +44,10 @@ public:
     void setChartData(const ChartData &data, const QStringList &run_names, const QString &subtitle = {});
     void setTimeRange(double t_max_s);
     void setCursorTime(double t_s);
+    // The height this view gets when its container does not scroll (the
+    // charts dock's row): what the column count is chosen for, since the
+    // minis' minimum height would otherwise keep a stacked grid stacked.
+    void setAvailableHeight(int height);
 
     const std::vector<CursorChartView *> &charts() const { return minis_; }
     QString titleText() const;
@@ -57,6 +69,8 @@ private:
     void layOut();
     // The overlap note on one line, cut to the width; the whole in its tooltip.
     void showOverlap();
+    // Each mini's title at its width (mini_title); the full label is its tooltip.
+    void fitTitles();
 
     QLabel *title_;
     QWidget *grid_host_;
@@ -66,6 +80,8 @@ private:
     std::vector<CursorChartView *> minis_;
     int columns_ = 0;
     QString overlap_text_;
+    QStringList names_;
+    int available_height_ = 0;
     double t_max_s_ = 1;
     double cursor_s_ = 0;
 };

@@ -141,8 +141,9 @@ void ProfilerPanel::buildUi()
         t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     }
     use_button_ = new QPushButton(tr("Use for sched-domains"), this);
-    use_button_->setToolTip(tr("Save this profile and hand its per-level cache_hot_time to the "
-                               "sched-domains policies (autotune=profile)"));
+    use_button_->setToolTip(tr("Save this profile and re-run one sched-domains pane with it "
+                               "(autotune=profile): the one Explain shows, else the first; the "
+                               "other panes keep their settings to compare against"));
     use_button_->setEnabled(false);
     connect(use_button_, &QPushButton::clicked, this, &ProfilerPanel::useProfile);
     auto *hot_box = new QWidget(this);

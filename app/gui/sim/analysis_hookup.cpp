@@ -64,6 +64,9 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
                 charts->appendSamples(static_cast<int>(i), std::span<const MetricsSample>(rec.samples.data() + done,
                                                                                           rec.samples.size() - done));
             done = rec.samples.size();
+            const PaneFigures &g = f->panes[i].figures;
+            if (g.fixed_work && g.finished)
+                charts->setRunEnd(static_cast<int>(i), static_cast<double>(g.end_ns) / 1e9);
         }
         charts->setCursorTime(f->time_ns);
     });
@@ -95,16 +98,22 @@ bool runs_on_detected_machine(const RunSetup &setup)
     return setup.scenario.topology.is_string() && setup.scenario.topology.get<std::string>() == "detect";
 }
 
-std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &setup, int fallback_pane,
+std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &setup, int selected_pane,
                                                                const QString &profile_path,
                                                                const QMap<QString, double> &cache_hot_time_ms)
 {
+    // One pane, so the comparison stays one: the selected pane if it runs
+    // sched-domains, else the first that does, else the selected one.
+    const int n = static_cast<int>(setup.policies.size());
+    const auto runs_domains = [&](int i) { return setup.policies[static_cast<std::size_t>(i)].name == "sched-domains"; };
     std::vector<int> panes;
-    for (std::size_t i = 0; i < setup.policies.size(); ++i)
-        if (setup.policies[i].name == "sched-domains")
-            panes.push_back(static_cast<int>(i));
-    if (panes.empty() && fallback_pane >= 0 && fallback_pane < static_cast<int>(setup.policies.size()))
-        panes.push_back(fallback_pane);
+    if (selected_pane >= 0 && selected_pane < n && runs_domains(selected_pane))
+        panes.push_back(selected_pane);
+    for (int i = 0; i < n && panes.empty(); ++i)
+        if (runs_domains(i))
+            panes.push_back(i);
+    if (panes.empty() && selected_pane >= 0 && selected_pane < n)
+        panes.push_back(selected_pane);
     std::vector<std::pair<int, PolicySpec>> changes;
     for (int pane : panes) {
         PolicySpec spec = setup.policies[static_cast<std::size_t>(pane)];
@@ -113,6 +122,10 @@ std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &s
         for (auto it = spec.params.begin(); it != spec.params.end();)
             it = it->first.rfind("cache_hot_time_ms.", 0) == 0 ? spec.params.erase(it) : std::next(it);
         if (!profile_path.isEmpty()) {
+            // The profile's values replace the pane's single value too
+            // (BalancerParams::hot_ms_for): a label keeping it would lie.
+            spec.params.erase("cache_hot_time_ms");
+            spec.params.erase("migration_cost_ns");
             spec.params["autotune"] = "profile";
             spec.params["profile"] = profile_path.toStdString();
         } else {
@@ -178,9 +191,11 @@ void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel
                          for (const auto &ch : changes)
                              panes << QString::number(ch.first + 1);
                          status(path.isEmpty()
-                                    ? QObject::tr("Pane %1 re-run with the profile's cache_hot_time per level")
+                                    ? QObject::tr("Pane %1 re-run with the profile's cache_hot_time per level; "
+                                                  "the other panes keep theirs")
                                           .arg(panes.join(QStringLiteral(", ")))
-                                    : QObject::tr("Pane %1 re-run with autotune=profile, profile=%2")
+                                    : QObject::tr("Pane %1 re-run with autotune=profile, profile=%2; the other "
+                                                  "panes keep theirs")
                                           .arg(panes.join(QStringLiteral(", ")), path));
                      });
     QObject::connect(profiler, &ProfilerPanel::saveFailed, page,

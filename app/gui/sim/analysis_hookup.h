@@ -32,16 +32,18 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
 // The profiler view: the comparison's machine (measure allowed on the
 // detected host), and the run of the explain view's current pane, copied
 // from the simulation thread when the dock is visible and the comparison
-// pauses or the pane changes. "Use for sched-domains" re-runs the panes
+// pauses or the pane changes. "Use for sched-domains" re-runs one pane
 // through ComparisonPage::applyPolicies; `status` gets a one-line message.
 void attach_profiler(ComparisonPage *page, ProfilerPanel *profiler, ExplainPanel *explain, QDockWidget *dock,
                      std::function<void(const QString &)> status);
 
-// The policy changes "Use for sched-domains" makes: every sched-domains pane,
-// or `fallback_pane` if none runs it, gets autotune=profile,profile=PATH
-// (its explicit per-level values removed so the profile's apply), or the
-// per-level cache_hot_time_ms.<level> values when there is no saved file.
-std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &setup, int fallback_pane,
+// The policy change "Use for sched-domains" makes, to one pane so that the
+// comparison stays one: `selected_pane` (the explain view's) if it runs
+// sched-domains, else the first sched-domains pane, else `selected_pane`.
+// It gets autotune=profile,profile=PATH (its explicit cache_hot_time values
+// removed so the profile's apply), or the per-level
+// cache_hot_time_ms.<level> values when there is no saved file.
+std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &setup, int selected_pane,
                                                                const QString &profile_path,
                                                                const QMap<QString, double> &cache_hot_time_ms);
 

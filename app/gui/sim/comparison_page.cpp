@@ -67,6 +67,26 @@ ComparisonPage::ComparisonPage(QWidget *parent)
     updateHint();
     connect(controller_, &SimulationController::loadFailed, this, &ComparisonPage::loadFailed);
     connect(view_, &ComparisonView::fpsChanged, bar_, &PlaybackBar::setFps);
+    // The real rate: simulated time reached per wall second, over about a
+    // second of playing (PlaybackBar shows it when it falls short).
+    connect(controller_, &SimulationController::playingChanged, this, [this](bool playing) {
+        rate_wall_.invalidate();
+        if (playing) {
+            rate_wall_.start();
+            rate_from_ns_ = controller_->time();
+        }
+    });
+    connect(controller_, &SimulationController::frameReady, this, [this](const FrameSetPtr &f) {
+        if (!controller_->isPlaying() || !rate_wall_.isValid() || !f->continuous)
+            return;
+        constexpr qint64 kRateWindowMs = 1000;
+        const qint64 ms = rate_wall_.elapsed();
+        if (ms < kRateWindowMs)
+            return;
+        bar_->setActualRate(static_cast<double>(f->time_ns - rate_from_ns_) / 1e9 / (static_cast<double>(ms) / 1e3));
+        rate_wall_.restart();
+        rate_from_ns_ = f->time_ns;
+    });
     connect(view_, &ComparisonView::editPaneRequested, this, &ComparisonPage::editPane);
     connect(bar_, &PlaybackBar::playToggled, controller_, &SimulationController::togglePlay);
     connect(bar_, &PlaybackBar::stepRequested, controller_, &SimulationController::stepTick);
@@ -113,19 +133,36 @@ void ComparisonPage::editPane(int pane)
     if (dialog.exec() != QDialog::Accepted)
         return;
     const PolicySpec spec = dialog.spec();
+    std::vector<PolicySpec> policies = setup->policies;
+    policies[static_cast<std::size_t>(pane)] = spec;
     controller_->setPolicy(pane, spec);
-    view_->pane(pane)->setParamsText(params_summary(spec));
+    updateHeaders(policies);
     emit scenarioModified(controller_->setup()->scenario);
+}
+
+void ComparisonPage::setSpeed(double speed)
+{
+    controller_->setSpeed(speed);
+    bar_->setSpeed(controller_->speed());
+}
+
+// One pane's new parameters can change every pane's label (pane_label.h).
+void ComparisonPage::updateHeaders(const std::vector<PolicySpec> &policies)
+{
+    for (int i = 0; i < view_->paneCount() && i < static_cast<int>(policies.size()); ++i)
+        view_->pane(i)->setParamsText(params_summary(policies, i));
 }
 
 void ComparisonPage::applyPolicies(const std::vector<std::pair<int, PolicySpec>> &changes)
 {
     if (!controller_->setup() || changes.empty())
         return;
-    controller_->setPolicies(changes);
+    std::vector<PolicySpec> policies = controller_->setup()->policies;
     for (const auto &[pane, spec] : changes)
-        if (pane >= 0 && pane < view_->paneCount())
-            view_->pane(pane)->setParamsText(params_summary(spec));
+        if (pane >= 0 && pane < static_cast<int>(policies.size()))
+            policies[static_cast<std::size_t>(pane)] = spec;
+    controller_->setPolicies(changes);
+    updateHeaders(policies);
     emit scenarioModified(controller_->setup()->scenario);
 }
 

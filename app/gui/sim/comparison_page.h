@@ -3,8 +3,10 @@
 // SimulationController. It wires them together so the main window only
 // hands it scenarios and routes menu actions to it.
 
+#include "engine/sim_types.h"
 #include "run_setup.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
@@ -38,6 +40,9 @@ public:
     ComparisonView *view() const { return view_; }
     PlaybackBar *bar() const { return bar_; }
     QLabel *hint() const { return hint_; }
+    // The playing speed (simulated seconds per real second, 0 = as fast as
+    // possible), set on the controller and shown on the slider (--speed).
+    void setSpeed(double speed);
 
 public slots:
     // Opens the parameters dialog of a pane; on "Re-run" the comparison runs
@@ -55,8 +60,11 @@ signals:
 
 private:
     void updateHint();
+    void updateHeaders(const std::vector<schedscope::PolicySpec> &policies);
 
     SimulationController *controller_;
+    QElapsedTimer rate_wall_;
+    SimTime rate_from_ns_ = 0;
     ComparisonView *view_;
     PlaybackBar *bar_;
     QLabel *hint_ = nullptr;

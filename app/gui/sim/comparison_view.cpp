@@ -1,6 +1,7 @@
 #include "comparison_view.h"
 
 #include "catalog/catalog.h"
+#include "scenario/pane_label.h"
 #include "grid_arrange.h"
 #include "sim_legend.h"
 #include "simulation_pane.h"
@@ -23,22 +24,30 @@ constexpr int kMaxPaneRows = 2;
 constexpr double kWantedPaneAspect = 1.6;
 } // namespace
 
-QString params_summary(const PolicySpec &spec)
+QString params_summary(const std::vector<PolicySpec> &policies, int pane)
 {
-    QStringList parts;
-    const PolicyInfo *info = nullptr;
-    for (const PolicyInfo &p : policy_catalog())
-        if (p.name == spec.name)
-            info = &p;
-    for (const auto &[k, v] : spec.params) {
-        bool is_default = false;
-        if (info)
-            for (const ParamInfo &pi : info->params)
-                is_default |= pi.name == k && pi.default_value == v;
-        if (!is_default)
-            parts << QStringLiteral("%1=%2").arg(QString::fromStdString(k), QString::fromStdString(v));
+    if (pane < 0 || pane >= static_cast<int>(policies.size()))
+        return {};
+    const PolicySpec &spec = policies[static_cast<std::size_t>(pane)];
+    // The generated label's part after the policy name is how the charts
+    // and exports tell this pane apart: the header says it the same way.
+    QString said;
+    if (spec.label.empty()) {
+        const std::string label = pane_labels(policies)[static_cast<std::size_t>(pane)];
+        if (label.rfind(spec.name, 0) == 0)
+            said = QString::fromStdString(label.substr(spec.name.size())).trimmed();
     }
-    const QString params = parts.join(QStringLiteral(", "));
+    // The other parameters set away from their defaults, named as in the
+    // label (param_label), after it.
+    QStringList parts;
+    for (const auto &[k, v] : spec.params) {
+        const QString part = QString::fromStdString(param_label(k, v));
+        if (!param_is_default(spec, k) && !said.split(QLatin1Char(' ')).contains(part))
+            parts << part;
+    }
+    QString params = said;
+    if (!parts.isEmpty())
+        params += (params.isEmpty() ? QString() : QStringLiteral("  ")) + parts.join(QStringLiteral(", "));
     // The user's name for the pane leads: it is what the charts and exports call it.
     if (spec.label.empty())
         return params;
@@ -66,16 +75,24 @@ void ComparisonView::setSetup(const RunSetupPtr &setup)
     panes_.clear();
     if (!setup)
         return;
+    if (setup->topology)
+        legend_->setMigrationClasses(machine_migration_classes(*setup->topology));
     const int n = static_cast<int>(setup->policies.size());
     for (int i = 0; i < n; ++i) {
         auto *pane = new SimulationPane(this);
         pane->setTopology(setup->topology);
-        pane->setParamsText(params_summary(setup->policies[i]));
+        pane->setParamsText(params_summary(setup->policies, i));
         connect(pane, &SimulationPane::editRequested, this, [this, i] { emit editPaneRequested(i); });
         panes_.push_back(pane);
     }
     columns_ = 0;
     arrangePanes();
+}
+
+void ComparisonView::fitPanes()
+{
+    for (SimulationPane *p : panes_)
+        p->setZoom(1.0, QPointF());
 }
 
 int choose_pane_columns(int n, double w, double h)

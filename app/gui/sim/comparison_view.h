@@ -27,7 +27,10 @@ public:
     void setSetup(const RunSetupPtr &setup);
     int paneCount() const { return static_cast<int>(panes_.size()); }
     SimulationPane *pane(int i) const { return panes_.at(i); }
+    SimLegend *legend() const { return legend_; }
     int columns() const { return columns_; }
+    // Every pane back to its whole machine (View > Fit to window, Ctrl+0).
+    void fitPanes();
     // Frames shown per second over the last second.
     double fps() const { return fps_; }
 
@@ -62,8 +65,10 @@ private:
 // leave them a strip.
 int choose_pane_columns(int n, double w, double h);
 
-// Parameters as "k=v, k=v" for a pane header, defaults left out, after the
-// user's label for the pane in quotes if it has one.
-QString params_summary(const PolicySpec &spec);
+// What a pane header says after the policy name: what its label says
+// (scenario/pane_label.h: the parameters that set it apart from the other
+// panes of its policy, by the same names), then its other parameters away
+// from their defaults, all after the user's label in quotes if it has one.
+QString params_summary(const std::vector<PolicySpec> &policies, int pane);
 
 } // namespace schedscope::gui

@@ -22,6 +22,17 @@ QString format_sim_time(SimTime ns)
     return QStringLiteral("%1 s").arg(s, 0, 'f', 3);
 }
 
+QString rate_text(double asked, double actual)
+{
+    // Keeping up within this share of the speed asked for says nothing new.
+    constexpr double kKeepsUpShare = 0.8;
+    if (actual < 0 || (asked > 0 && actual >= kKeepsUpShare * asked))
+        return {};
+    const QString rate = actual >= 1 ? QString::number(actual, 'g', 3) : QString::number(actual, 'g', 2);
+    return asked > 0 ? QObject::tr("running at %1x real time: the simulation cannot keep up").arg(rate)
+                     : QObject::tr("%1x real time").arg(rate);
+}
+
 PlaybackBar::PlaybackBar(QWidget *parent) : QWidget(parent)
 {
     // Two rows: the controls, then the timeline across the whole width, so
@@ -70,6 +81,10 @@ PlaybackBar::PlaybackBar(QWidget *parent) : QWidget(parent)
     });
     row->addWidget(speed_);
     row->addWidget(speed_label_);
+    rate_label_ = new QLabel(this);
+    rate_label_->setStyleSheet(QStringLiteral("color: #8a4a00;"));
+    rate_label_->setToolTip(tr("Simulated time per real second reached over the last second of playing"));
+    row->addWidget(rate_label_);
 
     timeline_ = new QSlider(Qt::Horizontal, this);
     timeline_->setRange(0, 0);
@@ -81,11 +96,13 @@ PlaybackBar::PlaybackBar(QWidget *parent) : QWidget(parent)
     });
     timeline_row->addWidget(timeline_, 1);
     row->addStretch(1);
+    // Each label as wide as its text needs (a fixed 150 px let
+    // "t = 12.345 s / 60.000 s" run into the frame rate beside it).
     time_label_ = new QLabel(this);
-    time_label_->setMinimumWidth(150);
     row->addWidget(time_label_);
+    row->addSpacing(12);
     fps_label_ = new QLabel(this);
-    fps_label_->setMinimumWidth(60);
+    fps_label_->setMinimumWidth(fps_label_->fontMetrics().horizontalAdvance(QStringLiteral("000 fps")));
     row->addWidget(fps_label_);
     setSpeed(SimulationController::kDefaultSpeed);
     setTime(0, 0);
@@ -132,9 +149,19 @@ void PlaybackBar::setPlaying(bool playing)
     playing_ = playing;
     // A frame rate is a property of playing: paused, the last figure would
     // describe nothing on screen.
-    if (!playing)
+    if (!playing) {
         fps_label_->clear();
+        rate_label_->clear();
+    }
 }
+
+void PlaybackBar::setActualRate(double rate)
+{
+    if (playing_)
+        rate_label_->setText(rate_text(speedForPosition(speed_->value()), rate));
+}
+
+QString PlaybackBar::rateText() const { return rate_label_->text(); }
 
 void PlaybackBar::setTime(SimTime now, SimTime furthest)
 {

@@ -27,12 +27,17 @@ public:
     QSlider *timeline() const { return timeline_; }
     QSlider *speedSlider() const { return speed_; }
     QString fpsText() const;
+    QString rateText() const;
 
 public slots:
     void setPlaying(bool playing);
     void setTime(schedscope::SimTime now, schedscope::SimTime furthest);
     void setSpeed(double speed);
     void setFps(double fps);
+    // The simulated seconds the comparison actually advanced per real
+    // second while playing (ComparisonPage measures it); shown when it falls
+    // short of the speed asked for, and at "max".
+    void setActualRate(double sim_seconds_per_real_second);
 
 signals:
     void playToggled();
@@ -49,6 +54,7 @@ private:
     QToolButton *reset_;
     QSlider *speed_;
     QLabel *speed_label_;
+    QLabel *rate_label_;
     QSlider *timeline_;
     QLabel *time_label_;
     QLabel *fps_label_;
@@ -60,5 +66,10 @@ private:
 inline constexpr SimTime kTimelineUnitNs = 1'000'000; // 1 ms
 
 QString format_sim_time(SimTime ns);
+
+// What the bar says of the real rate: "" when it keeps up with the speed
+// asked for (within a fifth), else "running at 0.05x real time"; at "max"
+// (asked 0) always the rate reached.
+QString rate_text(double asked, double actual);
 
 } // namespace schedscope::gui

@@ -5,6 +5,8 @@
 
 #include <QPainter>
 
+#include <array>
+
 namespace schedscope::gui {
 
 QStringList legend_process_entries(const std::vector<std::string> &names)
@@ -18,7 +20,32 @@ QStringList legend_process_entries(const std::vector<std::string> &names)
     return out;
 }
 
-SimLegend::SimLegend(QWidget *parent) : QWidget(parent) { setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed); }
+std::vector<DistanceClass> machine_migration_classes(const Topology &topology)
+{
+    std::array<bool, kDistanceClassCount> seen{};
+    for (int pu = 1; pu < topology.pu_count(); ++pu)
+        seen[static_cast<std::size_t>(topology.distance(0, pu).cls)] = true;
+    std::vector<DistanceClass> out;
+    for (int c = kDistanceClassCount - 1; c > static_cast<int>(DistanceClass::Self); --c)
+        if (seen[static_cast<std::size_t>(c)])
+            out.push_back(static_cast<DistanceClass>(c));
+    return out;
+}
+
+SimLegend::SimLegend(QWidget *parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    for (int c = kDistanceClassCount - 1; c > static_cast<int>(DistanceClass::Self); --c)
+        classes_.push_back(static_cast<DistanceClass>(c));
+}
+
+void SimLegend::setMigrationClasses(std::vector<DistanceClass> classes)
+{
+    if (classes == classes_)
+        return;
+    classes_ = std::move(classes);
+    update();
+}
 
 void SimLegend::setProcesses(const std::vector<std::string> &names)
 {
@@ -106,8 +133,7 @@ void SimLegend::paintEvent(QPaintEvent *)
     const QString lead = tr("migrations:");
     p.drawText(QRect(x, y, 200, row_h), Qt::AlignLeft | Qt::AlignVCenter, lead);
     x += fm.horizontalAdvance(lead) + 8;
-    for (int c = static_cast<int>(DistanceClass::SameCore); c < kDistanceClassCount; ++c) {
-        const auto cls = static_cast<DistanceClass>(c);
+    for (const DistanceClass cls : classes_) {
         const MoveStyle st = move_style(cls);
         item(
             [&](QRect r) {

@@ -4,6 +4,7 @@
 // and node memory bars. Reads every colour from sim_palette.h.
 
 #include "pane_frame.h"
+#include "topology/topology.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -18,6 +19,11 @@ class SimLegend : public QWidget {
 public:
     explicit SimLegend(QWidget *parent = nullptr);
     void setProcesses(const std::vector<std::string> &names);
+    // The migration classes to key: those the machine has (a migration can
+    // be of no other), farthest first, so a narrow window that cuts the row
+    // cuts the near moves rather than the remote ones.
+    void setMigrationClasses(std::vector<DistanceClass> classes);
+    const std::vector<DistanceClass> &migrationClasses() const { return classes_; }
     QSize sizeHint() const override;
 
 protected:
@@ -25,7 +31,12 @@ protected:
 
 private:
     std::vector<std::string> processes_;
+    std::vector<DistanceClass> classes_;
 };
+
+// The migration classes between PU 0 and the other PUs, farthest first
+// (machines are symmetric enough that PU 0 sees every class there is).
+std::vector<DistanceClass> machine_migration_classes(const Topology &topology);
 
 // Past this many processes the legend lists the first ones and "+N more"
 // (kernbench forks hundreds).

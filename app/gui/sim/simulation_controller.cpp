@@ -240,7 +240,8 @@ bool SimulationController::waitLoaded(int timeout_ms)
 {
     QElapsedTimer waited;
     waited.start();
-    while ((in_flight_ || pending_seek_ >= 0 || !frame_) && !load_failed_ && waited.elapsed() < timeout_ms)
+    while ((in_flight_ || pending_seek_ >= 0 || !frame_) && !load_failed_ &&
+           (timeout_ms < 0 || waited.elapsed() < timeout_ms))
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
     return frame_ && !load_failed_;
 }
@@ -253,7 +254,7 @@ bool SimulationController::runTo(SimTime t, int timeout_ms)
     seek(t);
     QElapsedTimer waited;
     waited.start();
-    while (in_flight_ && !load_failed_ && waited.elapsed() < timeout_ms)
+    while (in_flight_ && !load_failed_ && (timeout_ms < 0 || waited.elapsed() < timeout_ms))
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
     return !in_flight_ && frame_ && (frame_->time_ns >= t || frame_->all_finished);
 }

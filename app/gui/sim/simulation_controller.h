@@ -62,7 +62,8 @@ public:
 
     // Blocks (running the event loop) until a frame at or past `t` arrived
     // or the runs finished; for headless screenshots and tests. Returns
-    // false on timeout or if loading failed.
+    // false on timeout or if loading failed; a negative timeout waits as
+    // long as it takes.
     bool runTo(SimTime t, int timeout_ms = 120000);
     // Blocks until the first frame of the current load arrived.
     bool waitLoaded(int timeout_ms = 120000);

@@ -108,7 +108,8 @@ void SimulationPane::tickAnimation()
 
 QRectF SimulationPane::contentRect() const
 {
-    return QRectF(0, kPaneHeaderPx, width(), std::max(0, height() - kPaneHeaderPx));
+    const int header = headerHeight();
+    return QRectF(0, header, width(), std::max(0, height() - header));
 }
 
 void SimulationPane::updateScenes()
@@ -188,8 +189,25 @@ void SimulationPane::setZoom(double zoom, QPointF anchor)
         update();
         return;
     }
-    const QPointF layout_point = toLayout(anchor);
+    QPointF layout_point = toLayout(anchor);
     const PaneMode before = mode_;
+    // From the compact cells, origin_ and scale_ describe a drawing that is
+    // not on screen: find the node under the pointer in the cells and keep
+    // the same spot of that node's box under it (N#0 stays under the mouse).
+    if (before == PaneMode::Compact) {
+        const QPointF in_cells = anchor - compact_origin_;
+        const int cell = compact_.cell_at(in_cells.x(), in_cells.y());
+        if (cell >= 0) {
+            const CompactCell &cc = compact_.cells[static_cast<std::size_t>(cell)];
+            const int box = geometry_.layout.box_of(topology_->numa_node(cc.node));
+            if (box >= 0 && cc.rect.w > 0 && cc.rect.h > 0) {
+                const LayoutRect &r = geometry_.layout.boxes()[static_cast<std::size_t>(box)].rect;
+                const double fx = std::clamp((in_cells.x() - cc.rect.x) / cc.rect.w, 0.0, 1.0);
+                const double fy = std::clamp((in_cells.y() - cc.rect.y) / cc.rect.h, 0.0, 1.0);
+                layout_point = QPointF(r.x + fx * r.w, r.y + fy * r.h);
+            }
+        }
+    }
     zoom_ = zoom;
     mode_ = PaneMode::Detail;
     scale_ = fit_scale_ * zoom_;
@@ -214,13 +232,19 @@ void SimulationPane::wheelEvent(QWheelEvent *event)
     // readable: a 1024-PU machine magnified by 1.25 would still be a mesh.
     if (notches > 0 && mode_ == PaneMode::Compact && fit_scale_ > 0)
         zoom = std::max(zoom, kReadableScale / fit_scale_);
+    // And the way out skips the unreadable scales too: below the readable
+    // scale a machine that fits as compact cells goes back to them rather
+    // than through a black mesh of boxes too small for their labels.
+    if (notches < 0 && topology_ && fit_scale_ > 0 && fit_scale_ * zoom < kReadableScale &&
+        choose_pane_mode(topology_->pu_count(), topology_->numa_count(), fit_scale_, 1.0) == PaneMode::Compact)
+        zoom = 1.0;
     setZoom(zoom, event->position());
     event->accept();
 }
 
 void SimulationPane::mousePressEvent(QMouseEvent *event)
 {
-    if (zoom_ > 1.0 && event->button() == Qt::LeftButton && event->position().y() >= kPaneHeaderPx) {
+    if (zoom_ > 1.0 && event->button() == Qt::LeftButton && event->position().y() >= headerHeight()) {
         dragging_ = true;
         drag_from_ = event->position();
         setCursor(Qt::ClosedHandCursor);
@@ -297,8 +321,9 @@ QString SimulationPane::headerTitle() const
 {
     const PaneFrame *f = frame();
     QString t = f ? QString::fromStdString(f->policy) : tr("(no run)");
+    // One space: "bind mode=hard" reads as the pane's label does.
     if (!params_text_.isEmpty())
-        t += QStringLiteral("  ") + params_text_;
+        t += QLatin1Char(' ') + params_text_;
     return t;
 }
 
@@ -314,9 +339,59 @@ QString SimulationPane::shownHeaderTitle() const
     return elide_words(headerTitle(), QFontMetrics(headerTitleFont()), width() - 12);
 }
 
+namespace {
+// The figures' separator, where a two-line header breaks.
+const QString kFigureSeparator = QStringLiteral(" | ");
+} // namespace
+
+namespace {
+// The widest figures a run shows (a finished fixed-work run, six-figure
+// counts): the lines they take at a width are the lines every run's take.
+const QString &widest_figures()
+{
+    static const QString widest = QStringLiteral(
+        "done in 9999.99 s | idle 100.0% | migrations 999.9k (999.9k remote) | local access 100.0% | sys 9999.99 s");
+    return widest;
+}
+
+// `figures` split into lines of whole figures, greedily, at `room` pixels.
+QStringList wrap_figures(const QString &figures, const QFontMetrics &fm, int room)
+{
+    QStringList lines;
+    for (const QString &part : figures.split(kFigureSeparator)) {
+        if (!lines.isEmpty() && fm.horizontalAdvance(lines.back() + kFigureSeparator + part) <= room)
+            lines.back() += kFigureSeparator + part;
+        else
+            lines << part;
+    }
+    return lines;
+}
+} // namespace
+
+int SimulationPane::headerFigureLines() const
+{
+    const qsizetype lines =
+        wrap_figures(widest_figures(), QFontMetrics(header_font_), width() - 12).size();
+    return static_cast<int>(std::clamp<qsizetype>(lines, 1, kMaxHeaderFigureLines));
+}
+
+int SimulationPane::headerHeight() const { return kPaneHeaderPx + (headerFigureLines() - 1) * kPaneHeaderLinePx; }
+
 QString SimulationPane::shownHeaderFigures() const
 {
-    return elide_words(headerFigures(), QFontMetrics(header_font_), width() - 12);
+    const QFontMetrics fm(header_font_);
+    const int room = width() - 12;
+    const int max_lines = headerFigureLines();
+    QStringList lines = wrap_figures(headerFigures(), fm, room);
+    // Past the lines the header has room for, the rest joins the last one
+    // (and is cut there): the widest figures decided the count.
+    while (lines.size() > max_lines) {
+        lines[lines.size() - 2] += kFigureSeparator + lines.back();
+        lines.removeLast();
+    }
+    for (QString &l : lines)
+        l = elide_words(l, fm, room);
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString SimulationPane::headerToolTip() const
@@ -397,14 +472,18 @@ void SimulationPane::paintEvent(QPaintEvent *)
     }
 
     const SimPalette pal;
-    p.fillRect(QRect(0, 0, width(), kPaneHeaderPx), to_qcolor(pal.header_bg));
+    const int header = headerHeight();
+    p.fillRect(QRect(0, 0, width(), header), to_qcolor(pal.header_bg));
     p.setPen(QColor(200, 200, 205));
-    p.drawLine(0, kPaneHeaderPx - 1, width(), kPaneHeaderPx - 1);
+    p.drawLine(0, header - 1, width(), header - 1);
     p.setPen(to_qcolor(pal.header_text));
     p.setFont(headerTitleFont());
     p.drawText(QRect(6, 3, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter, shownHeaderTitle());
     p.setFont(header_font_);
-    p.drawText(QRect(6, 20, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter, shownHeaderFigures());
+    const QStringList figure_lines = shownHeaderFigures().split(QLatin1Char('\n'));
+    for (int i = 0; i < figure_lines.size(); ++i)
+        p.drawText(QRect(6, 20 + i * kPaneHeaderLinePx, width() - 12, kPaneHeaderLinePx),
+                   Qt::AlignLeft | Qt::AlignVCenter, figure_lines[i]);
 
     if (frame() && mode_ == PaneMode::Compact) {
         p.setClipRect(contentRect());
@@ -429,7 +508,7 @@ bool SimulationPane::event(QEvent *event)
         return QWidget::event(event);
     auto *help = static_cast<QHelpEvent *>(event);
     // The header: its full text, which a narrow pane elides.
-    if (help->pos().y() < kPaneHeaderPx) {
+    if (help->pos().y() < headerHeight()) {
         QToolTip::showText(help->globalPos(), headerToolTip(), this);
         return true;
     }
@@ -500,7 +579,7 @@ bool SimulationPane::compactTooltip(const QHelpEvent *help)
 
 void SimulationPane::mouseDoubleClickEvent(QMouseEvent *event)
 {
-    if (event->position().y() < kPaneHeaderPx)
+    if (event->position().y() < headerHeight())
         emit editRequested();
     QWidget::mouseDoubleClickEvent(event);
 }

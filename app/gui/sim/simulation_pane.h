@@ -47,6 +47,8 @@ public:
 
     const PaneGeometry &geometry() const { return geometry_; }
     const CompactGeometry &compactGeometry() const { return compact_; }
+    // Where the compact cells' (0, 0) sits in the widget.
+    QPointF compactOrigin() const { return compact_origin_; }
     const CompactScene &compactScene() const { return compact_scene_; }
     PaneMode mode() const { return mode_; }
     // 1 = the whole machine fits; above 1 the full drawing is magnified.
@@ -66,8 +68,16 @@ public:
     // What the header shows at the pane's width (elided at a word boundary)
     // and its tooltip, which always carries the full title and figures.
     QString shownHeaderTitle() const;
+    // One line, or two or three (split between figures) when the widest
+    // figures a run can show do not fit the pane's width on one: every
+    // figure stays visible in a 3-4 pane layout.
     QString shownHeaderFigures() const;
     QString headerToolTip() const;
+    // The title line and 1 to 3 lines of figures, as many as the widest
+    // figures a run can show take at this width (a function of the width
+    // only, so the drawing does not jump as the numbers grow).
+    int headerHeight() const;
+    int headerFigureLines() const;
 
     // The layout point under a widget pixel (tooltips).
     QPointF toLayout(QPointF widget_pos) const;
@@ -131,8 +141,11 @@ private:
 // when it fits.
 QString elide_words(const QString &text, const QFontMetrics &metrics, int width);
 
-// A pane's header (two lines of text) and its minimum size, in pixels.
+// A pane's header (two lines of text; a third when the figures wrap) and
+// its minimum size, in pixels.
 inline constexpr int kPaneHeaderPx = 40;
+inline constexpr int kPaneHeaderLinePx = 17;
+inline constexpr int kMaxHeaderFigureLines = 3;
 inline constexpr int kPaneMinWidthPx = 160;
 inline constexpr int kPaneMinHeightPx = 120;
 

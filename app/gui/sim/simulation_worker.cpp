@@ -53,15 +53,31 @@ void SimulationWorker::load(RunSetupPtr setup, quint64 generation)
     publish(generation, false, 0);
 }
 
-bool SimulationWorker::run_to(SimTime target, double budget_ms, std::uint64_t generation)
+bool SimulationWorker::run_to(SimTime target, double budget_ms, std::uint64_t generation, bool playing)
 {
     QElapsedTimer wall;
     wall.start();
+    const SimTime start_ns = now_ns_, furthest_before_ns = furthest_ns_;
+    const auto all_finished = [this] {
+        return std::all_of(sims_.begin(), sims_.end(), [](const Simulation &s) { return s.finished(); });
+    };
+    // The last slice ran past the end of the last run; the clock shows when
+    // that run ended (never before this request began).
+    const auto stop_at_end = [&] {
+        SimTime last_end = 0;
+        for (const Simulation &s : sims_)
+            last_end = std::max(last_end, s.end_time());
+        now_ns_ = std::clamp(last_end, start_ns, now_ns_);
+        furthest_ns_ = std::max(furthest_before_ns, now_ns_);
+        return true;
+    };
     target = std::min(target, time_limit(*setup_));
     while (now_ns_ < target) {
         if (stale(generation))
             return false;
-        const bool all_done = std::all_of(sims_.begin(), sims_.end(), [](const Simulation &s) { return s.finished(); });
+        const bool all_done = all_finished();
+        if (all_done && playing)
+            return stop_at_end();
         if (all_done) {
             // Nothing can happen any more, so time passes straight to the
             // target: where a seek lands must not depend on the slice sizes,
@@ -85,6 +101,8 @@ bool SimulationWorker::run_to(SimTime target, double budget_ms, std::uint64_t ge
                 cps.push_back(s.checkpoint());
             checkpoints_.add(now_ns_, std::move(cps));
         }
+        if (playing && all_finished())
+            return stop_at_end();
         // Aim each slice at a few ms of wall time whatever the machine size.
         const double ms = static_cast<double>(slice.nsecsElapsed()) / 1e6;
         if (ms < kSliceTargetWallMs / 2)
@@ -103,7 +121,7 @@ void SimulationWorker::advance(qint64 target_ns, double budget_ms, quint64 gener
         return;
     QElapsedTimer wall;
     wall.start();
-    run_to(target_ns, budget_ms, generation);
+    run_to(target_ns, budget_ms, generation, true);
     if (!stale(generation))
         publish(generation, true, static_cast<double>(wall.nsecsElapsed()) / 1e6);
 }

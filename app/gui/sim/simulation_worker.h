@@ -52,7 +52,11 @@ private:
     bool stale(std::uint64_t generation) const { return generation != latest_.load(); }
     // Runs every pane to `target`, slice by slice, checkpointing on the way.
     // Returns false if it stopped early (budget spent or a newer request).
-    bool run_to(SimTime target, double budget_ms, std::uint64_t generation);
+    // `playing`: once every run has finished the clock stops where the last
+    // one ended (playing on at "max" would otherwise jump an hour ahead and
+    // leave the whole run in the timeline's first pixel); a seek instead
+    // lands on its target, as asked.
+    bool run_to(SimTime target, double budget_ms, std::uint64_t generation, bool playing = false);
     void publish(std::uint64_t generation, bool continuous, double wall_ms);
 
     std::atomic<std::uint64_t> &latest_;
