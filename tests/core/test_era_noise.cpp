@@ -73,6 +73,17 @@ TEST_CASE("the TX7's 2.5.59 runs no per-CPU kworker and wakes no ksoftirqd; a 20
     const KernelThreads r910 = kernel_threads("sample:dell-r910-4node");
     CHECK(r910.kworkers == 32);
     CHECK(r910.ksoftirqds == 32);
+    // 2.6.9 (the Itanium box of 2004): a per-CPU events/N thread wakes for the
+    // slab's reap every 2 s.
+    const KernelThreads itanium = kernel_threads("sample:itanium-4way");
+    CHECK(itanium.kworkers == 4);
+    Scenario s;
+    s.topology = "sample:itanium-4way";
+    s.workload = {"spin", {{"threads", "1"}, {"work_ms", "1"}}};
+    s.policies = {{"simple", {}}};
+    const Simulation sim = build_simulation(s, s.policies.front(), 1, scenario_topology(s));
+    CHECK(sim.model().noise_kworker_period_ms == 2000);
+    CHECK(sim.model().noise_timer_slack_ns == 0);
 }
 
 TEST_CASE("on the TX7 under its own era's noise, A2 as posted runs hackbench slower than its fix",
