@@ -131,6 +131,12 @@ void Simulation::run_program(TaskId tid)
     if (t.in_post)
         return;
     const int cpu = t.cpu;
+    // Woken with a message's token: it reads the message now, on this PU.
+    if (t.message_channel >= 0) {
+        message_taken(t.message_channel, t.message_from_cpu, cpu);
+        t.message_channel = -1;
+        t.message_from_cpu = -1;
+    }
     for (int guard = 0; guard < kMaxOpsPerDispatch; ++guard) {
         if (t.pc >= t.op_count) {
             t.pc = 0;
@@ -172,6 +178,12 @@ void Simulation::run_program(TaskId tid)
             Channel &ch = channels_.at(op.channel);
             if (ch.tokens > 0) {
                 --ch.tokens;
+                if (ch.message.any()) {
+                    const int from = ch.token_cpus.empty() ? -1 : ch.token_cpus.front();
+                    if (!ch.token_cpus.empty())
+                        ch.token_cpus.pop_front();
+                    message_taken(op.channel, from, cpu);
+                }
                 break;
             }
             ch.waiters.push_back(tid);
@@ -205,7 +217,10 @@ void Simulation::run_program(TaskId tid)
 void Simulation::post_tokens(int channel, std::int64_t tokens, int waker_cpu, bool only_waiting)
 {
     Channel &ch = channels_.at(channel);
-    ch.tokens += only_waiting ? std::min<std::int64_t>(tokens, static_cast<std::int64_t>(ch.waiters.size())) : tokens;
+    const std::int64_t added =
+        only_waiting ? std::min<std::int64_t>(tokens, static_cast<std::int64_t>(ch.waiters.size())) : tokens;
+    ch.tokens += added;
+    message_posted(channel, waker_cpu, added);
     // Each waiter woken gets its token (a semaphore's up hands the count to
     // the task blocked in semop, which does not take it again): all are set
     // aside before the first wakeup, so that a woken task that runs at once
@@ -238,8 +253,14 @@ void Simulation::post_tokens(int channel, std::int64_t tokens, int waker_cpu, bo
     if (n > 1 && pp.poster >= 0)
         tasks_[pp.poster].in_post = true;
     for (; n > 0; --n) {
-        pp.waiters.push_back(ch.waiters.front());
+        const TaskId w = ch.waiters.front();
+        pp.waiters.push_back(w);
         ch.waiters.pop_front();
+        if (ch.message.any() && !ch.token_cpus.empty()) {
+            tasks_[w].message_channel = channel;
+            tasks_[w].message_from_cpu = ch.token_cpus.front();
+            ch.token_cpus.pop_front();
+        }
     }
     continue_post(slot);
 }

@@ -133,6 +133,8 @@ struct alignas(64) Task {
     SimTime slice_start_ns = 0;                    // when its current stint on the CPU began
     SimTime vruntime_ns = 0;                       // fair share ordering on a runqueue
     double remaining_work_ns = 0;                  // of the current Compute op
+    int message_channel = -1;                      // handed a message token while blocked: charged when it runs
+    int message_from_cpu = -1;                     // the PU that posted it
     std::int64_t iteration = 0;
     double mem_intensity = 0.0;      // cache-line accesses per ns of compute that go past L1
     double working_set_bytes = 0.0;  // what it would like to keep in cache
@@ -314,9 +316,27 @@ private:
     }
 };
 
+// What a channel's tokens carry when they stand for messages through a
+// kernel object (a socket, a pipe): cache lines the poster writes and the
+// taker then reads from the poster's cache, and lines of the object itself
+// that both ends write in turn. Counted on each end's dependent chain (a
+// lock, then the list head it guards, then the buffer it points to), as
+// ModelParams::rq_remote_enqueue_lines counts a runqueue's. All zero: the
+// tokens carry nothing (a semaphore's count, a socket's free space).
+struct ChannelMessage {
+    std::int64_t bytes = 0;       // the message's data, copied in by the poster and out by the taker
+    int poster_shared_lines = 0;  // the object's lines the poster writes (locks, queue head, wait-queue head)
+    int taker_shared_lines = 0;   // the object's lines the taker writes (the queue head it unlinks from)
+    int taker_poster_lines = 0;   // the poster's lines the taker reads or writes besides the data
+    bool any() const { return bytes > 0 || poster_shared_lines > 0 || taker_shared_lines > 0 || taker_poster_lines > 0; }
+};
+
 struct Channel {
     std::int64_t tokens = 0;
     std::deque<TaskId> waiters; // FIFO
+    ChannelMessage message = {};
+    std::deque<int> token_cpus = {}; // with a message: the PU each queued token was posted from, FIFO
+    int last_cpu = -1;          // with a message: the PU that last wrote the object's shared lines
 };
 
 // A post whose waiters are woken in turn: the waiters it took off the

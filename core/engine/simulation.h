@@ -98,6 +98,9 @@ public:
     // touch while bound to one node).
     void place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node);
     int add_channel(std::int64_t initial_tokens = 0);
+    // Tokens of `channel` stand for messages that move cache lines between
+    // the poster's and the taker's caches (core/engine/channel_messages.cpp).
+    void set_channel_message(int channel, const ChannelMessage &message);
     void start();
 
     // --- running ---
@@ -276,6 +279,12 @@ private:
     // OS noise (os_noise.cpp): its kernel threads, added at start; its
     // interrupts and tick cost, each tick.
     void add_os_noise();
+    // Messages' line transfers (channel_messages.cpp): the poster pays for
+    // the object's lines when it posts, the taker for the message's when it
+    // takes its token, each by where the lines were last written.
+    void message_posted(int channel, int poster_cpu, std::int64_t tokens);
+    void message_taken(int channel, int from_cpu, int taker_cpu);
+    double message_line_chain_ns(int lines, int owner_cpu, int by_cpu) const;
     void os_noise_tick();
     // Add tokens to a channel, waking its waiters from `waker_cpu`;
     // only_waiting caps the tokens at the tasks waiting now.

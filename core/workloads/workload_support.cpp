@@ -72,6 +72,8 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
         int space[kHackbenchReceiversPerGroup]; // free slots of each receiver's socket
         for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {
             channels[r] = sim.add_channel();
+            sim.set_channel_message(channels[r], ChannelMessage{kHackbenchDataBytes, kUnixSendSharedLines,
+                                                                kUnixRecvSharedLines, kUnixRecvSenderLines});
             space[r] = bounded ? sim.add_channel(shape.buffer_messages) : -1;
         }
         for (int r = 0; r < kHackbenchReceiversPerGroup; ++r) {

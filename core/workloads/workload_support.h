@@ -102,6 +102,18 @@ inline std::int64_t hackbench_buffer_messages(std::int64_t bytes)
 {
     return bytes <= 0 ? 0 : std::max<std::int64_t>(1, bytes / kHackbenchMessageChargeBytes);
 }
+// A message's way through an AF_UNIX stream socket, as cache lines (2.6.9
+// net/unix/af_unix.c, the same path as 2.4/2.5's): unix_stream_sendmsg()
+// takes the receiving socket's state lock, skb_queue_tail() its receive
+// queue's lock and head, and sk_data_ready() the wait-queue head's lock,
+// one after the other; unix_stream_recvmsg()'s skb_dequeue() takes the
+// queue's lock and head again, reads the sk_buff the sender filled, copies
+// the data out, and kfree_skb()'s destructor sock_wfree() decrements the
+// sender's sk_wmem_alloc. The data is hackbench.c's DATASIZE, 100 bytes.
+inline constexpr std::int64_t kHackbenchDataBytes = 100;
+inline constexpr int kUnixSendSharedLines = 3;   // the receiver's state lock, queue lock and head, wait-queue head
+inline constexpr int kUnixRecvSharedLines = 1;   // the queue's lock and head
+inline constexpr int kUnixRecvSenderLines = 2;   // the sk_buff, the sender's sk_wmem_alloc
 inline constexpr int kHackbenchSendersPerGroup = 20;   // hackbench's fixed group shape
 inline constexpr int kHackbenchReceiversPerGroup = 20; // (num_fds = 20 by default)
 void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix);

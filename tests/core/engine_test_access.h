@@ -15,6 +15,12 @@ struct EngineTestAccess {
     {
         sim.post_tokens(channel, tokens, waker_cpu);
     }
+    // One line's transfer from `owner_cpu`'s cache to `by_cpu`, as the
+    // engine prices a lock's or a message's line.
+    static double lock_transfer_ns(const Simulation &sim, int owner_cpu, int by_cpu)
+    {
+        return sim.lock_transfer_ns(owner_cpu, by_cpu);
+    }
 };
 
 } // namespace schedscope
