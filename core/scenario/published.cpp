@@ -316,8 +316,8 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
     if (doc.contains("notes"))
         e.notes = r.string(doc["notes"], "notes", true);
     e.calibration = read_calibration(r, r.need(doc, "calibration", ""));
-    const PublishedWithin exp_within =
-        doc.contains("within") ? read_within(r, doc["within"], "within") : PublishedWithin::ThirtyPctOrRange;
+    const PublishedWithin exp_within = doc.contains("within") ? read_within(r, doc["within"], "within")
+                                                              : PublishedWithin::ThirtyPctOrRange;
 
     const std::string kind = doc.contains("kind") ? r.string(doc["kind"], "kind") : "simulation";
     if (kind != "simulation" && kind != "profile")

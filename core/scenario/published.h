@@ -169,8 +169,8 @@ struct PublishedResult {
     int seeds = 0;
     double duration_s = 0; // simulated seconds per run; 0 = runs to completion
     std::vector<PublishedRowResult> rows;
-    bool has_direction = true;              // false: no claims (judged on its rows alone)
-    bool direction_ok = false;              // every claim holds (true when there are none)
+    bool has_direction = true; // false: no claims (judged on its rows alone)
+    bool direction_ok = false; // every claim holds (true when there are none)
     int claims = 0, claims_held = 0;
     std::vector<std::string> failed_claims; // readable, one per claim that does not hold
     int within_30pct = 0;                   // compared rows that are within (row_within)

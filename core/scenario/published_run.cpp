@@ -525,8 +525,7 @@ nlohmann::json published_to_json(const std::vector<PublishedResult> &results)
             j["ratio"] = row.ratio ? nlohmann::json(*row.ratio) : nlohmann::json(nullptr);
             j["published_min"] = row.published_min ? nlohmann::json(*row.published_min) : nlohmann::json(nullptr);
             j["published_max"] = row.published_max ? nlohmann::json(*row.published_max) : nlohmann::json(nullptr);
-            j["published_error"] =
-                row.published_error ? nlohmann::json(*row.published_error) : nlohmann::json(nullptr);
+            j["published_error"] = row.published_error ? nlohmann::json(*row.published_error) : nlohmann::json(nullptr);
             j["within_rule"] = row.within_rule == PublishedWithin::Range ? "range" : "30pct";
             j["compared"] = row.compared;
             j["within"] = row.within;
@@ -536,9 +535,9 @@ nlohmann::json published_to_json(const std::vector<PublishedResult> &results)
         exps.push_back(std::move(e));
     }
     auto score_json = [](const PublishedScore &s) {
-        return nlohmann::json{{"experiments", s.experiments},   {"directions", s.directions},
+        return nlohmann::json{{"experiments", s.experiments},         {"directions", s.directions},
                               {"directions_held", s.directions_held}, {"claims", s.claims},
-                              {"claims_held", s.claims_held},   {"rows", s.rows},
+                              {"claims_held", s.claims_held},         {"rows", s.rows},
                               {"rows_within", s.rows_within}};
     };
     return nlohmann::json{{"experiments", exps},

@@ -212,8 +212,7 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
     }
 }
 
-TEST_CASE("autonuma-benchmark on 4 nodes: inverse binding is the slowest placement",
-          "[calibration][!shouldfail]")
+TEST_CASE("autonuma-benchmark on 4 nodes: inverse binding is the slowest placement", "[calibration][!shouldfail]")
 {
     // Put back: every published autonuma-benchmark table (2 nodes, 8 nodes)
     // has the _INVERSE_BIND build as its slowest row. On 4 nodes the model
@@ -228,8 +227,8 @@ TEST_CASE("autonuma-benchmark on 4 nodes: inverse binding is the slowest placeme
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
-            INFO("baseline " << base.elapsed_s << " s, AutoNUMA " << autonuma.elapsed_s << " s, hard "
-                             << hard.elapsed_s << " s, inverse " << inverse.elapsed_s << " s");
+            INFO("baseline " << base.elapsed_s << " s, AutoNUMA " << autonuma.elapsed_s << " s, hard " << hard.elapsed_s
+                             << " s, inverse " << inverse.elapsed_s << " s");
             CHECK(inverse.elapsed_s > base.elapsed_s);
             CHECK(inverse.elapsed_s > autonuma.elapsed_s);
             CHECK(inverse.elapsed_s > hard.elapsed_s);
@@ -518,7 +517,8 @@ TEST_CASE("published table autonuma-2node: inverse binding above upstream", "[ca
     check_direction("autonuma-2node", Size::Full, claims_of("inverse bind"));
 }
 
-TEST_CASE("published table autonuma-2node: two thirds of the rows within ±30 %", "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-2node: two thirds of the rows within ±30 %",
+          "[calibration][published][!shouldfail]")
 {
     check_magnitude("autonuma-2node");
 }
@@ -535,7 +535,8 @@ TEST_CASE("published table autonuma-4node: AutoNUMA costs more system time", "[c
     check_direction("autonuma-4node", Size::Full, claims_of("system"));
 }
 
-TEST_CASE("published table autonuma-4node: two thirds of the rows within ±30 %", "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-4node: two thirds of the rows within ±30 %",
+          "[calibration][published][!shouldfail]")
 {
     check_magnitude("autonuma-4node");
 }
@@ -577,7 +578,8 @@ TEST_CASE("published table migration-matrix-itanium: the rows within 8.5-9.1 ms 
 
 // --- migration-matrix-p3 ---
 
-TEST_CASE("published table migration-matrix-p3: across quads costs more than within by half", "[calibration][published]")
+TEST_CASE("published table migration-matrix-p3: across quads costs more than within by half",
+          "[calibration][published]")
 {
     check_direction("migration-matrix-p3", Size::Full, all_claims);
 }
@@ -660,7 +662,8 @@ TEST_CASE("published table stream-r910: the baseline 10-20 % behind pinning from
 
 TEST_CASE("published table stream-r910: AutoNUMA and sched/numa within 5 % of pinning", "[calibration][published]")
 {
-    check_direction("stream-r910", Size::Full, [](const PublishedClaim &c) { return c.kind == PublishedClaim::Kind::Flat; });
+    check_direction("stream-r910", Size::Full,
+                    [](const PublishedClaim &c) { return c.kind == PublishedClaim::Kind::Flat; });
 }
 
 TEST_CASE("published table stream-r910: two thirds of the rows inside the published bands", "[calibration][published]")

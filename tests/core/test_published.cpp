@@ -14,8 +14,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <set>
 
 using namespace schedscope;
@@ -92,9 +92,9 @@ TEST_CASE("the shipped published experiments load", "[published]")
         // No claims only where the text says there is no direction (a flat matrix).
         CHECK((!e.claims.empty() || e.direction_text.rfind("None", 0) == 0));
     }
-    for (const char *n : {"autonuma-2node", "autonuma-4node", "autonuma-8node", "cache-hot-time-oltp",
-                          "migration-matrix-itanium", "migration-matrix-p3", "sembench-128", "specjbb-r910",
-                          "stream-r910", "tx7-2003"})
+    for (const char *n :
+         {"autonuma-2node", "autonuma-4node", "autonuma-8node", "cache-hot-time-oltp", "migration-matrix-itanium",
+          "migration-matrix-p3", "sembench-128", "specjbb-r910", "stream-r910", "tx7-2003"})
         CHECK(std::find(names.begin(), names.end(), n) != names.end());
     // Every fitted experiment names what was fitted; the four tables handed
     // over with issue 34 start as predictions.

@@ -46,8 +46,8 @@ PublishedTableDialog::PublishedTableDialog(QWidget *parent) : QDialog(parent)
     calibration_->setWordWrap(true);
     calibration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     table_ = new QTableWidget(0, ColumnCount, this);
-    table_->setHorizontalHeaderLabels({tr("row"), tr("published"), tr("ours"), tr("(min\u2013max over seeds)"),
-                                       tr("ratio"), tr("within"), tr("")});
+    table_->setHorizontalHeaderLabels(
+        {tr("row"), tr("published"), tr("ours"), tr("(min\u2013max over seeds)"), tr("ratio"), tr("within"), tr("")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -193,9 +193,10 @@ void PublishedTableDialog::showResult(const PublishedResult &r)
             table_->setItem(t, RatioColumn, number_item(*row.ratio));
         else
             table_->setItem(t, RatioColumn, text_item(QStringLiteral("-")));
-        auto *within = text_item(row.reference ? QString() : !row.compared ? QStringLiteral("-")
-                                                         : row.within      ? tr("yes")
-                                                                           : tr("no"));
+        auto *within = text_item(row.reference   ? QString()
+                                 : !row.compared ? QStringLiteral("-")
+                                 : row.within    ? tr("yes")
+                                                 : tr("no"));
         within->setData(Qt::UserRole, row.within);
         table_->setItem(t, WithinColumn, within);
     }
