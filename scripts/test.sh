@@ -34,7 +34,8 @@ cmake --build build -j"$jobs"
 QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j"$jobs"
 
 # Sanitizer pass (docs/reliability.md). Left out, and why:
-#  [calibration]: reproduces published tables over three seeds each; it runs
+#  [calibration] (the "published table ..." cases too): reproduces published
+#    tables over three seeds each; it runs
 #    minutes in the normal build and ~10x that under ASan, and exercises no
 #    code path the engine tests do not.
 #  golden: scenario-*: the sample scenarios' full runs; the other reference
@@ -50,7 +51,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" \
-  -E '^(any topology written as hwloc XML reads back as the same machine|cache_hot_time on OLTP|autonuma-benchmark on [24] nodes|AutoNUMA stops migrating|AutoNUMA.s system time on 4-node|numa01 converges under AutoNUMA|sembench -t 2048|golden: scenario-)'
+  -E '^(any topology written as hwloc XML reads back as the same machine|cache_hot_time on OLTP|autonuma-benchmark on [24] nodes|published table |AutoNUMA stops migrating|AutoNUMA.s system time on 4-node|numa01 converges under AutoNUMA|sembench -t 2048|golden: scenario-)'
 
 # The engine's invariants (docs/reliability.md): the check is O(PUs + tasks
 # + chunks) per event, so only the short reference runs.

@@ -1,6 +1,7 @@
 // schedscope-cli reproduce [NAME...] [--list] [--json FILE] [--quick]
 // [--dir DIR] [--jobs N]: the published experiments of samples/published/
-// (core/scenario/published.h), ours beside theirs. Exit 0 when every
+// (core/scenario/published.h), ours beside theirs, then the scores (directions
+// held, rows within ±30 %), fitted and predicted experiments apart. Exit 0 when every
 // published direction holds in the model, 1 when one does not, 2 for bad
 // input (a malformed experiment file, an unknown name).
 
@@ -84,6 +85,10 @@ int reproduce_command(const ReproduceArgs &a)
         std::cout << (i ? "\n" : "") << format_published(results[i]);
         all_hold = all_hold && results[i].direction_ok;
     }
+    // The scores: the total, then fitted and predicted experiments apart.
+    std::cout << "\n" << format_scores(results);
+    if (a.quick)
+        std::cout << "  [--quick: not comparable with the published figures]\n";
     if (!a.json_file.empty())
         write_file_atomically(a.json_file, published_to_json(results).dump(2) + "\n");
     return all_hold ? kExitOk : kExitFailure;

@@ -212,11 +212,78 @@ PublishedClaim read_claim(const Reader &r, const json &c, const std::string &f, 
     out.than = r.labels(c[key], f + key);
     known_rows(out.than, f + key);
     if (c.contains("by_pct"))
-        out.by_pct = r.number(c["by_pct"], f + "by_pct", 0, 1e6);
+        out.by_pct = r.number(c["by_pct"], f + "by_pct", -99, 1e6);
+    return out;
+}
+
+PublishedWithin read_within(const Reader &r, const json &v, const std::string &field)
+{
+    const std::string w = r.string(v, field);
+    if (w == "30pct")
+        return PublishedWithin::ThirtyPctOrRange;
+    if (w == "range")
+        return PublishedWithin::Range;
+    r.fail(field, "expected 30pct (within ±30 % or inside the published range) or range (inside the published "
+                  "range only), got '" +
+                      w + "'");
+}
+
+// published_min + published_max, or published_error (± around published).
+void read_range(const Reader &r, const json &row, const std::string &f, PublishedRow &out)
+{
+    const bool lo = row.contains("published_min"), hi = row.contains("published_max");
+    const bool err = row.contains("published_error");
+    if (lo != hi)
+        r.fail(f + (lo ? "published_max" : "published_min"), "give published_min and published_max together");
+    if (err && lo)
+        r.fail(f + "published_error", "give either published_error or published_min/published_max, not both");
+    if (err) {
+        const double e = r.number(row["published_error"], f + "published_error", 0, 1e300);
+        out.published_error = e;
+        out.published_min = out.published - e;
+        out.published_max = out.published + e;
+    } else if (lo) {
+        out.published_min = r.number(row["published_min"], f + "published_min", -1e300, 1e300);
+        out.published_max = r.number(row["published_max"], f + "published_max", -1e300, 1e300);
+        if (!(*out.published_min <= out.published && out.published <= *out.published_max))
+            r.fail(f + "published_min", "expected published_min <= published <= published_max");
+    }
+}
+
+PublishedCalibration read_calibration(const Reader &r, const json &c)
+{
+    r.only_keys(c, {"status", "fitted_by", "notes"}, "calibration.");
+    PublishedCalibration out;
+    const std::string status = r.string(r.need(c, "status", "calibration."), "calibration.status");
+    if (status == "fitted")
+        out.status = CalibrationStatus::Fitted;
+    else if (status == "predicted")
+        out.status = CalibrationStatus::Predicted;
+    else
+        r.fail("calibration.status", "expected fitted or predicted, got '" + status + "'");
+    if (c.contains("fitted_by")) {
+        const json &f = c["fitted_by"];
+        if (!f.is_array())
+            r.fail("calibration.fitted_by", "expected a list of the constants set or moved with this experiment's "
+                                            "published figures in view");
+        for (size_t i = 0; i < f.size(); ++i)
+            out.fitted_by.push_back(r.string(f[i], "calibration.fitted_by[" + std::to_string(i) + "]"));
+    }
+    if (out.status == CalibrationStatus::Fitted && out.fitted_by.empty())
+        r.fail("calibration.fitted_by", "a fitted experiment names what was fitted (docs/CALIBRATION.md's list)");
+    if (out.status == CalibrationStatus::Predicted && !out.fitted_by.empty())
+        r.fail("calibration.status", "a predicted experiment has nothing fitted_by: it is fitted");
+    if (c.contains("notes"))
+        out.notes = r.string(c["notes"], "calibration.notes", true);
     return out;
 }
 
 } // namespace
+
+std::string calibration_status_name(CalibrationStatus s)
+{
+    return s == CalibrationStatus::Fitted ? "fitted" : "predicted";
+}
 
 PublishedExperiment parse_published(const std::string &text, const std::string &path)
 {
@@ -225,8 +292,9 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
     if (!doc.is_object())
         r.fail("", "a published experiment is a JSON object");
     r.only_keys(doc,
-                {"schedscope_published", "title", "source", "kind", "scenario", "topology", "model", "profile", "seeds",
-                 "duration_s", "quick", "metric", "relative_to", "rows", "direction", "notes"},
+                {"schedscope_published", "title", "source", "calibration", "kind", "scenario", "topology", "model",
+                 "profile", "seeds", "duration_s", "quick", "metric", "relative_to", "within", "rows", "direction",
+                 "notes"},
                 "");
     PublishedExperiment e;
     e.path = path;
@@ -247,6 +315,9 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
         e.source.notes = r.string(src["notes"], "source.notes", true);
     if (doc.contains("notes"))
         e.notes = r.string(doc["notes"], "notes", true);
+    e.calibration = read_calibration(r, r.need(doc, "calibration", ""));
+    const PublishedWithin exp_within = doc.contains("within") ? read_within(r, doc["within"], "within")
+                                                              : PublishedWithin::ThirtyPctOrRange;
 
     const std::string kind = doc.contains("kind") ? r.string(doc["kind"], "kind") : "simulation";
     if (kind != "simulation" && kind != "profile")
@@ -331,15 +402,20 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
         const std::string f = "rows[" + std::to_string(i) + "].";
         const json &row = rows[i];
         r.only_keys(row,
-                    sim ? std::set<std::string>{"label", "published", "metric", "relative_to", "note", "policy",
+                    sim ? std::set<std::string>{"label", "published", "published_min", "published_max",
+                                                "published_error", "within", "metric", "relative_to", "note", "policy",
                                                 "scenario", "workload", "workload_params"}
-                        : std::set<std::string>{"label", "published", "metric", "relative_to", "note", "pairs", "stat"},
+                        : std::set<std::string>{"label", "published", "published_min", "published_max",
+                                                "published_error", "within", "metric", "relative_to", "note", "pairs",
+                                                "stat"},
                     f);
         PublishedRow out;
         out.label = r.string(r.need(row, "label", f), f + "label");
         if (!labels.insert(out.label).second)
             r.fail(f + "label", "duplicate label '" + out.label + "'");
         out.published = r.number(r.need(row, "published", f), f + "published", -1e300, 1e300);
+        read_range(r, row, f, out);
+        out.within = row.contains("within") ? read_within(r, row["within"], f + "within") : exp_within;
         out.metric = row.contains("metric") ? r.string(row["metric"], f + "metric") : e.metric;
         check_metric(r, out.metric, e.kind, f + "metric");
         if (row.contains("note"))
@@ -379,13 +455,22 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
             r.fail("relative_to", "no row labelled '" + exp_rel + "'");
     }
     resolve_relative_rows(e, exp_rel, row_relative);
+    // Judged on a range alone: a compared row (not a reference) needs one.
+    for (size_t i = 0; i < e.rows.size(); ++i)
+        if (e.rows[i].within == PublishedWithin::Range && !e.rows[i].published_min &&
+            e.rows[i].relative_to != e.rows[i].label)
+            r.fail("rows[" + std::to_string(i) + "]." + (rows[i].contains("within") ? "within" : "published_min"),
+                   "judged on the published range (within: range), but the row has none (published_min and "
+                   "published_max, or published_error)");
 
     const json &dir = r.need(doc, "direction", "");
     r.only_keys(dir, {"text", "claims"}, "direction.");
     e.direction_text = r.string(r.need(dir, "text", "direction."), "direction.text");
     const json &claims = r.need(dir, "claims", "direction.");
-    if (!claims.is_array() || claims.empty())
-        r.fail("direction.claims", "expected a non-empty list of claims");
+    // An empty list: the published result has no direction (a flat matrix);
+    // it is judged on its rows alone, and the text says so.
+    if (!claims.is_array())
+        r.fail("direction.claims", "expected a list of claims (empty: no direction, judged on the rows)");
     for (size_t i = 0; i < claims.size(); ++i)
         e.claims.push_back(read_claim(r, claims[i], "direction.claims[" + std::to_string(i) + "].", labels));
     check_claims(e);

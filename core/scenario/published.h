@@ -35,9 +35,24 @@ struct PublishedSource {
 
 enum class PublishedKind { Simulation, Profile };
 
+// How a row is judged on magnitude (the "within" count).
+enum class PublishedWithin {
+    // Within ±30 % of the published figure, or inside the published range
+    // (min-max over the runs, or ± the published error) when there is one.
+    ThirtyPctOrRange,
+    // Inside the published range only: the published result is itself a band
+    // ("10-20 % behind", "within ±5 %"), which ±30 % would be wider than.
+    Range,
+};
+
 struct PublishedRow {
     std::string label;
     double published = 0;
+    // The published spread: min/max of the runs, or published ± error.
+    // Both or neither; min <= published <= max.
+    std::optional<double> published_min, published_max;
+    std::optional<double> published_error; // as written, for the table
+    PublishedWithin within = PublishedWithin::ThirtyPctOrRange;
     std::string metric;      // effective (the experiment's unless the row names its own)
     std::string relative_to; // effective: label of the reference row, "" = absolute
     std::string note;
@@ -52,8 +67,10 @@ struct PublishedRow {
 
 // One comparison of the direction. `rows` above (or below) every row of
 // `than`: with several `rows`, the best of them (max for above, min for
-// below) is compared, as in "the peak of these". A flat claim says that the
-// largest of `rows` is within within_pct % of the smallest.
+// below) is compared, as in "the peak of these". by_pct is the margin: "above
+// by more than 10 %"; a negative one is a tolerance, "above, or at most 3 %
+// below" (a published "must not win it"). A flat claim says that the largest
+// of `rows` is within within_pct % of the smallest.
 struct PublishedClaim {
     enum class Kind { Above, Below, Flat } kind = Kind::Above;
     std::vector<std::string> rows, than;
@@ -66,11 +83,26 @@ struct PublishedClaim {
 bool claim_holds(const PublishedClaim &c, const std::map<std::string, double> &values);
 std::string describe_claim(const PublishedClaim &c);
 
+// Whether the model was fitted to an experiment: "fitted" when a constant of
+// the model (or a parameter of its configuration) was set or moved while its
+// published figures were in view, "predicted" when none was. fitted_by names
+// them (docs/CALIBRATION.md keeps the full list, with old -> new values).
+// The two kinds are scored apart.
+enum class CalibrationStatus { Fitted, Predicted };
+std::string calibration_status_name(CalibrationStatus s);
+
+struct PublishedCalibration {
+    CalibrationStatus status = CalibrationStatus::Predicted;
+    std::vector<std::string> fitted_by;
+    std::string notes;
+};
+
 struct PublishedExperiment {
     std::string name; // the file's stem
     std::string path;
     std::string title;
     PublishedSource source;
+    PublishedCalibration calibration;
     PublishedKind kind = PublishedKind::Simulation;
     std::string metric; // the experiment's; "mixed" when rows name different ones
     int seeds = 1, quick_seeds = 1;
@@ -84,7 +116,7 @@ struct PublishedExperiment {
     double profile_factor = 5.0 / 3.0;
     std::vector<PublishedRow> rows;
     std::string direction_text;
-    std::vector<PublishedClaim> claims;
+    std::vector<PublishedClaim> claims; // empty: no direction (a flat matrix), judged on its rows
 };
 
 // A metric of a run (or of a migration profile) by the name files use.
@@ -112,24 +144,54 @@ std::vector<PublishedExperiment> load_published_dir(const std::string &dir);
 struct PublishedRowResult {
     std::string label, metric, relative_to;
     double published = 0;
+    std::optional<double> published_min, published_max, published_error;
+    PublishedWithin within_rule = PublishedWithin::ThirtyPctOrRange;
     double ours = 0, ours_min = 0, ours_max = 0; // scaled when relative
     std::vector<double> per_seed;                // unscaled raw values (profile: per pair)
     std::optional<double> ratio;                 // ours / published; none when published is 0
     bool reference = false;                      // the row others are relative to
+    bool compared = false;                       // counts towards the magnitude score
+    bool within = false;                         // ... and is within (row_within())
 };
+
+// The magnitude rule: a compared row is within when |ours / published - 1| <=
+// 0.3 or ours lies inside the published range (ThirtyPctOrRange), or inside
+// the published range only (Range). A row without a ratio (published 0) is
+// compared only when it has a range.
+bool row_within(const PublishedRowResult &row);
+inline constexpr double kPublishedWithinFraction = 0.30;
 
 struct PublishedResult {
     std::string name, title, metric;
     PublishedSource source;
+    PublishedCalibration calibration;
     bool quick = false;
     int seeds = 0;
     double duration_s = 0; // simulated seconds per run; 0 = runs to completion
     std::vector<PublishedRowResult> rows;
-    bool direction_ok = false;
+    bool has_direction = true; // false: no claims (judged on its rows alone)
+    bool direction_ok = false; // every claim holds (true when there are none)
+    int claims = 0, claims_held = 0;
     std::vector<std::string> failed_claims; // readable, one per claim that does not hold
-    int within_30pct = 0;                   // non-reference rows with |ratio - 1| <= 0.3
-    int compared = 0;                       // non-reference rows with a ratio
+    int within_30pct = 0;                   // compared rows that are within (row_within)
+    int compared = 0;                       // non-reference rows with a ratio or a published range
 };
+
+// The scores of a set of results: directions held (experiments with a
+// direction whose every claim holds; and claims), rows within.
+struct PublishedScore {
+    int experiments = 0;
+    int directions = 0, directions_held = 0; // experiments with a direction
+    int claims = 0, claims_held = 0;
+    int rows = 0, rows_within = 0;
+};
+PublishedScore score_published(const std::vector<PublishedResult> &results);
+// Only the results of one calibration status.
+PublishedScore score_published(const std::vector<PublishedResult> &results, CalibrationStatus status);
+// "directions 4 of 5 held (claims 30 of 33), rows within ±30 % 20 of 41"
+std::string format_score(const PublishedScore &s);
+// The closing lines `reproduce` prints: the total, fitted and predicted apart.
+std::string format_scores(const std::vector<PublishedResult> &results);
 
 // What run_published throws when its cancel flag was raised.
 struct PublishedCancelled : std::runtime_error {
@@ -151,7 +213,7 @@ std::string format_published(const PublishedResult &r);
 // A figure as that table prints it (four significant digits or so), so the
 // GUI's table reads the same as the CLI's.
 std::string format_published_value(double v);
-// {"experiments": [...]} as documented in docs/cli.md.
+// {"experiments": [...], "score": {...}} as documented in docs/cli.md.
 nlohmann::json published_to_json(const std::vector<PublishedResult> &results);
 
 } // namespace schedscope

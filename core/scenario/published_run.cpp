@@ -24,8 +24,6 @@ namespace schedscope {
 
 namespace {
 
-constexpr double kWithinFraction = 0.30; // "within ±30 %" of the published figure
-
 double metric_value(const RunResult &r, const std::string &name)
 {
     if (name == "elapsed_s")
@@ -194,12 +192,74 @@ std::string describe_claim(const PublishedClaim &c)
     }
     std::string s = (c.rows.size() > 1 ? "the best of " : "") + quoted_list(c.rows) +
                     (c.kind == PublishedClaim::Kind::Above ? " above " : " below ");
-    if (c.by_pct > 0) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", c.by_pct);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", std::fabs(c.by_pct));
+    if (c.by_pct > 0)
         s += std::string("by more than ") + buf + " % ";
+    s += quoted_list(c.than);
+    if (c.by_pct < 0)
+        s += std::string(", or at most ") + buf + " % " + (c.kind == PublishedClaim::Kind::Above ? "below" : "above");
+    return s;
+}
+
+bool row_within(const PublishedRowResult &row)
+{
+    const bool in_range = row.published_min && row.published_max && row.ours >= *row.published_min &&
+                          row.ours <= *row.published_max;
+    if (row.within_rule == PublishedWithin::Range)
+        return in_range;
+    return in_range || (row.ratio && std::fabs(*row.ratio - 1.0) <= kPublishedWithinFraction);
+}
+
+namespace {
+
+PublishedScore score_of(const std::vector<PublishedResult> &results, const CalibrationStatus *only)
+{
+    PublishedScore s;
+    for (const auto &r : results) {
+        if (only && r.calibration.status != *only)
+            continue;
+        ++s.experiments;
+        if (r.has_direction) {
+            ++s.directions;
+            s.directions_held += r.direction_ok ? 1 : 0;
+        }
+        s.claims += r.claims;
+        s.claims_held += r.claims_held;
+        s.rows += r.compared;
+        s.rows_within += r.within_30pct;
     }
-    return s + quoted_list(c.than);
+    return s;
+}
+
+} // namespace
+
+PublishedScore score_published(const std::vector<PublishedResult> &results) { return score_of(results, nullptr); }
+
+PublishedScore score_published(const std::vector<PublishedResult> &results, CalibrationStatus status)
+{
+    return score_of(results, &status);
+}
+
+std::string format_score(const PublishedScore &s)
+{
+    return "directions held " + std::to_string(s.directions_held) + " of " + std::to_string(s.directions) +
+           " (claims " + std::to_string(s.claims_held) + " of " + std::to_string(s.claims) + "), rows within ±30 % " +
+           std::to_string(s.rows_within) + " of " + std::to_string(s.rows);
+}
+
+std::string format_scores(const std::vector<PublishedResult> &results)
+{
+    std::string out;
+    const PublishedScore all = score_published(results);
+    out += "score, " + std::to_string(all.experiments) + (all.experiments == 1 ? " experiment: " : " experiments: ") +
+           format_score(all) + "\n";
+    for (CalibrationStatus st : {CalibrationStatus::Fitted, CalibrationStatus::Predicted}) {
+        const PublishedScore s = score_published(results, st);
+        out += "  " + calibration_status_name(st) + " (" + std::to_string(s.experiments) + "): " + format_score(s) +
+               "\n";
+    }
+    return out;
 }
 
 std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment> &experiments, bool quick,
@@ -268,6 +328,7 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
         res.title = e.title;
         res.metric = e.metric;
         res.source = e.source;
+        res.calibration = e.calibration;
         res.quick = quick;
         // raw values per row (seeds, or the profile's selected pairs) and the
         // row's point estimate (mean over seeds, or the row's statistic).
@@ -309,6 +370,10 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
             rr.metric = row.metric;
             rr.relative_to = row.relative_to;
             rr.published = row.published;
+            rr.published_min = row.published_min;
+            rr.published_max = row.published_max;
+            rr.published_error = row.published_error;
+            rr.within_rule = row.within;
             rr.per_seed = raw[ri];
             rr.reference = row.relative_to == row.label;
             double scale = 1.0; // ours in the published unit
@@ -336,18 +401,21 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
             }
             if (row.published != 0 && std::isfinite(rr.ours))
                 rr.ratio = rr.ours / row.published;
-            if (!rr.reference && rr.ratio) {
-                ++res.compared;
-                if (std::fabs(*rr.ratio - 1.0) <= kWithinFraction)
-                    ++res.within_30pct;
-            }
+            rr.compared = !rr.reference && std::isfinite(rr.ours) && (rr.ratio || rr.published_min);
+            rr.within = rr.compared && row_within(rr);
+            res.compared += rr.compared ? 1 : 0;
+            res.within_30pct += rr.within ? 1 : 0;
             ours_raw[row.label] = point[ri];
             res.rows.push_back(std::move(rr));
         }
         // Claims compare rows of one metric, so the unscaled figures do.
+        res.has_direction = !e.claims.empty();
         res.direction_ok = true;
+        res.claims = static_cast<int>(e.claims.size());
         for (const auto &c : e.claims)
-            if (!claim_holds(c, ours_raw)) {
+            if (claim_holds(c, ours_raw)) {
+                ++res.claims_held;
+            } else {
                 res.direction_ok = false;
                 res.failed_claims.push_back(describe_claim(c));
             }
@@ -362,6 +430,14 @@ std::string format_published(const PublishedResult &r)
     os << r.name << ": " << r.title << "\n";
     os << "  source: " << r.source.thread << " (" << r.source.author << ", " << r.source.date << ")\n";
     os << "  machine: " << r.source.machine << "\n";
+    os << "  calibration: " << calibration_status_name(r.calibration.status);
+    if (!r.calibration.fitted_by.empty()) {
+        os << " (";
+        for (size_t i = 0; i < r.calibration.fitted_by.size(); ++i)
+            os << (i ? "; " : "") << r.calibration.fitted_by[i];
+        os << ")";
+    }
+    os << "\n";
     os << "  metric: " << r.metric;
     if (r.seeds > 0) {
         os << "; " << r.seeds << (r.seeds == 1 ? " seed" : " seeds");
@@ -377,27 +453,37 @@ std::string format_published(const PublishedResult &r)
     for (const auto &row : r.rows)
         w = std::max(w, std::min<size_t>(row.label.size(), 48));
     char line[512];
-    std::snprintf(line, sizeof line, "  %-*s  %10s  %10s  %-23s  %6s\n", static_cast<int>(w), "row", "published",
-                  "ours", "(min-max)", "ratio");
+    std::snprintf(line, sizeof line, "  %-*s  %10s  %10s  %-23s  %6s  %s\n", static_cast<int>(w), "row", "published",
+                  "ours", "(min-max)", "ratio", "within");
     os << line;
     for (const auto &row : r.rows) {
         const std::string range = "(" + fmt(row.ours_min) + "-" + fmt(row.ours_max) + ")";
         std::string ratio = row.ratio ? fmt(*row.ratio) : "-";
-        std::string tag;
+        std::string tag = row.reference ? "" : !row.compared ? "-" : row.within ? "yes" : "no";
         if (row.reference)
-            tag = "  = reference";
+            tag += "= reference";
         else if (!row.relative_to.empty())
-            tag = "  rel. to '" + row.relative_to + "'";
+            tag += "  rel. to '" + row.relative_to + "'";
+        if (row.published_error)
+            tag += "  [published ± " + fmt(*row.published_error) + "]";
+        else if (row.published_min)
+            tag += "  [published " + fmt(*row.published_min) + "-" + fmt(*row.published_max) + "]";
+        if (row.within_rule == PublishedWithin::Range && !row.reference)
+            tag += " (within: the range only)";
         if (r.metric == "mixed")
             tag += "  [" + row.metric + "]";
-        std::snprintf(line, sizeof line, "  %-*s  %10s  %10s  %-23s  %6s%s\n", static_cast<int>(w), row.label.c_str(),
+        std::snprintf(line, sizeof line, "  %-*s  %10s  %10s  %-23s  %6s  %s\n", static_cast<int>(w), row.label.c_str(),
                       fmt(row.published).c_str(), fmt(row.ours).c_str(), range.c_str(), ratio.c_str(), tag.c_str());
         os << line;
     }
-    os << "  direction: " << (r.direction_ok ? "holds" : "DOES NOT HOLD") << "\n";
+    if (!r.has_direction)
+        os << "  direction: none (no published direction; judged on its rows)\n";
+    else
+        os << "  direction: " << (r.direction_ok ? "holds" : "DOES NOT HOLD") << " (" << r.claims_held << " of "
+           << r.claims << " claims)\n";
     for (const auto &c : r.failed_claims)
         os << "    not: " << c << "\n";
-    os << "  within ±30 %: " << r.within_30pct << " of " << r.compared << " rows\n";
+    os << "  within ±30 % (or the published range): " << r.within_30pct << " of " << r.compared << " rows\n";
     return os.str();
 }
 
@@ -413,7 +499,12 @@ nlohmann::json published_to_json(const std::vector<PublishedResult> &results)
                        {"date", r.source.date},
                        {"machine", r.source.machine}};
         e["metric"] = r.metric;
+        e["calibration"] = {{"status", calibration_status_name(r.calibration.status)},
+                            {"fitted_by", r.calibration.fitted_by}};
+        e["has_direction"] = r.has_direction;
         e["direction_ok"] = r.direction_ok;
+        e["claims"] = r.claims;
+        e["claims_held"] = r.claims_held;
         e["failed_claims"] = r.failed_claims;
         e["within_30pct"] = r.within_30pct;
         e["compared"] = r.compared;
@@ -432,12 +523,28 @@ nlohmann::json published_to_json(const std::vector<PublishedResult> &results)
             j["relative_to"] = row.relative_to;
             j["reference"] = row.reference;
             j["ratio"] = row.ratio ? nlohmann::json(*row.ratio) : nlohmann::json(nullptr);
+            j["published_min"] = row.published_min ? nlohmann::json(*row.published_min) : nlohmann::json(nullptr);
+            j["published_max"] = row.published_max ? nlohmann::json(*row.published_max) : nlohmann::json(nullptr);
+            j["published_error"] = row.published_error ? nlohmann::json(*row.published_error) : nlohmann::json(nullptr);
+            j["within_rule"] = row.within_rule == PublishedWithin::Range ? "range" : "30pct";
+            j["compared"] = row.compared;
+            j["within"] = row.within;
             rows.push_back(std::move(j));
         }
         e["rows"] = std::move(rows);
         exps.push_back(std::move(e));
     }
-    return nlohmann::json{{"experiments", exps}};
+    auto score_json = [](const PublishedScore &s) {
+        return nlohmann::json{{"experiments", s.experiments},         {"directions", s.directions},
+                              {"directions_held", s.directions_held}, {"claims", s.claims},
+                              {"claims_held", s.claims_held},         {"rows", s.rows},
+                              {"rows_within", s.rows_within}};
+    };
+    return nlohmann::json{{"experiments", exps},
+                          {"score",
+                           {{"total", score_json(score_published(results))},
+                            {"fitted", score_json(score_published(results, CalibrationStatus::Fitted))},
+                            {"predicted", score_json(score_published(results, CalibrationStatus::Predicted))}}}};
 }
 
 } // namespace schedscope

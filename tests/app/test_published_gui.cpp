@@ -87,19 +87,30 @@ TEST_CASE("published figures become reference marks on the chart of their metric
     CHECK_FALSE(sys->vertical);
     CHECK(sys->value == 484);
     CHECK(sys->run == 1);
-    CHECK_FALSE(find_mark(before, "numa01 elapsed, autonuma-v33")); // relative: needs ours
+    // At full size every row of this table is absolute, AutoNUMA's too.
+    const ReferenceMark *autonuma = find_mark(before, "numa01 elapsed, autonuma-v33");
+    REQUIRE(autonuma);
+    CHECK(autonuma->value == 757.4);
+    CHECK(autonuma->run == 1);
 
-    // With ours: the relative row sits at the published ratio times our reference.
+    // A relative row needs ours: the 2003 kernels' kernbench, the rework's
+    // rows relative to orig's.
+    const PublishedExperiment tx7 = shipped("tx7-2003");
+    const PublishedOpening kernbench = published_openings(tx7).at(0);
+    REQUIRE(kernbench.scenario.policies.size() == 3);
+    const auto kb_before = published_marks(tx7, kernbench, nullptr);
+    CHECK(find_mark(kb_before, "kernbench, orig"));
+    CHECK_FALSE(find_mark(kb_before, "kernbench, A2 as posted"));
     PublishedResult ours;
-    ours.name = gorman.name;
-    ours.rows.resize(gorman.rows.size());
-    ours.rows[0].per_seed = {100, 110}; // "numa01 elapsed, 3.6.0", our seconds
-    const auto after = published_marks(gorman, numa01, &ours);
-    const ReferenceMark *rel = find_mark(after, "numa01 elapsed, autonuma-v33");
+    ours.name = tx7.name;
+    ours.rows.resize(tx7.rows.size());
+    ours.rows[0].per_seed = {100, 110}; // "kernbench, orig", our seconds
+    const auto after = published_marks(tx7, kernbench, &ours);
+    const ReferenceMark *rel = find_mark(after, "kernbench, A2 as posted");
     REQUIRE(rel);
-    CHECK(rel->value == Approx(757.4 / 1519.5 * 105));
+    CHECK(rel->value == Approx(136.74 / 134.43 * 105));
     CHECK(rel->run == 1);
-    CHECK(after.size() == before.size() + 1);
+    CHECK(after.size() == kb_before.size() + 2);
 
     // The OLTP sweep: the idle figures are absolute, the throughput index relative.
     const PublishedExperiment oltp = shipped("cache-hot-time-oltp");
@@ -142,10 +153,22 @@ TEST_CASE("the published table shows the numbers run_published gives", "[publish
         if (core.rows[i].ratio)
             CHECK(t->item(r, PublishedTableDialog::RatioColumn)->data(Qt::UserRole).toDouble() == *core.rows[i].ratio);
     }
+    for (std::size_t i = 0; i < core.rows.size(); ++i) {
+        const QTableWidgetItem *within = t->item(static_cast<int>(i), PublishedTableDialog::WithinColumn);
+        REQUIRE(within);
+        CHECK(within->data(Qt::UserRole).toBool() == core.rows[i].within);
+    }
     const QString summary = dialog.summaryText();
-    CHECK(summary.contains(core.direction_ok ? "direction: holds" : "direction: DOES NOT HOLD"));
-    CHECK(
-        summary.contains(QStringLiteral("within \u00b130 %: %1 of %2 rows").arg(core.within_30pct).arg(core.compared)));
+    CHECK(summary.contains(QStringLiteral("direction: %1 (%2 of %3 claims)")
+                               .arg(core.direction_ok ? "holds" : "DOES NOT HOLD")
+                               .arg(core.claims_held)
+                               .arg(core.claims)));
+    CHECK(summary.contains(QStringLiteral("within \u00b130 % (or the published range): %1 of %2 rows")
+                               .arg(core.within_30pct)
+                               .arg(core.compared)));
+    // The fitted/predicted mark, as the CLI prints it.
+    CHECK(dialog.calibrationText().startsWith("calibration: fitted (oltp kOltpProcessesPerPu"));
+    CHECK(dialog.findChild<QLabel *>("calibrationMark")->text() == dialog.calibrationText());
     CHECK(summary.contains("not comparable"));
 }
 
@@ -167,7 +190,7 @@ TEST_CASE("Samples > Published experiments opens one in the window with its mark
     auto *published = w.window.findChild<PublishedExperiments *>();
     REQUIRE(published);
     REQUIRE(published->loadError().isEmpty());
-    REQUIRE(published->experiments().size() >= 6);
+    REQUIRE(published->experiments().size() >= 10);
     // The menu holds an entry (or a submenu of parts) per experiment.
     QMenu *menu = nullptr;
     for (QMenu *m : w.window.findChildren<QMenu *>())
@@ -175,6 +198,13 @@ TEST_CASE("Samples > Published experiments opens one in the window with its mark
             menu = m;
     REQUIRE(menu);
     CHECK(menu->actions().size() == static_cast<int>(published->experiments().size()));
+    // Every entry carries its experiment's mark: fitted results are not predictions.
+    for (std::size_t i = 0; i < published->experiments().size(); ++i) {
+        const PublishedExperiment &e = published->experiments()[i];
+        const QString text = menu->actions()[static_cast<int>(i)]->text();
+        INFO(text.toStdString());
+        CHECK(text.endsWith(QString::fromStdString(" [" + calibration_status_name(e.calibration.status) + "]")));
+    }
 
     const PublishedExperiment gorman = shipped("autonuma-4node");
     REQUIRE(published->open(gorman, 0, false));

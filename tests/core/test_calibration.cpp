@@ -5,6 +5,7 @@
 // docs/CALIBRATION.md has our tables next to the published ones.
 
 #include "engine/simulation.h"
+#include "scenario/published.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 #include "sweep/scenario_sweep.h"
@@ -12,8 +13,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <numeric>
+#include <set>
 
 using namespace schedscope;
 
@@ -190,11 +193,8 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
                 // 181.1 -> 57.1 s and 164.2 -> 53.2 s (0.32); the model
                 // earns about 0.26.
                 CHECK(autonuma.elapsed_s < 0.4 * base.elapsed_s);
-                // The binding builds write part k bound to node k: inverse
-                // binding's threads are all remote but draw on four nodes,
-                // so it beats the baseline's one node (no published 4-node
-                // row; docs/CALIBRATION.md, section 2).
-                CHECK(inverse.elapsed_s < 0.5 * base.elapsed_s);
+                // (Inverse binding against the baseline: the case below,
+                // "inverse binding is the slowest placement".)
             }
             // Its system time per second of run is above the baseline's
             // (whose system time is now the OS noise alone).
@@ -208,6 +208,30 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
             // than 10 % everywhere.
             CHECK(inverse.elapsed_s > 1.1 * hard.elapsed_s);
             CHECK(inverse.elapsed_s > 1.1 * autonuma.elapsed_s);
+        }
+    }
+}
+
+TEST_CASE("autonuma-benchmark on 4 nodes: inverse binding is the slowest placement", "[calibration][!shouldfail]")
+{
+    // Put back: every published autonuma-benchmark table (2 nodes, 8 nodes)
+    // has the _INVERSE_BIND build as its slowest row. On 4 nodes the model
+    // had been asserting the opposite for numa02 and numa02_SMT (inverse
+    // binding under half the baseline): once a node's bandwidth saturates,
+    // locality costs nothing in the model, so four remote nodes beat one
+    // local one. Known failure until remote latency and a saturated remote
+    // node cost what they do (docs/CALIBRATION.md, "Known failures").
+    for (const char *file : {"autonuma-4node-numa02.json", "autonuma-4node-numa01-thread-alloc.json",
+                             "autonuma-4node-numa01.json", "autonuma-4node-numa02-smt.json"}) {
+        const Scenario s = sample_scenario(file);
+        for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+            INFO(file << " seed " << seed);
+            const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
+            INFO("baseline " << base.elapsed_s << " s, AutoNUMA " << autonuma.elapsed_s << " s, hard " << hard.elapsed_s
+                             << " s, inverse " << inverse.elapsed_s << " s");
+            CHECK(inverse.elapsed_s > base.elapsed_s);
+            CHECK(inverse.elapsed_s > autonuma.elapsed_s);
+            CHECK(inverse.elapsed_s > hard.elapsed_s);
         }
     }
 }
@@ -345,4 +369,337 @@ TEST_CASE("sembench -t 2048 -w 1900 on 128 CPUs: queued wakeups beat locked ones
         CHECK(queued.throughput > 1.1 * locked.throughput);
         CHECK(queued.throughput < 1.5 * locked.throughput);
     }
+}
+
+// ---------------------------------------------------------------------------
+// The published experiments of samples/published/, one group of cases each:
+// every published claim of the file (its "direction") on each of seeds 1-3,
+// and its magnitude score (rows within ±30 % of the published figure, or
+// inside the published range) on the mean over the three. A case runs only
+// the rows its claims name. Where the model does not earn a claim the case
+// is marked [!shouldfail] and docs/CALIBRATION.md lists it as a known
+// failure with the mechanism it lacks; when a change to the model earns it,
+// Catch2 reports the case as failing and the mark comes off.
+
+namespace {
+
+const std::string kPublishedDir = std::string(SCHEDSCOPE_SOURCE_SAMPLES_DIR) + "/published";
+
+// How big a case runs an experiment: full size (the published passes,
+// memory and durations) where that fits the CI budget, else the file's
+// documented --quick block (its numbers are not the published sizes, so a
+// quick case asserts the direction only).
+enum class Size { Full, Quick };
+
+PublishedExperiment published_experiment(const std::string &name)
+{
+    PublishedExperiment e = load_published(kPublishedDir + "/" + name + ".json");
+    e.seeds = kSeeds;
+    e.quick_seeds = kSeeds;
+    return e;
+}
+
+// The experiment with only the claims `keep` selects and the rows they name
+// (and the rows those are relative to).
+PublishedExperiment with_claims(PublishedExperiment e, const std::function<bool(const PublishedClaim &)> &keep)
+{
+    std::vector<PublishedClaim> claims;
+    std::set<std::string> labels;
+    for (const auto &c : e.claims)
+        if (keep(c)) {
+            claims.push_back(c);
+            labels.insert(c.rows.begin(), c.rows.end());
+            labels.insert(c.than.begin(), c.than.end());
+        }
+    REQUIRE_FALSE(claims.empty());
+    for (const auto &row : e.rows)
+        if (labels.count(row.label) && !row.relative_to.empty())
+            labels.insert(row.relative_to);
+    std::vector<PublishedRow> rows;
+    for (const auto &row : e.rows)
+        if (labels.count(row.label))
+            rows.push_back(row);
+    e.rows = rows;
+    e.claims = claims;
+    return e;
+}
+
+// Runs within one process are shared: a case whose sections need the same
+// rows of the same experiment runs them once.
+const PublishedResult &run_cached(const PublishedExperiment &e, bool quick)
+{
+    static std::map<std::string, PublishedResult> cache;
+    std::string key = e.name + (quick ? "|quick" : "|full");
+    for (const auto &row : e.rows)
+        key += "|" + row.label;
+    auto it = cache.find(key);
+    if (it == cache.end())
+        it = cache.emplace(key, run_published({e}, quick, 1).at(0)).first;
+    return it->second;
+}
+
+bool names_row(const PublishedClaim &c, const std::string &part)
+{
+    for (const auto &l : c.rows)
+        if (l.find(part) != std::string::npos)
+            return true;
+    return false;
+}
+
+// Each selected claim on each seed's figures.
+void check_direction(const std::string &name, Size size, const std::function<bool(const PublishedClaim &)> &keep)
+{
+    const PublishedExperiment e = with_claims(published_experiment(name), keep);
+    const PublishedResult &r = run_cached(e, size == Size::Quick);
+    const bool profile = e.kind == PublishedKind::Profile; // deterministic: one "seed", ours
+    for (int k = 0; k < (profile ? 1 : kSeeds); ++k) {
+        std::map<std::string, double> values;
+        for (const auto &row : r.rows) {
+            REQUIRE((profile || row.per_seed.size() == static_cast<size_t>(kSeeds)));
+            values[row.label] = profile ? row.ours : row.per_seed[static_cast<size_t>(k)];
+        }
+        for (const auto &c : e.claims) {
+            std::string figures;
+            for (const auto &[label, v] : values)
+                figures += "\n  " + label + ": " + std::to_string(v);
+            INFO(name << ", seed " << (k + 1) << ": " << describe_claim(c) << figures);
+            CHECK(claim_holds(c, values));
+        }
+    }
+}
+
+// At least two thirds of the compared rows within ±30 % (or inside the
+// published range), on the mean over seeds 1-3, at full size: the issue's
+// bar for the whole table, asked of each experiment.
+void check_magnitude(const std::string &name)
+{
+    const PublishedResult &r = run_cached(published_experiment(name), false);
+    std::string rows;
+    for (const auto &row : r.rows)
+        if (row.compared)
+            rows += "\n  " + row.label + ": ours " + format_published_value(row.ours) + ", published " +
+                    format_published_value(row.published) + (row.within ? "" : "  (not within)");
+    INFO(name << ": " << r.within_30pct << " of " << r.compared << " rows within" << rows);
+    REQUIRE(r.compared > 0);
+    CHECK(3 * r.within_30pct >= 2 * r.compared);
+}
+
+auto all_claims = [](const PublishedClaim &) { return true; };
+
+// Claims whose `row` names a row containing `part` (and, if given, whose
+// comparison is of that kind).
+std::function<bool(const PublishedClaim &)> claims_of(const std::string &part)
+{
+    return [part](const PublishedClaim &c) { return names_row(c, part); };
+}
+
+std::function<bool(const PublishedClaim &)> claims_of(const std::string &part, PublishedClaim::Kind kind)
+{
+    return [part, kind](const PublishedClaim &c) { return c.kind == kind && names_row(c, part); };
+}
+
+} // namespace
+
+// --- autonuma-2node (full size: 3 GiB numa01, the benchmark's loops) ---
+
+TEST_CASE("published table autonuma-2node: AutoNUMA below upstream on all three", "[calibration][published]")
+{
+    check_direction("autonuma-2node", Size::Full, claims_of("AutoNUMA"));
+}
+
+TEST_CASE("published table autonuma-2node: hard binding below AutoNUMA", "[calibration][published]")
+{
+    check_direction("autonuma-2node", Size::Full, claims_of("hard bind"));
+}
+
+TEST_CASE("published table autonuma-2node: inverse binding above upstream", "[calibration][published]")
+{
+    check_direction("autonuma-2node", Size::Full, claims_of("inverse bind"));
+}
+
+TEST_CASE("published table autonuma-2node: two thirds of the rows within ±30 %",
+          "[calibration][published][!shouldfail]")
+{
+    check_magnitude("autonuma-2node");
+}
+
+// --- autonuma-4node (full size) ---
+
+TEST_CASE("published table autonuma-4node: AutoNUMA cuts the elapsed time of all four", "[calibration][published]")
+{
+    check_direction("autonuma-4node", Size::Full, claims_of("elapsed"));
+}
+
+TEST_CASE("published table autonuma-4node: AutoNUMA costs more system time", "[calibration][published]")
+{
+    check_direction("autonuma-4node", Size::Full, claims_of("system"));
+}
+
+TEST_CASE("published table autonuma-4node: two thirds of the rows within ±30 %",
+          "[calibration][published][!shouldfail]")
+{
+    check_magnitude("autonuma-4node");
+}
+
+// --- cache-hot-time-oltp (10 simulated s per run, as reproduce runs it) ---
+
+TEST_CASE("published table cache-hot-time-oltp: throughput peaks near 10 ms and falls back",
+          "[calibration][published][!shouldfail]")
+{
+    // Put back: the fall after the peak (the case above asserts only the rise).
+    check_direction("cache-hot-time-oltp", Size::Full, claims_of("10 ms"));
+}
+
+TEST_CASE("published table cache-hot-time-oltp: 1000 ms still above 2.5 ms", "[calibration][published]")
+{
+    check_direction("cache-hot-time-oltp", Size::Full,
+                    [](const PublishedClaim &c) { return c.rows == std::vector<std::string>{"1000 ms"}; });
+}
+
+TEST_CASE("published table cache-hot-time-oltp: idle time grows with cache_hot_time", "[calibration][published]")
+{
+    check_direction("cache-hot-time-oltp", Size::Full, claims_of("idle"));
+}
+
+TEST_CASE("published table cache-hot-time-oltp: two thirds of the rows within ±30 %", "[calibration][published]")
+{
+    check_magnitude("cache-hot-time-oltp");
+}
+
+// --- migration-matrix-itanium (no direction: a flat matrix, judged on its rows) ---
+
+TEST_CASE("published table migration-matrix-itanium: the rows within 8.5-9.1 ms or ±30 %",
+          "[calibration][published][!shouldfail]")
+{
+    const PublishedExperiment e = published_experiment("migration-matrix-itanium");
+    CHECK(e.claims.empty());
+    check_magnitude("migration-matrix-itanium");
+}
+
+// --- migration-matrix-p3 ---
+
+TEST_CASE("published table migration-matrix-p3: across quads costs more than within by half",
+          "[calibration][published]")
+{
+    check_direction("migration-matrix-p3", Size::Full, all_claims);
+}
+
+TEST_CASE("published table migration-matrix-p3: two thirds of the rows within ±30 %", "[calibration][published]")
+{
+    check_magnitude("migration-matrix-p3");
+}
+
+// --- sembench-128 (-t 2048 -w 1900, 30 s as run) ---
+
+TEST_CASE("published table sembench-128: queued remote wakeups above locked ones", "[calibration][published]")
+{
+    check_direction("sembench-128", Size::Full, all_claims);
+}
+
+TEST_CASE("published table sembench-128: two thirds of the rows within ±30 %", "[calibration][published]")
+{
+    check_magnitude("sembench-128");
+}
+
+// --- tx7-2003 ---
+
+TEST_CASE("published table tx7-2003: the posted rework loses hackbench 10 and 25 to orig", "[calibration][published]")
+{
+    check_direction("tx7-2003", Size::Full, claims_of("hackbench", PublishedClaim::Kind::Above));
+}
+
+TEST_CASE("published table tx7-2003: the fixed idle mask wins hackbench 10 and 25 back",
+          "[calibration][published][!shouldfail]")
+{
+    check_direction("tx7-2003", Size::Full, claims_of("A2 fixed", PublishedClaim::Kind::Below));
+}
+
+TEST_CASE("published table tx7-2003: the rework is slower than orig on numa_test 16 and 32", "[calibration][published]")
+{
+    check_direction("tx7-2003", Size::Full, claims_of("numa_test"));
+}
+
+TEST_CASE("published table tx7-2003: kernbench within 5 % on all three kernels", "[calibration][published]")
+{
+    check_direction("tx7-2003", Size::Full, claims_of("kernbench"));
+}
+
+TEST_CASE("published table tx7-2003: two thirds of the rows within ±30 %", "[calibration][published][!shouldfail]")
+{
+    check_magnitude("tx7-2003");
+}
+
+// --- specjbb-r910 (270 simulated s, as the scenario runs it: AutoNUMA's
+// scanner needs tens of seconds to converge) ---
+
+TEST_CASE("published table specjbb-r910: manual pinning above AutoNUMA", "[calibration][published]")
+{
+    check_direction("specjbb-r910", Size::Full, claims_of("manual pinning"));
+}
+
+TEST_CASE("published table specjbb-r910: AutoNUMA above the baseline", "[calibration][published]")
+{
+    check_direction("specjbb-r910", Size::Full, claims_of("AutoNUMA"));
+}
+
+TEST_CASE("published table specjbb-r910: sched/numa below the baseline", "[calibration][published][!shouldfail]")
+{
+    check_direction("specjbb-r910", Size::Full, claims_of("3.6 baseline"));
+}
+
+TEST_CASE("published table specjbb-r910: two thirds of the rows within ±30 %", "[calibration][published][!shouldfail]")
+{
+    check_magnitude("specjbb-r910");
+}
+
+// --- stream-r910 (stream.c's arrays and passes; rows relative to pinning) ---
+
+TEST_CASE("published table stream-r910: the baseline 10-20 % behind pinning from 4 to 16 instances",
+          "[calibration][published][!shouldfail]")
+{
+    check_direction("stream-r910", Size::Full, claims_of("3.6 baseline"));
+}
+
+TEST_CASE("published table stream-r910: AutoNUMA and sched/numa within 5 % of pinning", "[calibration][published]")
+{
+    check_direction("stream-r910", Size::Full,
+                    [](const PublishedClaim &c) { return c.kind == PublishedClaim::Kind::Flat; });
+}
+
+TEST_CASE("published table stream-r910: two thirds of the rows inside the published bands", "[calibration][published]")
+{
+    check_magnitude("stream-r910");
+}
+
+// --- autonuma-8node (full size: 3 GiB numa01, the benchmark's loops; the
+// most expensive table, several minutes of CPU, so the inverse-binding
+// claims and the magnitude share one run of the whole table) ---
+
+TEST_CASE("published table autonuma-8node: AutoNUMA does not win numa01", "[calibration][published][!shouldfail]")
+{
+    check_direction("autonuma-8node", Size::Full,
+                    [](const PublishedClaim &c) { return c.rows == std::vector<std::string>{"numa01, autonuma27"}; });
+}
+
+TEST_CASE("published table autonuma-8node: AutoNUMA wins THREAD_ALLOC, numa02 and numa02_SMT",
+          "[calibration][published]")
+{
+    check_direction("autonuma-8node", Size::Full, [](const PublishedClaim &c) {
+        return c.kind == PublishedClaim::Kind::Below && names_row(c, ", autonuma27");
+    });
+}
+
+TEST_CASE("published table autonuma-8node: hard binding fastest under 3.6.0", "[calibration][published]")
+{
+    check_direction("autonuma-8node", Size::Full, claims_of("HARD_BIND, 3.6.0", PublishedClaim::Kind::Below));
+}
+
+TEST_CASE("published table autonuma-8node: inverse binding slowest, and two thirds of the rows within ±30 %",
+          "[calibration][published][!shouldfail]")
+{
+    SECTION("inverse binding slowest per workload and kernel")
+    {
+        check_direction("autonuma-8node", Size::Full, claims_of("INVERSE_BIND"));
+    }
+    SECTION("rows within ±30 %") { check_magnitude("autonuma-8node"); }
 }

@@ -46,7 +46,9 @@ void PublishedExperiments::fillMenu(QMenu *menu)
         menu->addAction(tr("(no published experiments)"))->setEnabled(false);
     for (std::size_t i = 0; i < experiments_.size(); ++i) {
         const PublishedExperiment &e = experiments_[i];
-        const QString title = QString::fromStdString(e.name + ": " + e.title);
+        // The mark in the entry itself: fitted results are not predictions.
+        const QString title = QString::fromStdString(e.name + ": " + e.title + " [" +
+                                                     calibration_status_name(e.calibration.status) + "]");
         const QString tip = QString::fromStdString(e.source.thread + " (" + e.source.author + ", " + e.source.date +
                                                    ")");
         const std::vector<PublishedOpening> openings = published_openings(e);

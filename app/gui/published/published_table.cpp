@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStringList>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -40,9 +41,13 @@ PublishedTableDialog::PublishedTableDialog(QWidget *parent) : QDialog(parent)
     heading_ = new QLabel(this);
     heading_->setWordWrap(true);
     heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    calibration_ = new QLabel(this);
+    calibration_->setObjectName(QStringLiteral("calibrationMark"));
+    calibration_->setWordWrap(true);
+    calibration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setHorizontalHeaderLabels(
-        {tr("row"), tr("published"), tr("ours"), tr("(min\u2013max over seeds)"), tr("ratio"), tr("")});
+        {tr("row"), tr("published"), tr("ours"), tr("(min\u2013max over seeds)"), tr("ratio"), tr("within"), tr("")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -63,6 +68,7 @@ PublishedTableDialog::PublishedTableDialog(QWidget *parent) : QDialog(parent)
     buttons->addWidget(cancel_);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(heading_);
+    layout->addWidget(calibration_);
     layout->addWidget(table_, 1);
     layout->addWidget(summary_);
     layout->addLayout(buttons);
@@ -103,6 +109,7 @@ void PublishedTableDialog::setExperiment(const PublishedExperiment &e)
                  QString::fromStdString(s.author).toHtmlEscaped(), QString::fromStdString(s.date).toHtmlEscaped(),
                  QString::fromStdString(s.machine).toHtmlEscaped(),
                  QString::fromStdString(e.direction_text).toHtmlEscaped()));
+    calibration_->setText(calibrationText());
     fillPublished();
     summary_->setText(tr("Run to compute ours (metric: %1).").arg(QString::fromStdString(e.metric)));
     progress_->reset();
@@ -126,6 +133,15 @@ void PublishedTableDialog::fillPublished()
             note = tr("= reference");
         else if (!row.relative_to.empty())
             note = tr("rel. to '%1'").arg(QString::fromStdString(row.relative_to));
+        if (row.published_error)
+            note += QStringLiteral("  [published \u00b1 %1]")
+                        .arg(QString::fromStdString(format_published_value(*row.published_error)));
+        else if (row.published_min)
+            note += QStringLiteral("  [published %1\u2013%2]")
+                        .arg(QString::fromStdString(format_published_value(*row.published_min)),
+                             QString::fromStdString(format_published_value(*row.published_max)));
+        if (row.within == PublishedWithin::Range && row.relative_to != row.label)
+            note += tr(" (within: the range only)");
         if (experiment_->metric == "mixed")
             note += QStringLiteral("  [%1]").arg(QString::fromStdString(row.metric));
         table_->setItem(r, NoteColumn, text_item(note.trimmed()));
@@ -177,10 +193,31 @@ void PublishedTableDialog::showResult(const PublishedResult &r)
             table_->setItem(t, RatioColumn, number_item(*row.ratio));
         else
             table_->setItem(t, RatioColumn, text_item(QStringLiteral("-")));
+        auto *within = text_item(row.reference   ? QString()
+                                 : !row.compared ? QStringLiteral("-")
+                                 : row.within    ? tr("yes")
+                                                 : tr("no"));
+        within->setData(Qt::UserRole, row.within);
+        table_->setItem(t, WithinColumn, within);
     }
     table_->resizeColumnsToContents();
     summary_->setText(summaryText());
     emit resultReady(r);
+}
+
+QString PublishedTableDialog::calibrationText() const
+{
+    if (!experiment_)
+        return {};
+    const PublishedCalibration &c = experiment_->calibration;
+    QString text = tr("calibration: %1").arg(QString::fromStdString(calibration_status_name(c.status)));
+    if (!c.fitted_by.empty()) {
+        QStringList by;
+        for (const std::string &f : c.fitted_by)
+            by << QString::fromStdString(f);
+        text += QStringLiteral(" (%1)").arg(by.join(QStringLiteral("; ")));
+    }
+    return text;
 }
 
 QString PublishedTableDialog::summaryText() const
@@ -188,10 +225,15 @@ QString PublishedTableDialog::summaryText() const
     if (!result_)
         return {};
     const PublishedResult &r = *result_;
-    QString text = tr("direction: %1").arg(r.direction_ok ? tr("holds") : tr("DOES NOT HOLD"));
+    QString text = r.has_direction ? tr("direction: %1 (%2 of %3 claims)")
+                                         .arg(r.direction_ok ? tr("holds") : tr("DOES NOT HOLD"))
+                                         .arg(r.claims_held)
+                                         .arg(r.claims)
+                                   : tr("direction: none (no published direction; judged on its rows)");
     for (const std::string &c : r.failed_claims)
         text += QStringLiteral("\n    not: %1").arg(QString::fromStdString(c));
-    text += QStringLiteral("\n") + tr("within \u00b130 %: %1 of %2 rows").arg(r.within_30pct).arg(r.compared);
+    text += QStringLiteral("\n") +
+            tr("within \u00b130 % (or the published range): %1 of %2 rows").arg(r.within_30pct).arg(r.compared);
     if (r.quick)
         text += QStringLiteral("\n") + tr("[quick: not comparable]");
     return text;

@@ -1,9 +1,10 @@
 #pragma once
 // Ours beside theirs for one published experiment: the table
 // `schedscope-cli reproduce` prints (row | published | ours (min-max over
-// seeds) | ratio, whether the published direction holds, how many rows fall
-// within ±30 %), computed with the same core call (run_published) on a
-// worker thread, with progress and Cancel; the window stays responsive.
+// seeds) | ratio | within, whether the published direction holds, how many
+// rows fall within ±30 % or the published range), with the experiment's
+// fitted/predicted mark, computed with the same core call (run_published)
+// on a worker thread, with progress and Cancel; the window stays responsive.
 //
 // Each numeric cell keeps its exact figure under Qt::UserRole, so a test can
 // compare the table with the CLI's JSON number for number.
@@ -27,7 +28,16 @@ class PublishedRunner;
 class PublishedTableDialog : public QDialog {
     Q_OBJECT
 public:
-    enum Column { RowColumn, PublishedColumn, OursColumn, RangeColumn, RatioColumn, NoteColumn, ColumnCount };
+    enum Column {
+        RowColumn,
+        PublishedColumn,
+        OursColumn,
+        RangeColumn,
+        RatioColumn,
+        WithinColumn,
+        NoteColumn,
+        ColumnCount
+    };
 
     explicit PublishedTableDialog(QWidget *parent = nullptr);
 
@@ -41,7 +51,11 @@ public:
     bool isRunning() const;
 
     QTableWidget *table() const { return table_; }
-    // "direction: holds" and the ±30 % count, as the CLI prints them.
+    // The calibration mark ("calibration: fitted (...)" or "predicted"), as
+    // the CLI prints it; empty with no experiment.
+    QString calibrationText() const;
+    // "direction: holds (n of m claims)" and the within count, as the CLI
+    // prints them.
     QString summaryText() const;
     const std::optional<PublishedResult> &result() const { return result_; }
 
@@ -57,6 +71,7 @@ private:
     std::optional<PublishedResult> result_;
     PublishedRunner *runner_ = nullptr;
     QLabel *heading_ = nullptr;
+    QLabel *calibration_ = nullptr;
     QTableWidget *table_ = nullptr;
     QLabel *summary_ = nullptr;
     QCheckBox *quick_ = nullptr;
