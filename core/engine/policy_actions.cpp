@@ -136,8 +136,13 @@ bool PolicyActions::migrate_pages(Simulation &sim, ProcId p, int chunk, int node
     const int from = proc.chunk_node[chunk];
     if (from == node)
         return false;
-    // Memory bound to nodes (mbind/numactl --membind) never leaves them.
-    if (proc.alloc == AllocPolicy::Bind && !proc.alloc_nodes.empty() && !proc.alloc_nodes.test(node))
+    // NUMA balancing moves only pages under the default policy: memory the
+    // program placed itself (set_mempolicy/mbind, numactl --membind or
+    // --interleave) is never "misplaced". Linux 3.8 mm/mempolicy.c
+    // mpol_misplaced() returns at once unless the policy carries
+    // MPOL_F_MOF, which only the default policy (preferred_node_policy) has.
+    // The hinting faults are still taken and paid for.
+    if (proc.alloc != AllocPolicy::FirstTouch)
         return false;
     const ModelParams &m = sim.model();
     NumaActivity &a = sim.numa_activity_;

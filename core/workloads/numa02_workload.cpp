@@ -73,7 +73,8 @@ ParamTable<Numa02Params> numa02_table(bool smt)
            "cache lines written per us of unstalled work (a bzero loop)");
     t.choice<BenchBind>("bind", &Numa02Params::bind, bench_bind_choices(),
                         "none | hard | inverse: the benchmark's own binding, thread i on node i/(THREADS/NODES) or "
-                        "(THREADS-1-i)/(THREADS/NODES), CPUs only (its memory is placed node by node)");
+                        "(THREADS-1-i)/(THREADS/NODES), CPUs and MPOL_BIND (its memory placed node by node, never moved by NUMA "
+                        "balancing)");
     return t;
 }
 
@@ -97,7 +98,16 @@ void build_numa02(Simulation &sim, const Numa02Params &p, const std::string &)
 
     const std::int64_t bytes = std::max(mem_mb * 1024 * 1024, threads * sim.model().chunk_bytes);
     const int chunks = chunks_for_bytes(sim, bytes);
-    const ProcId proc = sim.add_process(what, chunks * sim.model().chunk_bytes);
+    // The binding builds' bind() also sets MPOL_BIND (numa02.c), on main()
+    // before it writes part k and on every thread it creates: the memory is
+    // under a policy the program set, not the default one. Each thread's
+    // mask is its own node; the process as a whole may use every node.
+    CpuSet all_nodes(nodes);
+    for (int n = 0; n < nodes; ++n)
+        all_nodes.set(n);
+    const ProcId proc = bind == BenchBind::None
+                            ? sim.add_process(what, chunks * sim.model().chunk_bytes)
+                            : sim.add_process(what, chunks * sim.model().chunk_bytes, AllocPolicy::Bind, all_nodes);
     if (first_touch == FirstTouch::Nodes)
         for (int n = 0; n < nodes; ++n) {
             const auto [b, e] = slice_chunks(chunks, n, nodes);

@@ -250,3 +250,23 @@ TEST_CASE("sched-numa: with cpu_follow the home node moves to where the memory i
         CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
     }
 }
+
+TEST_CASE("NUMA balancing leaves memory under a policy the program set where it is", "[policy][numa]")
+{
+    // Threads pinned to node 0 (CPUs 0-1), all of the memory on node 1:
+    // under the default policy AutoNUMA moves pages to node 0; memory the
+    // program bound or interleaved itself is never misplaced (3.8
+    // mpol_misplaced() and MPOL_F_MOF), though its hinting faults still cost.
+    for (const auto &[alloc, moves] : {std::pair{AllocPolicy::FirstTouch, true}, std::pair{AllocPolicy::Bind, false},
+                                       std::pair{AllocPolicy::Interleave, false}}) {
+        CAPTURE(static_cast<int>(alloc));
+        Simulation sim = make("autonuma");
+        const ProcId p = add_process(sim, {0, 1}, 1);
+        if (alloc != AllocPolicy::FirstTouch)
+            REQUIRE(PolicyActions::set_memory_policy(sim, p, alloc, cpus({0, 1})));
+        sim.run_until(3'000'000'000);
+        CHECK((sim.processes()[p].chunks_on_node[0] > 0) == moves);
+        CHECK((page_migrate_decisions(sim) > 0) == moves);
+        CHECK(sim.numa_activity().fault_traps > 0);
+    }
+}
