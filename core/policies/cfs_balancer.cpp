@@ -28,14 +28,17 @@ const char *idle_name(int kind)
     }
 }
 
-// Linux 3.6 kernel/sched/fair.c: struct sg_lb_stats / sd_lb_stats, the
-// fields the model uses.
+// Linux 3.6 kernel/sched/fair.c: struct sg_lb_stats (and sd_lb_stats,
+// CfsBalancer::DomainStats below), the fields the model uses.
 struct GroupStats {
     u64 avg_load = 0, group_load = 0, sum_nr_running = 0, sum_weighted_load = 0, group_capacity = 0;
     u64 idle_cpus = 0, group_weight = 0;
     bool group_imb = false, has_capacity = false;
 };
-struct DomainStats {
+u64 div_round_closest(u64 a, u64 b) { return (a + b / 2) / b; }
+} // namespace
+
+struct CfsBalancer::DomainStats {
     int busiest = -1, local = -1;
     u64 total_load = 0, total_pwr = 0, avg_load = 0;
     u64 this_load = 0, this_load_per_task = 0, this_nr_running = 0, this_idle_cpus = 0;
@@ -44,8 +47,6 @@ struct DomainStats {
     u64 busiest_idle_cpus = 0, busiest_group_weight = 0;
     bool busiest_has_capacity = false, group_imb = false;
 };
-u64 div_round_closest(u64 a, u64 b) { return (a + b / 2) / b; }
-} // namespace
 
 // Linux 3.6 kernel/sched/fair.c: source_load(): a low guess of a source
 // CPU's load, min(cpu_load[type-1], now); type 0 is the load now.
@@ -158,106 +159,318 @@ bool CfsBalancer::task_hot(const Simulation &sim, TaskId t) const
     return last >= 0 && sim.now() - last < cp_.sched_migration_cost_ns;
 }
 
-bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, IdleType idle, bool *balance)
+// Linux 3.6 kernel/sched/fair.c: update_sd_lb_stats() with
+// update_sg_lb_stats() and update_sd_pick_busiest(): the statistics of every
+// group of `sd`, the local group first as sd->groups starts with it. False
+// when another CPU of the local group balances this level.
+bool CfsBalancer::update_sd_lb_stats(const Simulation &sim, int this_cpu, const CfsDomain &sd, IdleType idle,
+                                     const CpuSet &excluded, DomainStats &sds) const
 {
     const SchedDomain::Groups &groups = *sd.groups;
     const int ngroups = static_cast<int>(groups.sizes.size());
-    const int idle_kind = static_cast<int>(idle);
     // Linux 3.6 kernel/sched/fair.c: get_sd_load_idx().
     const int load_idx = idle == IdleType::NotIdle   ? sd.busy_idx
                          : idle == IdleType::NewIdle ? sd.newidle_idx
                                                      : sd.idle_idx;
+    const bool prefer_sibling = [&] {
+        const auto &chain = domains_[static_cast<size_t>(this_cpu)];
+        for (size_t k = 1; k < chain.size(); ++k)
+            if (&chain[k] == &sd)
+                return chain[k - 1].has(kCfsPreferSibling);
+        return false;
+    }();
+    for (int step = 0; step < ngroups; ++step) {
+        const int gi = (sd.own_group + step) % ngroups;
+        const bool local = gi == sd.own_group;
+        GroupStats sgs;
+        u64 max_cpu_load = 0, min_cpu_load = ~0ull, max_nr = 0, min_nr = ~0ull;
+        int balance_cpu = -1;
+        for (int m = groups.begin[static_cast<size_t>(gi)]; m < groups.begin[static_cast<size_t>(gi) + 1]; ++m) {
+            const int c = groups.members[static_cast<size_t>(m)];
+            if (excluded.test(c))
+                continue;
+            const u64 nr = static_cast<u64>(sim.nr_running(c));
+            u64 load = 0;
+            // update_sg_lb_stats(): bias towards our group (a high
+            // guess of ours, a low guess of theirs); the first idle CPU
+            // of our group, else its first CPU, balances this level.
+            if (local) {
+                if (balance_cpu < 0 && idle_cpu(sim, c))
+                    balance_cpu = c;
+                load = target_load(sim, c, load_idx);
+            } else {
+                load = source_load(sim, c, load_idx);
+                max_cpu_load = std::max(max_cpu_load, load);
+                min_cpu_load = std::min(min_cpu_load, load);
+                max_nr = std::max(max_nr, nr);
+                min_nr = std::min(min_nr, nr);
+            }
+            sgs.group_load += load;
+            sgs.sum_nr_running += nr;
+            sgs.sum_weighted_load += weighted_cpuload(sim, c);
+            if (idle_cpu(sim, c))
+                ++sgs.idle_cpus;
+        }
+        if (local && idle != IdleType::NewIdle) {
+            if (balance_cpu < 0)
+                balance_cpu = groups.sets[static_cast<size_t>(gi)].first(); // group_balance_cpu()
+            if (balance_cpu != this_cpu)
+                return false;
+        }
+        const u64 power = static_cast<u64>(sd.group_power[static_cast<size_t>(gi)]);
+        sgs.avg_load = sgs.group_load * kSchedPowerScale / power;
+        const u64 avg_load_per_task = sgs.sum_nr_running ? sgs.sum_weighted_load / sgs.sum_nr_running : 0;
+        if (!local && max_nr >= min_nr && max_cpu_load - min_cpu_load >= avg_load_per_task && max_nr - min_nr > 1)
+            sgs.group_imb = true;
+        sgs.group_capacity = div_round_closest(power, kSchedPowerScale);
+        if (sgs.group_capacity == 0 && sd.has(kCfsShareCpuPower))
+            sgs.group_capacity = 1; // fix_small_capacity(): power == power_orig here
+        sgs.group_weight = static_cast<u64>(groups.sizes[static_cast<size_t>(gi)]);
+        sgs.has_capacity = sgs.group_capacity > sgs.sum_nr_running;
+        sds.total_load += sgs.group_load;
+        sds.total_pwr += power;
+        // SD_PREFER_SIBLING of the child level: move every excess task
+        // away while our group has room.
+        if (prefer_sibling && !local && sds.this_has_capacity)
+            sgs.group_capacity = std::min<u64>(sgs.group_capacity, 1);
+        if (local) {
+            sds.local = gi;
+            sds.this_load = sgs.avg_load;
+            sds.this_nr_running = sgs.sum_nr_running;
+            sds.this_load_per_task = sgs.sum_weighted_load;
+            sds.this_has_capacity = sgs.has_capacity;
+            sds.this_idle_cpus = sgs.idle_cpus;
+        } else if (sgs.avg_load > sds.max_load &&
+                   (sgs.sum_nr_running > sgs.group_capacity || sgs.group_imb)) { // update_sd_pick_busiest()
+            sds.max_load = sgs.avg_load;
+            sds.busiest = gi;
+            sds.busiest_nr_running = sgs.sum_nr_running;
+            sds.busiest_idle_cpus = sgs.idle_cpus;
+            sds.busiest_group_capacity = sgs.group_capacity;
+            sds.busiest_load_per_task = sgs.sum_weighted_load;
+            sds.busiest_has_capacity = sgs.has_capacity;
+            sds.busiest_group_weight = sgs.group_weight;
+            sds.group_imb = sgs.group_imb;
+        }
+    }
+    return true;
+}
+
+// Linux 3.6 kernel/sched/fair.c: find_busiest_group(): the statistics, then
+// whether the busiest group is out of balance with ours, and by how much
+// (*imbalance, from calculate_imbalance()).
+CfsBalancer::BusiestGroup CfsBalancer::find_busiest_group(const Simulation &sim, int this_cpu, const CfsDomain &sd,
+                                                          IdleType idle, const CpuSet &excluded, DomainStats &sds,
+                                                          long *imbalance) const
+{
+    if (!update_sd_lb_stats(sim, this_cpu, sd, idle, excluded, sds))
+        return BusiestGroup::NotOurTurn;
+    if (sds.busiest < 0 || sds.busiest_nr_running == 0)
+        return BusiestGroup::Balanced;
+    sds.avg_load = kSchedPowerScale * sds.total_load / sds.total_pwr;
+    bool force = sds.group_imb || (idle == IdleType::NewIdle && sds.this_has_capacity && !sds.busiest_has_capacity);
+    if (!force) {
+        if (sds.this_load >= sds.max_load || sds.this_load >= sds.avg_load)
+            return BusiestGroup::Balanced;
+        if (idle == IdleType::Idle) {
+            // An idle CPU: balanced unless the busiest group has more
+            // tasks than CPUs or more idle CPUs fewer than ours.
+            if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 && sds.busiest_nr_running <= sds.busiest_group_weight)
+                return BusiestGroup::Balanced;
+        } else if (100 * sds.max_load <= static_cast<u64>(sd.imbalance_pct) * sds.this_load) {
+            return BusiestGroup::Balanced; // within imbalance_pct: leave it
+        }
+    }
+    *imbalance = static_cast<long>(calculate_imbalance(sim, this_cpu, sd, sds));
+    return BusiestGroup::Found;
+}
+
+// Linux 3.6 kernel/sched/fair.c: calculate_imbalance(): the load to move,
+// no more than takes the busiest group down to the average (or to its
+// capacity) nor ours above it.
+u64 CfsBalancer::calculate_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const
+{
+    const u64 busiest_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.busiest)]);
+    const u64 this_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.local)]);
+    sds.busiest_load_per_task /= sds.busiest_nr_running;
+    if (sds.group_imb)
+        sds.busiest_load_per_task = std::min(sds.busiest_load_per_task, sds.avg_load);
+    if (sds.max_load < sds.avg_load)
+        return fix_small_imbalance(sim, this_cpu, sd, sds);
+    u64 load_above_capacity = ~0ull;
+    if (!sds.group_imb) {
+        load_above_capacity = (sds.busiest_nr_running - sds.busiest_group_capacity) *
+                              (static_cast<u64>(kNice0Load) * kSchedPowerScale) / busiest_power;
+    }
+    const u64 max_pull = std::min(sds.max_load - sds.avg_load, load_above_capacity);
+    const u64 imb = std::min(max_pull * busiest_power, (sds.avg_load - sds.this_load) * this_power) / kSchedPowerScale;
+    if (imb < sds.busiest_load_per_task)
+        return fix_small_imbalance(sim, this_cpu, sd, sds);
+    return imb;
+}
+
+// Linux 3.6 kernel/sched/fair.c: fix_small_imbalance(): move one task's
+// load if that levels the groups, or if it raises the power in use.
+u64 CfsBalancer::fix_small_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const
+{
+    const u64 busiest_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.busiest)]);
+    const u64 this_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.local)]);
+    u64 imbn = 2;
+    if (sds.this_nr_running) {
+        sds.this_load_per_task /= sds.this_nr_running;
+        if (sds.busiest_load_per_task > sds.this_load_per_task)
+            imbn = 1;
+    } else {
+        const u64 nr = static_cast<u64>(sim.nr_running(this_cpu));
+        sds.this_load_per_task = nr ? weighted_cpuload(sim, this_cpu) / nr : 0;
+    }
+    const u64 scaled = sds.busiest_load_per_task * kSchedPowerScale / busiest_power;
+    if (sds.max_load - sds.this_load + scaled >= scaled * imbn)
+        return sds.busiest_load_per_task;
+    u64 pwr_now = busiest_power * std::min(sds.busiest_load_per_task, sds.max_load) +
+                  this_power * std::min(sds.this_load_per_task, sds.this_load);
+    pwr_now /= kSchedPowerScale;
+    u64 pwr_move = 0;
+    u64 tmp = sds.busiest_load_per_task * kSchedPowerScale / busiest_power;
+    if (sds.max_load > tmp)
+        pwr_move += busiest_power * std::min(sds.busiest_load_per_task, sds.max_load - tmp);
+    if (sds.max_load * busiest_power < sds.busiest_load_per_task * kSchedPowerScale)
+        tmp = sds.max_load * busiest_power / this_power;
+    else
+        tmp = sds.busiest_load_per_task * kSchedPowerScale / this_power;
+    pwr_move += this_power * std::min(sds.this_load_per_task, sds.this_load + tmp);
+    pwr_move /= kSchedPowerScale;
+    return pwr_move > pwr_now ? sds.busiest_load_per_task : 0;
+}
+
+// Linux 3.6 kernel/sched/fair.c: find_busiest_queue(): the most loaded CPU
+// of the busiest group per cpu_power, not one whose single task outweighs
+// the imbalance; -1 if none.
+int CfsBalancer::find_busiest_queue(const Simulation &sim, const CfsDomain &sd, int group, const CpuSet &excluded,
+                                    long imbalance) const
+{
+    const SchedDomain::Groups &bg = *sd.groups;
+    int busiest = -1;
+    u64 max_wl = 0;
+    for (int m = bg.begin[static_cast<size_t>(group)]; m < bg.begin[static_cast<size_t>(group) + 1]; ++m) {
+        const int c = bg.members[static_cast<size_t>(m)];
+        if (excluded.test(c))
+            continue;
+        const u64 power = static_cast<u64>(cpu_power_[static_cast<size_t>(c)]);
+        u64 capacity = div_round_closest(power, kSchedPowerScale);
+        if (capacity == 0 && sd.has(kCfsShareCpuPower))
+            capacity = 1;
+        u64 wl = weighted_cpuload(sim, c);
+        if (capacity && sim.nr_running(c) == 1 && wl > static_cast<u64>(imbalance))
+            continue;
+        wl = wl * kSchedPowerScale / power;
+        if (wl > max_wl) {
+            max_wl = wl;
+            busiest = c;
+        }
+    }
+    return busiest;
+}
+
+// Linux 3.6 kernel/sched/fair.c: move_tasks() with can_migrate_task(): pull
+// tasks of `busiest` to this_cpu until *imbalance is spent; the number
+// moved. *any_allowed: some task may run on this_cpu (else LBF_ALL_PINNED).
+int CfsBalancer::move_tasks(Simulation &sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
+                            bool *any_allowed, const std::function<const std::string &()> &why)
+{
+    int moved = 0;
+    // cfs_tasks lists the most recently enqueued first; the running
+    // task cannot move. Tasks that gain from the move (NUMA hook)
+    // are tried first.
+    const std::vector<TaskId> &queue = sim.rq(busiest).queue;
+    std::vector<TaskId> order(queue.rbegin(), queue.rend());
+    std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
+        return numa_preference(sim, a, busiest, this_cpu) > numa_preference(sim, b, busiest, this_cpu);
+    });
+    const int loop_max = std::min(cp_.sched_nr_migrate, sim.nr_running(busiest));
+    int loop = 0;
+    for (TaskId t : order) {
+        if (*imbalance <= 0 || ++loop > loop_max)
+            break;
+        const long load = static_cast<long>(weight(sim, t)); // task_h_load() without groups
+        if (load / 2 > *imbalance)
+            continue;
+        // can_migrate_task(): allowed here, not running, cold or
+        // enough failures (or the NUMA hook's refusal, likewise: in
+        // sched/numa's March 2012 posting, task_numa_hot() makes a
+        // move that brings a task no closer to its home count as
+        // cache hot).
+        if (!sim.task(t).cpus_allowed.test(this_cpu))
+            continue;
+        *any_allowed = true;
+        const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
+        if (!aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
+            // Text written only when kept (Simulation::log_lazy): a
+            // process crowded on its home node is refused here by
+            // every idle CPU's pass, tens of thousands a second.
+            sim.log_lazy(DecisionKind::Other, t, busiest, this_cpu, [&] {
+                return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + " (" + sd.level +
+                       " level, " + std::to_string(sd.nr_balance_failed) + " failed attempts, cache_nice_tries " +
+                       std::to_string(sd.cache_nice_tries) + ")";
+            });
+            continue;
+        }
+        const bool hot = task_hot(sim, t);
+        if (hot && !aggressive) {
+            sim.log_lazy(DecisionKind::SkipHot, t, busiest, this_cpu, [&] {
+                return task_text(t) + " skipped: cache hot, ran " +
+                       ms_text(static_cast<double>(sim.now() - sim.task(t).last_ran_ns) / 1e6) + " ago < " +
+                       ms_text(static_cast<double>(cp_.sched_migration_cost_ns) / 1e6) + " (" + sd.level + " level, " +
+                       std::to_string(sd.nr_balance_failed) + " failed attempts, cache_nice_tries " +
+                       std::to_string(sd.cache_nice_tries) + ")";
+            });
+            continue;
+        }
+        std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
+        if (hot)
+            reason += ", cache hot but balancing failed " + std::to_string(sd.nr_balance_failed) +
+                      " times > cache_nice_tries " + std::to_string(sd.cache_nice_tries);
+        if (move_task(sim, t, this_cpu, this_cpu, DecisionKind::Pull, reason)) {
+            ++moved;
+            *imbalance -= load;
+        }
+    }
+    return moved;
+}
+
+// Linux 3.6 kernel/sched/fair.c: active_load_balance_cpu_stop(): the
+// stopper preempts the running task `cur` of `busiest` (two switches on that
+// CPU), then move_one_task() takes the first task of cfs_tasks that may move
+// (the running one is now queued); only if the CPU still has more than one.
+void CfsBalancer::active_load_balance_cpu_stop(Simulation &sim, int this_cpu, int busiest, TaskId cur,
+                                               const CfsDomain &sd, const std::function<const std::string &()> &why)
+{
+    sim.charge_sys(busiest, 2.0 * static_cast<double>(sim.model().context_switch_ns));
+    if (sim.nr_running(busiest) <= 1)
+        return;
+    std::vector<TaskId> cands(sim.rq(busiest).queue.rbegin(), sim.rq(busiest).queue.rend());
+    if (cur >= 0)
+        cands.push_back(cur);
+    for (TaskId t : cands) {
+        if (!sim.task(t).cpus_allowed.test(this_cpu))
+            continue;
+        move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
+                  why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) + " (active balance after " +
+                      std::to_string(sd.nr_balance_failed) + " failed attempts)");
+        break;
+    }
+}
+
+// Linux 3.6 kernel/sched/fair.c: load_balance(): find_busiest_group(),
+// find_busiest_queue(), move_tasks(); a CPU whose tasks were all pinned is
+// left out and the pass redone; after cache_nice_tries + 2 failures the
+// stopper pushes the busiest CPU's running task over.
+bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, IdleType idle, bool *balance)
+{
+    const int idle_kind = static_cast<int>(idle);
     CpuSet excluded; // env->cpus: CPUs whose tasks were all pinned
     bool all_pinned = false;
     for (int attempt = 0; attempt < 64; ++attempt) {
-        // --- find_busiest_group() / update_sd_lb_stats() ---
-        DomainStats sds;
-        const bool prefer_sibling = [&] {
-            const auto &chain = domains_[static_cast<size_t>(this_cpu)];
-            for (size_t k = 1; k < chain.size(); ++k)
-                if (&chain[k] == &sd)
-                    return chain[k - 1].has(kCfsPreferSibling);
-            return false;
-        }();
-        // The local group first, as sd->groups starts with it.
-        for (int step = 0; step < ngroups; ++step) {
-            const int gi = (sd.own_group + step) % ngroups;
-            const bool local = gi == sd.own_group;
-            GroupStats sgs;
-            u64 max_cpu_load = 0, min_cpu_load = ~0ull, max_nr = 0, min_nr = ~0ull;
-            int balance_cpu = -1;
-            for (int m = groups.begin[static_cast<size_t>(gi)]; m < groups.begin[static_cast<size_t>(gi) + 1]; ++m) {
-                const int c = groups.members[static_cast<size_t>(m)];
-                if (excluded.test(c))
-                    continue;
-                const u64 nr = static_cast<u64>(sim.nr_running(c));
-                u64 load = 0;
-                // update_sg_lb_stats(): bias towards our group (a high
-                // guess of ours, a low guess of theirs); the first idle CPU
-                // of our group, else its first CPU, balances this level.
-                if (local) {
-                    if (balance_cpu < 0 && idle_cpu(sim, c))
-                        balance_cpu = c;
-                    load = target_load(sim, c, load_idx);
-                } else {
-                    load = source_load(sim, c, load_idx);
-                    max_cpu_load = std::max(max_cpu_load, load);
-                    min_cpu_load = std::min(min_cpu_load, load);
-                    max_nr = std::max(max_nr, nr);
-                    min_nr = std::min(min_nr, nr);
-                }
-                sgs.group_load += load;
-                sgs.sum_nr_running += nr;
-                sgs.sum_weighted_load += weighted_cpuload(sim, c);
-                if (idle_cpu(sim, c))
-                    ++sgs.idle_cpus;
-            }
-            if (local && idle != IdleType::NewIdle) {
-                if (balance_cpu < 0)
-                    balance_cpu = groups.sets[static_cast<size_t>(gi)].first(); // group_balance_cpu()
-                if (balance_cpu != this_cpu) {
-                    *balance = false;
-                    return false;
-                }
-            }
-            const u64 power = static_cast<u64>(sd.group_power[static_cast<size_t>(gi)]);
-            sgs.avg_load = sgs.group_load * kSchedPowerScale / power;
-            const u64 avg_load_per_task = sgs.sum_nr_running ? sgs.sum_weighted_load / sgs.sum_nr_running : 0;
-            if (!local && max_nr >= min_nr && max_cpu_load - min_cpu_load >= avg_load_per_task && max_nr - min_nr > 1)
-                sgs.group_imb = true;
-            sgs.group_capacity = div_round_closest(power, kSchedPowerScale);
-            if (sgs.group_capacity == 0 && sd.has(kCfsShareCpuPower))
-                sgs.group_capacity = 1; // fix_small_capacity(): power == power_orig here
-            sgs.group_weight = static_cast<u64>(groups.sizes[static_cast<size_t>(gi)]);
-            sgs.has_capacity = sgs.group_capacity > sgs.sum_nr_running;
-            sds.total_load += sgs.group_load;
-            sds.total_pwr += power;
-            // SD_PREFER_SIBLING of the child level: move every excess task
-            // away while our group has room.
-            if (prefer_sibling && !local && sds.this_has_capacity)
-                sgs.group_capacity = std::min<u64>(sgs.group_capacity, 1);
-            if (local) {
-                sds.local = gi;
-                sds.this_load = sgs.avg_load;
-                sds.this_nr_running = sgs.sum_nr_running;
-                sds.this_load_per_task = sgs.sum_weighted_load;
-                sds.this_has_capacity = sgs.has_capacity;
-                sds.this_idle_cpus = sgs.idle_cpus;
-            } else if (sgs.avg_load > sds.max_load &&
-                       (sgs.sum_nr_running > sgs.group_capacity || sgs.group_imb)) { // update_sd_pick_busiest()
-                sds.max_load = sgs.avg_load;
-                sds.busiest = gi;
-                sds.busiest_nr_running = sgs.sum_nr_running;
-                sds.busiest_idle_cpus = sgs.idle_cpus;
-                sds.busiest_group_capacity = sgs.group_capacity;
-                sds.busiest_load_per_task = sgs.sum_weighted_load;
-                sds.busiest_has_capacity = sgs.has_capacity;
-                sds.busiest_group_weight = sgs.group_weight;
-                sds.group_imb = sgs.group_imb;
-            }
-        }
-        // --- find_busiest_group(): is there an imbalance? ---
-        long imbalance = 0;
         const auto balanced = [&] {
             // out_balanced: no failure, back off (doubling up to
             // max_interval, up to MAX_PINNED_INTERVAL while all was pinned).
@@ -266,106 +479,20 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                 sd.balance_interval_ms *= 2;
             return false;
         };
-        if (sds.busiest < 0 || sds.busiest_nr_running == 0)
-            return balanced();
-        sds.avg_load = kSchedPowerScale * sds.total_load / sds.total_pwr;
-        bool force = sds.group_imb || (idle == IdleType::NewIdle && sds.this_has_capacity && !sds.busiest_has_capacity);
-        if (!force) {
-            if (sds.this_load >= sds.max_load || sds.this_load >= sds.avg_load)
-                return balanced();
-            if (idle == IdleType::Idle) {
-                // An idle CPU: balanced unless the busiest group has more
-                // tasks than CPUs or more idle CPUs fewer than ours.
-                if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 &&
-                    sds.busiest_nr_running <= sds.busiest_group_weight)
-                    return balanced();
-            } else if (100 * sds.max_load <= static_cast<u64>(sd.imbalance_pct) * sds.this_load) {
-                return balanced(); // within imbalance_pct: leave it
-            }
+        DomainStats sds;
+        long imbalance = 0;
+        switch (find_busiest_group(sim, this_cpu, sd, idle, excluded, sds, &imbalance)) {
+        case BusiestGroup::NotOurTurn: *balance = false; return false;
+        case BusiestGroup::Balanced: return balanced();
+        case BusiestGroup::Found: break;
         }
-        // --- calculate_imbalance() ---
-        const u64 busiest_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.busiest)]);
-        const u64 this_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.local)]);
-        u64 imb = 0;
-        bool small = false;
-        sds.busiest_load_per_task /= sds.busiest_nr_running;
-        if (sds.group_imb)
-            sds.busiest_load_per_task = std::min(sds.busiest_load_per_task, sds.avg_load);
-        if (sds.max_load < sds.avg_load) {
-            small = true;
-        } else {
-            u64 load_above_capacity = ~0ull;
-            if (!sds.group_imb) {
-                load_above_capacity = (sds.busiest_nr_running - sds.busiest_group_capacity) *
-                                      (static_cast<u64>(kNice0Load) * kSchedPowerScale) / busiest_power;
-            }
-            const u64 max_pull = std::min(sds.max_load - sds.avg_load, load_above_capacity);
-            imb = std::min(max_pull * busiest_power, (sds.avg_load - sds.this_load) * this_power) / kSchedPowerScale;
-            small = imb < sds.busiest_load_per_task;
-        }
-        if (small) {
-            // fix_small_imbalance(): move one task's load if that levels
-            // the groups, or if it raises the power in use.
-            imb = 0;
-            u64 imbn = 2;
-            if (sds.this_nr_running) {
-                sds.this_load_per_task /= sds.this_nr_running;
-                if (sds.busiest_load_per_task > sds.this_load_per_task)
-                    imbn = 1;
-            } else {
-                const u64 nr = static_cast<u64>(sim.nr_running(this_cpu));
-                sds.this_load_per_task = nr ? weighted_cpuload(sim, this_cpu) / nr : 0;
-            }
-            const u64 scaled = sds.busiest_load_per_task * kSchedPowerScale / busiest_power;
-            if (sds.max_load - sds.this_load + scaled >= scaled * imbn) {
-                imb = sds.busiest_load_per_task;
-            } else {
-                u64 pwr_now = busiest_power * std::min(sds.busiest_load_per_task, sds.max_load) +
-                              this_power * std::min(sds.this_load_per_task, sds.this_load);
-                pwr_now /= kSchedPowerScale;
-                u64 pwr_move = 0;
-                u64 tmp = sds.busiest_load_per_task * kSchedPowerScale / busiest_power;
-                if (sds.max_load > tmp)
-                    pwr_move += busiest_power * std::min(sds.busiest_load_per_task, sds.max_load - tmp);
-                if (sds.max_load * busiest_power < sds.busiest_load_per_task * kSchedPowerScale)
-                    tmp = sds.max_load * busiest_power / this_power;
-                else
-                    tmp = sds.busiest_load_per_task * kSchedPowerScale / this_power;
-                pwr_move += this_power * std::min(sds.this_load_per_task, sds.this_load + tmp);
-                pwr_move /= kSchedPowerScale;
-                if (pwr_move > pwr_now)
-                    imb = sds.busiest_load_per_task;
-            }
-        }
-        imbalance = static_cast<long>(imb);
-        // --- find_busiest_queue(): the most loaded CPU per cpu_power, not
-        // one whose single task outweighs the imbalance ---
-        int busiest = -1;
-        u64 max_wl = 0;
-        const auto &bg = groups;
-        for (int m = bg.begin[static_cast<size_t>(sds.busiest)]; m < bg.begin[static_cast<size_t>(sds.busiest) + 1];
-             ++m) {
-            const int c = bg.members[static_cast<size_t>(m)];
-            if (excluded.test(c))
-                continue;
-            const u64 power = static_cast<u64>(cpu_power_[static_cast<size_t>(c)]);
-            u64 capacity = div_round_closest(power, kSchedPowerScale);
-            if (capacity == 0 && sd.has(kCfsShareCpuPower))
-                capacity = 1;
-            u64 wl = weighted_cpuload(sim, c);
-            if (capacity && sim.nr_running(c) == 1 && wl > static_cast<u64>(imbalance))
-                continue;
-            wl = wl * kSchedPowerScale / power;
-            if (wl > max_wl) {
-                max_wl = wl;
-                busiest = c;
-            }
-        }
+        const int busiest = find_busiest_queue(sim, sd, sds.busiest, excluded, imbalance);
         if (busiest < 0 || busiest == this_cpu)
             return balanced();
-        // --- move_tasks() ---
+        // The reason of this pass, written at its first pull and the same
+        // for every pull after it.
         std::string why_text;
-        const auto why = [&]() -> const std::string & {
+        const std::function<const std::string &()> why = [&]() -> const std::string & {
             if (why_text.empty()) {
                 why_text = "CPU ";
                 append_int(why_text, this_cpu);
@@ -378,64 +505,9 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
             return why_text;
         };
         int moved = 0;
-        bool any_allowed = false;
         if (sim.nr_running(busiest) > 1) {
-            // cfs_tasks lists the most recently enqueued first; the running
-            // task cannot move. Tasks that gain from the move (NUMA hook)
-            // are tried first.
-            const std::vector<TaskId> &queue = sim.rq(busiest).queue;
-            std::vector<TaskId> order(queue.rbegin(), queue.rend());
-            std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
-                return numa_preference(sim, a, busiest, this_cpu) > numa_preference(sim, b, busiest, this_cpu);
-            });
-            const int loop_max = std::min(cp_.sched_nr_migrate, sim.nr_running(busiest));
-            int loop = 0;
-            for (TaskId t : order) {
-                if (imbalance <= 0 || ++loop > loop_max)
-                    break;
-                const long load = static_cast<long>(weight(sim, t)); // task_h_load() without groups
-                if (load / 2 > imbalance)
-                    continue;
-                // can_migrate_task(): allowed here, not running, cold or
-                // enough failures (or the NUMA hook's refusal, likewise: in
-                // sched/numa's March 2012 posting, task_numa_hot() makes a
-                // move that brings a task no closer to its home count as
-                // cache hot).
-                if (!sim.task(t).cpus_allowed.test(this_cpu))
-                    continue;
-                any_allowed = true;
-                const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
-                if (!aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
-                    // Text written only when kept (Simulation::log_lazy): a
-                    // process crowded on its home node is refused here by
-                    // every idle CPU's pass, tens of thousands a second.
-                    sim.log_lazy(DecisionKind::Other, t, busiest, this_cpu, [&] {
-                        return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + " (" +
-                               sd.level + " level, " + std::to_string(sd.nr_balance_failed) +
-                               " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
-                    });
-                    continue;
-                }
-                const bool hot = task_hot(sim, t);
-                if (hot && !aggressive) {
-                    sim.log_lazy(DecisionKind::SkipHot, t, busiest, this_cpu, [&] {
-                        return task_text(t) + " skipped: cache hot, ran " +
-                               ms_text(static_cast<double>(sim.now() - sim.task(t).last_ran_ns) / 1e6) + " ago < " +
-                               ms_text(static_cast<double>(cp_.sched_migration_cost_ns) / 1e6) + " (" + sd.level +
-                               " level, " + std::to_string(sd.nr_balance_failed) +
-                               " failed attempts, cache_nice_tries " + std::to_string(sd.cache_nice_tries) + ")";
-                    });
-                    continue;
-                }
-                std::string reason = why() + ": pulled " + task_text(t) + " from " + cpu_text(busiest);
-                if (hot)
-                    reason += ", cache hot but balancing failed " + std::to_string(sd.nr_balance_failed) +
-                              " times > cache_nice_tries " + std::to_string(sd.cache_nice_tries);
-                if (move_task(sim, t, this_cpu, this_cpu, DecisionKind::Pull, reason)) {
-                    ++moved;
-                    imbalance -= load;
-                }
-            }
+            bool any_allowed = false;
+            moved = move_tasks(sim, this_cpu, busiest, sd, &imbalance, &any_allowed, why);
             // LBF_ALL_PINNED: no task could run here; try without that CPU.
             if (!any_allowed && moved == 0) {
                 all_pinned = true;
@@ -463,25 +535,7 @@ bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, Idl
                 return false; // out_one_pinned
             }
             active = true;
-            // active_load_balance_cpu_stop(): the stopper preempts the
-            // running task (two switches on that CPU), then move_one_task()
-            // takes the first task of cfs_tasks that may move (the running
-            // one is now queued); only if the CPU still has more than one.
-            sim.charge_sys(busiest, 2.0 * static_cast<double>(sim.model().context_switch_ns));
-            if (sim.nr_running(busiest) > 1) {
-                std::vector<TaskId> cands(sim.rq(busiest).queue.rbegin(), sim.rq(busiest).queue.rend());
-                if (cur >= 0)
-                    cands.push_back(cur);
-                for (TaskId t : cands) {
-                    if (!sim.task(t).cpus_allowed.test(this_cpu))
-                        continue;
-                    move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
-                              why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) +
-                                  " (active balance after " + std::to_string(sd.nr_balance_failed) +
-                                  " failed attempts)");
-                    break;
-                }
-            }
+            active_load_balance_cpu_stop(sim, this_cpu, busiest, cur, sd, why);
             sd.nr_balance_failed = sd.cache_nice_tries + 1;
         }
         if (!active)

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -103,8 +104,23 @@ private:
     void rebalance_domains(Simulation &sim, int cpu, IdleType idle);
     void idle_balance(Simulation &sim, int cpu);
     // Linux 3.6 load_balance(): whether load moved; *balance = 0 when
-    // another CPU of the local group balances this level.
+    // another CPU of the local group balances this level. Its pieces below
+    // carry the names of the 3.6 functions they follow.
     bool load_balance(Simulation &sim, int cpu, CfsDomain &sd, IdleType idle, bool *balance);
+    struct DomainStats; // struct sd_lb_stats
+    enum class BusiestGroup { NotOurTurn, Balanced, Found };
+    bool update_sd_lb_stats(const Simulation &sim, int this_cpu, const CfsDomain &sd, IdleType idle,
+                            const CpuSet &excluded, DomainStats &sds) const;
+    BusiestGroup find_busiest_group(const Simulation &sim, int this_cpu, const CfsDomain &sd, IdleType idle,
+                                    const CpuSet &excluded, DomainStats &sds, long *imbalance) const;
+    std::uint64_t calculate_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
+    std::uint64_t fix_small_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
+    int find_busiest_queue(const Simulation &sim, const CfsDomain &sd, int group, const CpuSet &excluded,
+                           long imbalance) const;
+    int move_tasks(Simulation &sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance, bool *any_allowed,
+                   const std::function<const std::string &()> &why);
+    void active_load_balance_cpu_stop(Simulation &sim, int this_cpu, int busiest, TaskId cur, const CfsDomain &sd,
+                                      const std::function<const std::string &()> &why);
 
     CfsParams cp_;
     SimTime latency_ns_ = 0, min_gran_ns_ = 0, wakeup_gran_ns_ = 0;

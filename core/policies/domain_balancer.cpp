@@ -212,19 +212,6 @@ ParamMap DomainBalancer::base_params() const
     return m;
 }
 
-int DomainBalancer::least_loaded_cpu(const Simulation &sim, const CpuSet &among, int prefer)
-{
-    int best = -1, best_load = 0;
-    for (int c = among.first(); c >= 0 && c < sim.topology().pu_count(); c = among.next(c)) {
-        const int load = sim.nr_running(c);
-        if (best < 0 || load < best_load || (load == best_load && c == prefer)) {
-            best = c;
-            best_load = load;
-        }
-    }
-    return best;
-}
-
 bool DomainBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                                const std::string &why)
 {

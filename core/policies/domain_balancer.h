@@ -13,6 +13,7 @@
 #include "engine/policy.h"
 #include "engine/recording.h"
 #include "policies/balancer_params.h"
+#include "policies/cpu_choice.h"
 #include "policies/o1_arrays.h"
 #include "policies/sched_domain.h"
 
@@ -85,8 +86,6 @@ protected:
     // Migrate with the re-entrancy guard: the engine's switch_to_next may
     // call on_idle while we are in the middle of a decision.
     bool move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
-    // The least loaded allowed CPU of `among`; `prefer` wins ties.
-    static int least_loaded_cpu(const Simulation &sim, const CpuSet &among, int prefer);
     bool acting() const { return acting_; }
     // Linux 2.6.9 active_load_balance(): busiest's migration thread pushes
     // queued tasks towards push_cpu's level (protected: tests push by hand).

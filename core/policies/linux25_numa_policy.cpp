@@ -22,6 +22,7 @@
 // Both start new tasks on the least loaded node (sched_balance_exec).
 
 #include "engine/simulation.h"
+#include "policies/cpu_choice.h"
 #include "policies/factories.h"
 #include "policies/linux25_orig.h"
 #include "policies/policy_text.h"
@@ -179,7 +180,7 @@ public:
         int best_node = -1;
         double best_load = 0;
         for (int n = 0; n < std::max(1, topo.numa_count()); ++n) {
-            CpuSet cpus = node_cpus(topo, n);
+            CpuSet cpus = node_or_machine(topo, n);
             cpus &= allowed;
             if (cpus.empty())
                 continue;
@@ -192,9 +193,9 @@ public:
                 best_load = load;
             }
         }
-        CpuSet cpus = node_cpus(topo, best_node);
+        CpuSet cpus = node_or_machine(topo, best_node);
         cpus &= allowed;
-        return least_loaded(sim, cpus);
+        return least_loaded_cpu(sim, cpus);
     }
 
     // 2.5 wakes a task where it last ran: there is no wakeup balancing.
@@ -203,7 +204,7 @@ public:
         const Task &task = sim.task(t);
         if (task.cpu >= 0 && task.cpus_allowed.test(task.cpu))
             return task.cpu;
-        return least_loaded(sim, task.cpus_allowed);
+        return least_loaded_cpu(sim, task.cpus_allowed);
     }
 
     // sched-2.5.59-A2 kernel/sched.c: rebalance_tick(), called by
@@ -235,7 +236,7 @@ public:
                     own.set(cpu);
                     lb_.balance(sim, cpu, true, own, "idle tick, own CPU's mask");
                 } else {
-                    lb_.balance(sim, cpu, true, node_cpus(sim.topology(), node),
+                    lb_.balance(sim, cpu, true, node_or_machine(sim.topology(), node),
                                 "idle tick, within " + node_text(node));
                 }
             }
@@ -250,7 +251,8 @@ public:
         if (due(p_.node_tick_ms))
             lb_.balance_node(sim, cpu, idle_flag, how);
         if (due(p_.busy_tick_ms))
-            lb_.balance(sim, cpu, idle_flag, node_cpus(sim.topology(), node), how + ", within " + node_text(node));
+            lb_.balance(sim, cpu, idle_flag, node_or_machine(sim.topology(), node),
+                        how + ", within " + node_text(node));
     }
 
     // sched-2.5.59-A2 kernel/sched.c: schedule() on an empty runqueue calls
@@ -265,29 +267,10 @@ public:
             return;
         }
         const int node = sim.topology().numa_count() > 0 ? sim.topology().node_of_pu(cpu) : 0;
-        lb_.balance(sim, cpu, true, node_cpus(sim.topology(), node), "newly idle, within " + node_text(node));
+        lb_.balance(sim, cpu, true, node_or_machine(sim.topology(), node), "newly idle, within " + node_text(node));
     }
 
 private:
-    static CpuSet node_cpus(const Topology &topo, int node)
-    {
-        if (topo.numa_count() > 0)
-            return topo.pus_of_node(node);
-        CpuSet all;
-        for (int c = 0; c < topo.pu_count(); ++c)
-            all.set(c);
-        return all;
-    }
-
-    static int least_loaded(const Simulation &sim, const CpuSet &among)
-    {
-        int best = -1;
-        for (int c = among.first(); c >= 0; c = among.next(c))
-            if (best < 0 || sim.nr_running(c) < sim.nr_running(best))
-                best = c;
-        return best;
-    }
-
     Linux25Params p_;
     Linux25Orig lb_; // 2.5.59's balancing functions (and variant=orig's callers)
 };

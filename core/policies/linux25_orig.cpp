@@ -3,25 +3,11 @@
 // it follows.
 
 #include "policies/linux25_orig.h"
+#include "policies/cpu_choice.h"
 #include "policies/own_move.h"
 #include "policies/policy_text.h"
 
 namespace schedscope {
-
-namespace {
-
-// A node's CPUs, or all of them on a machine without NUMA nodes.
-CpuSet node_or_machine(const Topology &topo, int node)
-{
-    if (topo.numa_count() > 0)
-        return topo.pus_of_node(node);
-    CpuSet all;
-    for (int c = 0; c < topo.pu_count(); ++c)
-        all.set(c);
-    return all;
-}
-
-} // namespace
 
 void Linux25Orig::on_tick(Simulation &sim, int cpu)
 {

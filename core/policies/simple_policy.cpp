@@ -3,6 +3,7 @@
 // that the topology-aware policies should beat.
 
 #include "engine/simulation.h"
+#include "policies/cpu_choice.h"
 #include "policies/factories.h"
 
 namespace schedscope {
@@ -44,17 +45,7 @@ private:
     // Lowest nr_running among allowed PUs; `prefer` wins ties.
     static int least_loaded(const Simulation &sim, TaskId t, int prefer)
     {
-        const CpuSet &allowed = sim.task(t).cpus_allowed;
-        int best = -1;
-        int best_load = 0;
-        for (int c = allowed.first(); c >= 0 && c < sim.topology().pu_count(); c = allowed.next(c)) {
-            const int load = sim.nr_running(c);
-            if (best < 0 || load < best_load || (load == best_load && c == prefer)) {
-                best = c;
-                best_load = load;
-            }
-        }
-        return best;
+        return least_loaded_cpu(sim, sim.task(t).cpus_allowed, prefer);
     }
 
     static void pull(Simulation &sim, int cpu)

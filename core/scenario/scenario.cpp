@@ -97,9 +97,9 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
     s.workload.name = r.string(w["name"], "workload.name");
     s.workload.params = r.params(w.value("params", json()), "workload.params");
 
-    if (!doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
-        r.fail("policies", "missing or empty: list one to four policies to compare");
     constexpr std::size_t kMaxPolicies = 16;
+    if (!doc.contains("policies") || !doc["policies"].is_array() || doc["policies"].empty())
+        r.fail("policies", "missing or empty: list one to " + std::to_string(kMaxPolicies) + " policies to compare");
     if (doc["policies"].size() > kMaxPolicies)
         r.fail("policies", "more than " + std::to_string(kMaxPolicies) + " policies");
     for (std::size_t i = 0; i < doc["policies"].size(); ++i) {

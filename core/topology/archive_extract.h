@@ -2,7 +2,8 @@
 // Unpacking an hwloc-gather-topology tarball (tar, optionally gzip, bzip2 or
 // xz compressed) into a private temporary folder, refusing anything that could
 // write outside it or exhaust the disk. Internal to core/topology: the snapshot
-// importer (snapshot_import.h) is the only user besides the tests.
+// importer (snapshot_import.cpp) and the topology loader (topology_loader.cpp)
+// are its only users besides the tests.
 //
 // Every entry is checked twice: once in a first pass over the whole archive
 // that writes nothing (so a hostile archive is refused before a single file

@@ -99,6 +99,35 @@ TEST_CASE("scenario errors name the field or the line", "[scenario]")
     CHECK(field_of(replace(kGood, "\"seed\": 9", "\"sede\": 9")) == "sede");
 }
 
+TEST_CASE("the empty-policies message states the limit the count check enforces", "[scenario]")
+{
+    auto with_policies = [](int n) {
+        std::string list;
+        for (int i = 0; i < n; ++i)
+            list += std::string(i ? ", " : "") + "{\"name\": \"simple\"}";
+        return replace(kGood,
+                       "{\"name\": \"simple\", \"params\": {}}, {\"name\": \"simple\", \"params\": "
+                       "{\"wakeup\": \"queued\"}}",
+                       list);
+    };
+    auto message_of = [](const std::string &text) -> std::string {
+        try {
+            parse_scenario(text, "s.json");
+        } catch (const InputError &e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    // The largest list accepted is the number the empty-list message names.
+    int largest = 0;
+    for (int n = 1; n <= 64 && message_of(with_policies(n)) == "no error"; ++n)
+        largest = n;
+    REQUIRE(largest > 1);
+    CHECK(message_of(with_policies(largest + 1)) != "no error");
+    const std::string empty = message_of(with_policies(0));
+    CHECK(empty.find("one to " + std::to_string(largest) + " policies") != std::string::npos);
+}
+
 TEST_CASE("a failed save leaves the existing file untouched", "[scenario]")
 {
     const auto dir = temp_dir();
