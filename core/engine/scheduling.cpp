@@ -217,8 +217,9 @@ void Simulation::run_program(TaskId tid)
 void Simulation::post_tokens(int channel, std::int64_t tokens, int waker_cpu, bool only_waiting)
 {
     Channel &ch = channels_.at(channel);
-    const std::int64_t added =
-        only_waiting ? std::min<std::int64_t>(tokens, static_cast<std::int64_t>(ch.waiters.size())) : tokens;
+    const std::int64_t added = only_waiting
+                                   ? std::min<std::int64_t>(tokens, static_cast<std::int64_t>(ch.waiters.size()))
+                                   : tokens;
     ch.tokens += added;
     message_posted(channel, waker_cpu, added);
     // Each waiter woken gets its token (a semaphore's up hands the count to

@@ -143,7 +143,7 @@ struct alignas(64) Task {
     // larger than any cache (OLTP's reads scattered over the shared buffer):
     // each misses, and the line it brings in evicts what else the cache held.
     double stray_share = 0.0;
-    double writeback_share = 0.0;    // lines written back to memory per line it misses (stores: write-allocate)
+    double writeback_share = 0.0; // lines written back to memory per line it misses (stores: write-allocate)
     // program.ops as the engine runs them: one copy per distinct program,
     // owned by the Simulation and shared by its tasks (thousands of threads
     // of one workload run the same few ops, which then stay in the host's
@@ -324,11 +324,14 @@ private:
 // ModelParams::rq_remote_enqueue_lines counts a runqueue's. All zero: the
 // tokens carry nothing (a semaphore's count, a socket's free space).
 struct ChannelMessage {
-    std::int64_t bytes = 0;       // the message's data, copied in by the poster and out by the taker
-    int poster_shared_lines = 0;  // the object's lines the poster writes (locks, queue head, wait-queue head)
-    int taker_shared_lines = 0;   // the object's lines the taker writes (the queue head it unlinks from)
-    int taker_poster_lines = 0;   // the poster's lines the taker reads or writes besides the data
-    bool any() const { return bytes > 0 || poster_shared_lines > 0 || taker_shared_lines > 0 || taker_poster_lines > 0; }
+    std::int64_t bytes = 0;      // the message's data, copied in by the poster and out by the taker
+    int poster_shared_lines = 0; // the object's lines the poster writes (locks, queue head, wait-queue head)
+    int taker_shared_lines = 0;  // the object's lines the taker writes (the queue head it unlinks from)
+    int taker_poster_lines = 0;  // the poster's lines the taker reads or writes besides the data
+    bool any() const
+    {
+        return bytes > 0 || poster_shared_lines > 0 || taker_shared_lines > 0 || taker_poster_lines > 0;
+    }
 };
 
 struct Channel {
@@ -336,7 +339,7 @@ struct Channel {
     std::deque<TaskId> waiters; // FIFO
     ChannelMessage message = {};
     std::deque<int> token_cpus = {}; // with a message: the PU each queued token was posted from, FIFO
-    int last_cpu = -1;          // with a message: the PU that last wrote the object's shared lines
+    int last_cpu = -1;               // with a message: the PU that last wrote the object's shared lines
 };
 
 // A post whose waiters are woken in turn: the waiters it took off the

@@ -74,7 +74,6 @@ private:
     // The time of step 3 from where its lines come from (the bounds above).
     double refill_ns(int source, int target, const LineSources &from) const;
 
-
     const Topology &topology_;
     ModelParams params_;
     MemoryModel memory_; // the engine's latency ratios and link hops for this machine

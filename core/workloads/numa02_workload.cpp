@@ -71,10 +71,11 @@ ParamTable<Numa02Params> numa02_table(bool smt)
                          "the memory starts on node k | thread: each thread first-touches its slice wherever it runs");
     t.real("mem_accesses_per_us", &Numa02Params::mem_accesses_per_us, 0.001, 1e5, "1/us",
            "cache lines written per us of unstalled work (a bzero loop)");
-    t.choice<BenchBind>("bind", &Numa02Params::bind, bench_bind_choices(),
-                        "none | hard | inverse: the benchmark's own binding, thread i on node i/(THREADS/NODES) or "
-                        "(THREADS-1-i)/(THREADS/NODES), CPUs and MPOL_BIND (its memory placed node by node, never moved by NUMA "
-                        "balancing)");
+    t.choice<BenchBind>(
+        "bind", &Numa02Params::bind, bench_bind_choices(),
+        "none | hard | inverse: the benchmark's own binding, thread i on node i/(THREADS/NODES) or "
+        "(THREADS-1-i)/(THREADS/NODES), CPUs and MPOL_BIND (its memory placed node by node, never moved by NUMA "
+        "balancing)");
     return t;
 }
 

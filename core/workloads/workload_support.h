@@ -111,10 +111,10 @@ inline std::int64_t hackbench_buffer_messages(std::int64_t bytes)
 // the data out, and kfree_skb()'s destructor sock_wfree() decrements the
 // sender's sk_wmem_alloc. The data is hackbench.c's DATASIZE, 100 bytes.
 inline constexpr std::int64_t kHackbenchDataBytes = 100;
-inline constexpr int kUnixSendSharedLines = 3;   // the receiver's state lock, queue lock and head, wait-queue head
-inline constexpr int kUnixRecvSharedLines = 1;   // the queue's lock and head
-inline constexpr int kUnixRecvSenderLines = 2;   // the sk_buff, the sender's sk_wmem_alloc
-inline constexpr int kHackbenchSendersPerGroup = 20;   // hackbench's fixed group shape
+inline constexpr int kUnixSendSharedLines = 3;       // the receiver's state lock, queue lock and head, wait-queue head
+inline constexpr int kUnixRecvSharedLines = 1;       // the queue's lock and head
+inline constexpr int kUnixRecvSenderLines = 2;       // the sk_buff, the sender's sk_wmem_alloc
+inline constexpr int kHackbenchSendersPerGroup = 20; // hackbench's fixed group shape
 inline constexpr int kHackbenchReceiversPerGroup = 20; // (num_fds = 20 by default)
 void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const std::string &name_prefix);
 

@@ -9,15 +9,16 @@
 #include "main_window.h"
 #include "panels/chart_data.h"
 #include "panels/charts_panel.h"
-#include "panels/node_multiples_view.h"
 #include "panels/cursor_chart_view.h"
 #include "panels/decision_filter.h"
 #include "panels/decision_filter_model.h"
 #include "panels/explain_panel.h"
 #include "panels/lesson.h"
 #include "panels/lesson_panel.h"
+#include "panels/node_multiples_view.h"
 #include "panels/profiler_panel.h"
 #include "sim/analysis_hookup.h"
+#include "sim/compact_scene.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
 #include "sim/playback_bar.h"
@@ -25,7 +26,6 @@
 #include "sim/scenario_document.h"
 #include "sim/sim_legend.h"
 #include "sim/simulation_controller.h"
-#include "sim/compact_scene.h"
 #include "sim/simulation_pane.h"
 #include "sim/simulation_worker.h"
 #include "window_settings.h"
@@ -42,8 +42,6 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QCoreApplication>
-#include <QValueAxis>
-#include <QWheelEvent>
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
@@ -51,6 +49,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QValueAxis>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <set>
@@ -106,8 +106,7 @@ TEST_CASE("teaching: a run played at max speed stops at its end, not an hour lat
     CHECK(shown_s == Approx(last_end_s).margin(0.001));
     CHECK(c->furthest() == c->time()); // the timeline ends there too
     CHECK(c->time() < SimulationWorker::time_limit(*c->setup()));
-    CHECK(w.window.comparisonPage()->bar()->timeline()->maximum() ==
-          static_cast<int>(c->furthest() / kTimelineUnitNs));
+    CHECK(w.window.comparisonPage()->bar()->timeline()->maximum() == static_cast<int>(c->furthest() / kTimelineUnitNs));
     // A seek still lands where asked, past the end too (--run-to T shows T;
     // test_simulation.cpp's "a seek past the end ... lands exactly").
 }
@@ -140,8 +139,7 @@ TEST_CASE("teaching: a label compares the wakeup a policy really runs with", "[t
     CHECK(labels({{"cfs", {{"wakeup", "locked"}}, {}}, {"cfs", {}, {}}}) ==
           std::vector<std::string>{"cfs wakeup=locked", "cfs wakeup=queued"});
     CHECK(labels({{"autonuma", {{"wakeup", "queued"}}, {}}, {"autonuma", {}, {}}})[1] == "autonuma #2");
-    CHECK(labels({{"sched-domains", {{"wakeup", "locked"}}, {}}, {"sched-domains", {}, {}}})[1] ==
-          "sched-domains #2");
+    CHECK(labels({{"sched-domains", {{"wakeup", "locked"}}, {}}, {"sched-domains", {}, {}}})[1] == "sched-domains #2");
     CHECK(labels({{"sched-domains", {{"wakeup", "queued"}}, {}}, {"sched-domains", {}, {}}}) ==
           std::vector<std::string>{"sched-domains wakeup=queued", "sched-domains wakeup=locked"});
     CHECK(param_is_default({"cfs", {{"wakeup", "queued"}}, {}}, "wakeup"));
@@ -216,7 +214,8 @@ TEST_CASE("teaching: lesson 1 step 6 keeps the comparison", "[teaching][lessons]
     const AnalysisDocks &d = w.window.analysisDocks();
 
     // "In Explain, pick the cache_hot_time=2.5ms pane."
-    const int pick = static_cast<int>(d.explain->paneNames().indexOf(QStringLiteral("sched-domains cache_hot_time=2.5ms")));
+    const int pick = static_cast<int>(
+        d.explain->paneNames().indexOf(QStringLiteral("sched-domains cache_hot_time=2.5ms")));
     REQUIRE(pick == 1);
     d.explain->setCurrentPane(pick);
     // "Open the Profiler and run it on this machine."
@@ -260,7 +259,8 @@ TEST_CASE("teaching: node colours are apart from each other and from the cursor"
         INFO("node " << node << " " << c.name().toStdString());
         // Far from the cursor's red in hue or in saturation.
         const QColor cursor = CursorChartView::cursorColour();
-        const int hue_gap = std::min(std::abs(c.hsvHue() - cursor.hsvHue()), 360 - std::abs(c.hsvHue() - cursor.hsvHue()));
+        const int hue_gap = std::min(std::abs(c.hsvHue() - cursor.hsvHue()),
+                                     360 - std::abs(c.hsvHue() - cursor.hsvHue()));
         CHECK((hue_gap > 20 || c.hsvSaturation() < 120));
         CHECK(c.hsvSaturation() > 60); // no grey, the reference marks' colour
     }
@@ -461,15 +461,17 @@ TEST_CASE("teaching: on a 1024-PU machine Ctrl+wheel zooms at the pointer and Ct
     const CompactCell &first = pane->compactGeometry().cells.front();
     REQUIRE(first.node == 0);
     // The pointer on N#0's cell, a quarter in from its corner.
-    const QPointF pointer = pane->compactOrigin() + QPointF(first.rect.x + first.rect.w / 4, first.rect.y + first.rect.h / 4);
-    QWheelEvent wheel(pointer, pane->mapToGlobal(pointer), QPoint(), QPoint(0, 120), Qt::NoButton,
-                      Qt::ControlModifier, Qt::NoScrollPhase, false);
+    const QPointF pointer = pane->compactOrigin() +
+                            QPointF(first.rect.x + first.rect.w / 4, first.rect.y + first.rect.h / 4);
+    QWheelEvent wheel(pointer, pane->mapToGlobal(pointer), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                      Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(pane, &wheel);
     REQUIRE(pane->zoom() > 1.0);
     REQUIRE(pane->mode() == PaneMode::Detail);
     // The same node is under the pointer in the full drawing.
     const QPointF at = pane->toLayout(pointer);
-    const int box = pane->geometry().layout.box_of(w.window.comparisonPage()->controller()->setup()->topology->numa_node(0));
+    const int box = pane->geometry().layout.box_of(
+        w.window.comparisonPage()->controller()->setup()->topology->numa_node(0));
     REQUIRE(box >= 0);
     CHECK(pane->geometry().layout.boxes()[static_cast<std::size_t>(box)].rect.contains(at.x(), at.y()));
 
@@ -589,8 +591,7 @@ TEST_CASE("teaching: lesson 1 step 5 shows each refusal with the time since the 
     CHECK(explain_rows(e, {QStringLiteral("left (cache hot)")}).isEmpty());
 }
 
-TEST_CASE("teaching: lesson 3 step 5 and lesson 4 step 4 find what their filters name",
-          "[teaching][lessons][explain]")
+TEST_CASE("teaching: lesson 3 step 5 and lesson 4 step 4 find what their filters name", "[teaching][lessons][explain]")
 {
     {
         QuietWindow w;
@@ -748,7 +749,8 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
         save_shot(w.window, "altix-1024-fit.png");
         SimulationPane *pane = w.window.comparisonPage()->view()->pane(0);
         const CompactCell &first = pane->compactGeometry().cells.front();
-        const QPointF pointer = pane->compactOrigin() + QPointF(first.rect.x + first.rect.w / 2, first.rect.y + first.rect.h / 2);
+        const QPointF pointer = pane->compactOrigin() +
+                                QPointF(first.rect.x + first.rect.w / 2, first.rect.y + first.rect.h / 2);
         QWheelEvent wheel(pointer, pane->mapToGlobal(pointer), QPoint(), QPoint(0, 120), Qt::NoButton,
                           Qt::ControlModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(pane, &wheel);

@@ -30,8 +30,8 @@ Run ping(int send_cpu, int recv_cpu, bool message)
     const ProcId p = sim.add_process("p", 4 << 20);
     const int ch = sim.add_channel();
     if (message)
-        sim.set_channel_message(ch, ChannelMessage{kHackbenchDataBytes, kUnixSendSharedLines, kUnixRecvSharedLines,
-                                                   kUnixRecvSenderLines});
+        sim.set_channel_message(
+            ch, ChannelMessage{kHackbenchDataBytes, kUnixSendSharedLines, kUnixRecvSharedLines, kUnixRecvSenderLines});
     Simulation::TaskSpec send;
     send.program.ops = {Op{Op::Kind::Compute, 20'000, 0, -1}, Op{Op::Kind::Post, 1, 0, ch}};
     send.program.iterations = kMessages;
@@ -72,13 +72,15 @@ TEST_CASE("a socket message costs its lines' transfers between the two ends' cac
     // receiver's CPU also waits, as lock wait, for the sender's lines that
     // come before the wakeup.
     const double send_lines = kUnixSendSharedLines;
-    const double recv_lines = kUnixRecvSharedLines + kUnixRecvSenderLines + 1 + 1.0 / ModelParams{}.mem_misses_in_flight;
+    const double recv_lines = kUnixRecvSharedLines + kUnixRecvSenderLines + 1 +
+                              1.0 / ModelParams{}.mem_misses_in_flight;
     double extra_recv[2] = {0, 0};
     int i = 0;
     for (int recv_cpu : {1, 2}) { // another package on the node, then the other node
         INFO("receiver on CPU " << recv_cpu);
         const Run with = ping(0, recv_cpu, true), without = ping(0, recv_cpu, false);
-        CHECK(with.sender_sys_ns - without.sender_sys_ns == Approx(kMessages * send_lines * with.line_ns).epsilon(0.01));
+        CHECK(with.sender_sys_ns - without.sender_sys_ns ==
+              Approx(kMessages * send_lines * with.line_ns).epsilon(0.01));
         extra_recv[i] = with.receiver_sys_ns - without.receiver_sys_ns;
         CHECK(extra_recv[i] >= 0.99 * kMessages * recv_lines * with.line_ns);
         CHECK(extra_recv[i] <= 1.01 * kMessages * (recv_lines + send_lines) * with.line_ns);

@@ -166,7 +166,8 @@ TEST_CASE("2.5.59 starts forked children on their parent's CPU, for every varian
 {
     // Linux 2.5.59 wake_up_forked_process(): no balancing at fork; the
     // parent was placed by sched_balance_exec().
-    for (const char *policy : {"linux-2.5-numa", "linux-2.5-numa:idle_balance_mask=cpu", "linux-2.5-numa:variant=orig"}) {
+    for (const char *policy :
+         {"linux-2.5-numa", "linux-2.5-numa:idle_balance_mask=cpu", "linux-2.5-numa:variant=orig"}) {
         Simulation sim = forked_family(policy, 3, kFamilyStart + kMs / 4); // before the next tick
         INFO(policy);
         for (TaskId t = 0; t < 4; ++t)

@@ -173,7 +173,8 @@ void ChartsPanel::truncateRun(int run, SimTime t_ns)
     if (run < 0 || run >= static_cast<int>(samples_.size()))
         return;
     // Scrubbed back before the end: not finished at the cursor.
-    if (static_cast<std::size_t>(run) < ends_s_.size() && ends_s_[static_cast<std::size_t>(run)] * 1e9 > static_cast<double>(t_ns))
+    if (static_cast<std::size_t>(run) < ends_s_.size() &&
+        ends_s_[static_cast<std::size_t>(run)] * 1e9 > static_cast<double>(t_ns))
         ends_s_[static_cast<std::size_t>(run)] = -1.0;
     auto &s = samples_[run];
     s.erase(std::upper_bound(s.begin(), s.end(), t_ns, [](SimTime t, const MetricsSample &m) { return t < m.time_ns; }),

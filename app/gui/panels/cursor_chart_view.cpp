@@ -52,8 +52,8 @@ const QColor kCursorColour(200, 0, 0);
 // Six styles, one per migration distance class (smt ... remote node): with
 // five, remote-node wrapped round to smt's solid line. The last is a long
 // dash (kLongDashPenWidths), drawn with a custom pattern.
-const Qt::PenStyle kStyles[] = {Qt::SolidLine,     Qt::DashLine,         Qt::DotLine,
-                                Qt::DashDotLine,   Qt::DashDotDotLine,   Qt::CustomDashLine};
+const Qt::PenStyle kStyles[] = {Qt::SolidLine,   Qt::DashLine,       Qt::DotLine,
+                                Qt::DashDotLine, Qt::DashDotDotLine, Qt::CustomDashLine};
 // Dash and gap in pen widths: dashes three times DashLine's.
 constexpr qreal kLongDashPenWidths = 12;
 constexpr qreal kLongGapPenWidths = 4;
@@ -92,7 +92,7 @@ QColor CursorChartView::groupColour(int group)
     // Nodes: eight colours that stay apart from each other on white and from
     // the other marks of a chart, the red time cursor (kCursorColour) and
     // the grey reference marks: no red, no grey. Past eight they repeat.
-    static const QColor colours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+    static const QColor colours[] = {QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),
                                      QColor(148, 103, 189), QColor(140, 86, 75),  QColor(227, 119, 194),
                                      QColor(188, 189, 34),  QColor(23, 190, 207)};
     return colours[static_cast<std::size_t>(std::max(group, 0)) % std::size(colours)];
@@ -181,8 +181,9 @@ void CursorChartView::fitCompactAxes()
         a->setLabelsVisible(!short_view);
     // As many value ticks as the plot has room for, each label well over a
     // line of text apart (six in 79 px of plot came out as "..." labels).
-    const int intervals =
-        short_view ? 1 : std::clamp((height() - kCompactChromePx) / kMinTickSpacingPx, 2, kCompactValueIntervals);
+    const int intervals = short_view ? 1
+                                     : std::clamp((height() - kCompactChromePx) / kMinTickSpacingPx, 2,
+                                                  kCompactValueIntervals);
     const AxisScale scale = tight_axis_scale(data_.y_max, intervals);
     for (QAbstractAxis *a : chart()->axes(Qt::Vertical))
         if (auto *y = qobject_cast<QValueAxis *>(a)) {

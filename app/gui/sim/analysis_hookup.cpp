@@ -105,7 +105,9 @@ std::vector<std::pair<int, PolicySpec>> profile_policy_changes(const RunSetup &s
     // One pane, so the comparison stays one: the selected pane if it runs
     // sched-domains, else the first that does, else the selected one.
     const int n = static_cast<int>(setup.policies.size());
-    const auto runs_domains = [&](int i) { return setup.policies[static_cast<std::size_t>(i)].name == "sched-domains"; };
+    const auto runs_domains = [&](int i) {
+        return setup.policies[static_cast<std::size_t>(i)].name == "sched-domains";
+    };
     std::vector<int> panes;
     if (selected_pane >= 0 && selected_pane < n && runs_domains(selected_pane))
         panes.push_back(selected_pane);

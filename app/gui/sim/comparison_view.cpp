@@ -1,8 +1,8 @@
 #include "comparison_view.h"
 
 #include "catalog/catalog.h"
-#include "scenario/pane_label.h"
 #include "grid_arrange.h"
+#include "scenario/pane_label.h"
 #include "sim_legend.h"
 #include "simulation_pane.h"
 

@@ -370,8 +370,7 @@ QStringList wrap_figures(const QString &figures, const QFontMetrics &fm, int roo
 
 int SimulationPane::headerFigureLines() const
 {
-    const qsizetype lines =
-        wrap_figures(widest_figures(), QFontMetrics(header_font_), width() - 12).size();
+    const qsizetype lines = wrap_figures(widest_figures(), QFontMetrics(header_font_), width() - 12).size();
     return static_cast<int>(std::clamp<qsizetype>(lines, 1, kMaxHeaderFigureLines));
 }
 
