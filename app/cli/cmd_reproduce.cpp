@@ -88,7 +88,7 @@ int reproduce_command(const ReproduceArgs &a)
     // The scores: the total, then fitted and predicted experiments apart.
     std::cout << "\n" << format_scores(results);
     if (a.quick)
-        std::cout << "  [--quick: not comparable with the published figures]\n";
+        std::cout << kPublishedQuickNote;
     if (!a.json_file.empty())
         write_file_atomically(a.json_file, published_to_json(results).dump(2) + "\n");
     return all_hold ? kExitOk : kExitFailure;

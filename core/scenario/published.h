@@ -192,6 +192,15 @@ PublishedScore score_published(const std::vector<PublishedResult> &results, Cali
 std::string format_score(const PublishedScore &s);
 // The closing lines `reproduce` prints: the total, fitted and predicted apart.
 std::string format_scores(const std::vector<PublishedResult> &results);
+// The line `reproduce --quick` adds after them.
+inline constexpr const char *kPublishedQuickNote = "  [--quick: not comparable with the published figures]\n";
+// The "score" object of published_to_json: the total, fitted and predicted.
+nlohmann::json published_score_json(const std::vector<PublishedResult> &results);
+// What the scores read of one experiment of published_to_json's
+// "experiments" (its mark, direction, claims and within counts), for
+// scoring results that were run apart (collect of `reproduce --slurm`).
+// Throws std::exception on a missing or mistyped field.
+PublishedResult published_summary_from_json(const nlohmann::json &experiment);
 
 // What run_published throws when its cancel flag was raised.
 struct PublishedCancelled : std::runtime_error {

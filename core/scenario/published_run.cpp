@@ -534,17 +534,37 @@ nlohmann::json published_to_json(const std::vector<PublishedResult> &results)
         e["rows"] = std::move(rows);
         exps.push_back(std::move(e));
     }
+    return nlohmann::json{{"experiments", exps}, {"score", published_score_json(results)}};
+}
+
+nlohmann::json published_score_json(const std::vector<PublishedResult> &results)
+{
     auto score_json = [](const PublishedScore &s) {
         return nlohmann::json{{"experiments", s.experiments},         {"directions", s.directions},
                               {"directions_held", s.directions_held}, {"claims", s.claims},
                               {"claims_held", s.claims_held},         {"rows", s.rows},
                               {"rows_within", s.rows_within}};
     };
-    return nlohmann::json{{"experiments", exps},
-                          {"score",
-                           {{"total", score_json(score_published(results))},
-                            {"fitted", score_json(score_published(results, CalibrationStatus::Fitted))},
-                            {"predicted", score_json(score_published(results, CalibrationStatus::Predicted))}}}};
+    return {{"total", score_json(score_published(results))},
+            {"fitted", score_json(score_published(results, CalibrationStatus::Fitted))},
+            {"predicted", score_json(score_published(results, CalibrationStatus::Predicted))}};
+}
+
+PublishedResult published_summary_from_json(const nlohmann::json &e)
+{
+    PublishedResult r;
+    r.name = e.at("name").get<std::string>();
+    const std::string status = e.at("calibration").at("status").get<std::string>();
+    r.calibration.status = status == calibration_status_name(CalibrationStatus::Fitted) ? CalibrationStatus::Fitted
+                                                                                        : CalibrationStatus::Predicted;
+    r.has_direction = e.at("has_direction").get<bool>();
+    r.direction_ok = e.at("direction_ok").get<bool>();
+    r.claims = e.at("claims").get<int>();
+    r.claims_held = e.at("claims_held").get<int>();
+    r.within_30pct = e.at("within_30pct").get<int>();
+    r.compared = e.at("compared").get<int>();
+    r.quick = e.at("quick").get<bool>();
+    return r;
 }
 
 } // namespace schedscope

@@ -132,6 +132,22 @@ std::string slurm_failure_path(const std::string &dir, std::size_t point)
     return (fs::path(dir) / "points" / (std::to_string(point) + ".failed")).string();
 }
 
+nlohmann::json slurm_scripts_json(const std::vector<SlurmScript> &scripts)
+{
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto &script : scripts) {
+        nlohmann::json t;
+        t["file"] = script.file;
+        t["job_name"] = script.job_name;
+        t["tasks"] = nlohmann::json::array();
+        for (const auto &r : script.tasks)
+            t["tasks"].push_back(point_range_text(r));
+        t["jobs"] = script.jobs;
+        all.push_back(std::move(t));
+    }
+    return all;
+}
+
 nlohmann::json slurm_sweep_json(const SlurmSweep &s)
 {
     nlohmann::json j;
@@ -144,17 +160,7 @@ nlohmann::json slurm_sweep_json(const SlurmSweep &s)
     j["chunk"] = s.chunk;
     j["max_array_size"] = s.max_array_size;
     j["sbatch_options"] = s.sbatch_options;
-    j["scripts"] = nlohmann::json::array();
-    for (const auto &script : s.scripts) {
-        nlohmann::json t;
-        t["file"] = script.file;
-        t["job_name"] = script.job_name;
-        t["tasks"] = nlohmann::json::array();
-        for (const auto &r : script.tasks)
-            t["tasks"].push_back(point_range_text(r));
-        t["jobs"] = script.jobs;
-        j["scripts"].push_back(std::move(t));
-    }
+    j["scripts"] = slurm_scripts_json(s.scripts);
     return j;
 }
 

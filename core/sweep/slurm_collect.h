@@ -50,6 +50,8 @@ std::string slurm_manifest_path(const std::string &dir);
 std::string slurm_point_path(const std::string &dir, std::size_t point);
 std::string slurm_failure_path(const std::string &dir, std::size_t point);
 
+// The manifests' "scripts" array (sweeps and reproduce runs alike).
+nlohmann::json slurm_scripts_json(const std::vector<SlurmScript> &scripts);
 nlohmann::json slurm_sweep_json(const SlurmSweep &s);
 // Throws InputError naming DIR/sweep.json and the field.
 SlurmSweep read_slurm_sweep(const std::string &dir);

@@ -1,5 +1,7 @@
 #include "sweep/slurm_reproduce.h"
 
+#include "scenario/published.h"
+
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
@@ -88,17 +90,7 @@ nlohmann::json slurm_reproduce_json(const SlurmReproduce &r)
     j["command"] = r.command;
     j["max_array_size"] = r.max_array_size;
     j["sbatch_options"] = r.sbatch_options;
-    j["scripts"] = nlohmann::json::array();
-    for (const auto &s : r.scripts) {
-        nlohmann::json t;
-        t["file"] = s.file;
-        t["job_name"] = s.job_name;
-        t["tasks"] = nlohmann::json::array();
-        for (const auto &range : s.tasks)
-            t["tasks"].push_back(point_range_text(range));
-        t["jobs"] = s.jobs;
-        j["scripts"].push_back(std::move(t));
-    }
+    j["scripts"] = slurm_scripts_json(r.scripts);
     return j;
 }
 
@@ -241,17 +233,33 @@ ReproduceCollected collect_reproduce(const std::string &dir, const SlurmReproduc
                                         " experiments are not done");
     ReproduceCollected c;
     nlohmann::json exps = nlohmann::json::array();
+    std::vector<PublishedResult> summaries;
+    bool quick = false;
     for (std::size_t k = 0; k < r.experiments.size(); ++k) {
+        const std::string txt = points_file(dir, k, ".txt");
         std::string text;
-        if (!read_text(points_file(dir, k, ".txt"), text))
-            throw InputError(points_file(dir, k, ".txt"), "cannot read it");
-        // reproduce prints the experiments' tables one blank line apart.
-        c.text += (k ? "\n" : "") + text;
-        nlohmann::json e = read_experiment(points_file(dir, k, ".json"), r.experiments[k]);
-        c.all_hold = c.all_hold && e["direction_ok"].get<bool>();
+        if (!read_text(txt, text))
+            throw InputError(txt, "cannot read it");
+        // Each task printed its table, a blank line and its own scores;
+        // reproduce prints the tables one blank line apart, then the scores
+        // of them all.
+        const std::size_t scores = text.rfind("\nscore, ");
+        if (scores == std::string::npos)
+            throw InputError(txt, "no score lines: not the output of `schedscope-cli reproduce`");
+        c.text += (k ? "\n" : "") + text.substr(0, scores);
+        const std::string json_path = points_file(dir, k, ".json");
+        nlohmann::json e = read_experiment(json_path, r.experiments[k]);
+        try {
+            summaries.push_back(published_summary_from_json(e));
+        } catch (const std::exception &ex) {
+            throw InputError(json_path, std::string("not a reproduce result: ") + ex.what());
+        }
+        c.all_hold = c.all_hold && summaries.back().direction_ok;
+        quick = quick || summaries.back().quick;
         exps.push_back(std::move(e));
     }
-    c.json_text = nlohmann::json{{"experiments", exps}}.dump(2) + "\n";
+    c.text += "\n" + format_scores(summaries) + (quick ? kPublishedQuickNote : "");
+    c.json_text = nlohmann::json{{"experiments", exps}, {"score", published_score_json(summaries)}}.dump(2) + "\n";
     return c;
 }
 

@@ -60,7 +60,7 @@ double hackbench_elapsed_s(const std::string &policy_mask, const std::string &va
 
 } // namespace
 
-TEST_CASE("the TX7's 2.5.59 runs no per-CPU kworker and wakes no ksoftirqd; a 2010s sample still does",
+TEST_CASE("the TX7's 2.5.59 runs no per-CPU kworker and wakes no ksoftirqd, where a 2010s sample still does",
           "[engine][noise][machines]")
 {
     // 2.5.59: keventd runs only queued work and the slab reaps from a timer;

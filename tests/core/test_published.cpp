@@ -96,13 +96,15 @@ TEST_CASE("the shipped published experiments load", "[published]")
          {"autonuma-2node", "autonuma-4node", "autonuma-8node", "cache-hot-time-oltp", "migration-matrix-itanium",
           "migration-matrix-p3", "sembench-128", "specjbb-r910", "stream-r910", "tx7-2003"})
         CHECK(std::find(names.begin(), names.end(), n) != names.end());
-    // Every fitted experiment names what was fitted; the four tables handed
-    // over with issue 34 start as predictions.
+    // Every fitted experiment names what was fitted. The four tables handed
+    // over with issue 34 each had something set with their figures in view
+    // by the change that handed them over (docs/CALIBRATION.md's list); the
+    // two migration matrices had nothing set and stay predictions.
     for (const auto &e : all) {
         INFO(e.name);
         CHECK((e.calibration.status == CalibrationStatus::Predicted) == e.calibration.fitted_by.empty());
-        if (e.name == "autonuma-8node" || e.name == "specjbb-r910" || e.name == "stream-r910" || e.name == "tx7-2003")
-            CHECK(e.calibration.status == CalibrationStatus::Predicted);
+        const bool matrix = e.name == "migration-matrix-itanium" || e.name == "migration-matrix-p3";
+        CHECK((e.calibration.status == CalibrationStatus::Predicted) == matrix);
     }
 }
 

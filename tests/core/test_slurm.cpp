@@ -345,21 +345,30 @@ TEST_CASE("reproduce on Slurm: tables joined and experiments merged in order, ba
     write_slurm_reproduce(d, r);
     CHECK(slurm_reproduce_json(read_slurm_reproduce(d)) == slurm_reproduce_json(r));
 
+    // What the scores read of an experiment's JSON; exp-b is fitted.
     auto experiment = [](const std::string &name, bool ok) {
-        return nlohmann::json{{"name", name}, {"direction_ok", ok}, {"ratio", 1.0 / 3.0}, {"rows", {1, 2}}};
+        return nlohmann::json{
+            {"name", name},          {"calibration", {{"status", name == "exp-b" ? "fitted" : "predicted"}}},
+            {"has_direction", true}, {"direction_ok", ok},
+            {"claims", 2},           {"claims_held", ok ? 2 : 1},
+            {"within_30pct", 1},     {"compared", 3},
+            {"quick", false},        {"ratio", 1.0 / 3.0},
+            {"rows", {1, 2}}};
     };
+    // Each task prints its table, a blank line and its own scores.
+    auto printed = [](const std::string &table) { return table + "\nscore, 1 experiment: ...\n"; };
     const auto put = [&](std::size_t k, const std::string &text, const nlohmann::json &e) {
         std::ofstream(dir.path / "points" / (std::to_string(k) + ".txt")) << text;
         std::ofstream(dir.path / "points" / (std::to_string(k) + ".json"))
             << nlohmann::json{{"experiments", {e}}}.dump(2) << "\n";
     };
-    put(0, "table a\n", experiment("exp-a", true));
-    put(2, "table c\n", experiment("exp-c", false));
+    put(0, printed("table a\n"), experiment("exp-a", true));
+    put(2, printed("table c\n"), experiment("exp-c", false));
     auto status = scan_experiments(d, r);
     CHECK(points_not_done(status) == std::vector<std::size_t>{1});
     CHECK(status[1].state == PointState::missing);
 
-    put(1, "table b\n", experiment("exp-c", true)); // another experiment's file
+    put(1, printed("table b\n"), experiment("exp-c", true)); // another experiment's file
     status = scan_experiments(d, r);
     CHECK(status[1].state == PointState::failed);
     CHECK(status[1].message.find((dir.path / "points" / "1.json").string() + ": field 'experiments[0].name'") == 0);
@@ -369,17 +378,25 @@ TEST_CASE("reproduce on Slurm: tables joined and experiments merged in order, ba
     CHECK(error_of([&] { collect_reproduce(d, r, status); }).find("1 of 3 experiments are not done") !=
           std::string::npos);
 
-    put(1, "table b\n", experiment("exp-b", true));
+    put(1, printed("table b\n"), experiment("exp-b", true));
     status = scan_experiments(d, r);
     REQUIRE(points_not_done(status).empty());
     const ReproduceCollected c = collect_reproduce(d, r, status);
-    // As reproduce prints them: one blank line between tables.
-    CHECK(c.text == "table a\n\ntable b\n\ntable c\n");
-    CHECK(c.json_text ==
-          nlohmann::json{
-              {"experiments", {experiment("exp-a", true), experiment("exp-b", true), experiment("exp-c", false)}}}
-                  .dump(2) +
-              "\n");
+    // As reproduce prints them: one blank line between tables, then the
+    // scores of all three (two directions of three held, exp-b fitted).
+    CHECK(c.text == "table a\n\ntable b\n\ntable c\n\n"
+                    "score, 3 experiments: directions held 2 of 3 (claims 5 of 6), rows within ±30 % 3 of 9\n"
+                    "  fitted (1): directions held 1 of 1 (claims 2 of 2), rows within ±30 % 1 of 3\n"
+                    "  predicted (2): directions held 1 of 2 (claims 3 of 4), rows within ±30 % 2 of 6\n");
+    const auto j = nlohmann::json::parse(c.json_text);
+    CHECK(j["experiments"] ==
+          nlohmann::json{experiment("exp-a", true), experiment("exp-b", true), experiment("exp-c", false)});
+    CHECK(j["score"]["total"]["directions_held"] == 2);
+    CHECK(j["score"]["fitted"]["experiments"] == 1);
+    CHECK(j["score"]["predicted"]["rows_within"] == 2);
+    // A task's output without its score lines is not reproduce's.
+    std::ofstream(dir.path / "points" / "1.txt", std::ios::trunc) << "table b\n";
+    CHECK(error_of([&] { collect_reproduce(d, r, status); }).find("no score lines") != std::string::npos);
     CHECK_FALSE(c.all_hold); // exp-c's direction fails: collect exits 1 as reproduce does
 }
 
@@ -406,7 +423,8 @@ void run_tasks(const fs::path &script, std::size_t tasks)
 
 } // namespace
 
-TEST_CASE("sweep --slurm tasks run by hand collect to the local sweep; a bad point is named and re-run", "[slurm][cli]")
+TEST_CASE("sweep --slurm tasks run by hand collect to the local sweep, and a bad point is named and re-run",
+          "[slurm][cli]")
 {
     test::TempDir dir("schedscope-slurm-cli");
     const std::string d = (dir.path / "runs").string();

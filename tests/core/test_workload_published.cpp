@@ -96,7 +96,7 @@ TEST_CASE("specjbb: each JVM runs HotSpot's default ParallelGCThreads for the ma
         CHECK(gc_threads_of(set, p.id) == 3);
 }
 
-TEST_CASE("specjbb: the GC threads first-touch the heap before the warehouses start; unbound it spans the nodes",
+TEST_CASE("specjbb: the GC threads first-touch the heap before the warehouses start, and unbound it spans the nodes",
           "[workload][published][specjbb]")
 {
     // Four JVMs on 4 nodes x 2 CPUs. The warehouses are created after the
