@@ -243,6 +243,22 @@ TEST_CASE("autonuma-benchmark on 4 nodes: inverse binding is the slowest placeme
     }
 }
 
+namespace {
+// A 4-node autonuma scenario moved to the 2-node box of the March 2012
+// table, built as published: numa01 with NO_BIND_FORCE_SAME_NODE (all of the
+// first write on one node), THREAD_ALLOC without it.
+Scenario two_node_scenario(const std::string &file)
+{
+    Scenario s = sample_scenario(file);
+    s.topology = "sample:xeon-2node-24";
+    if (file == "autonuma-4node-numa01.json")
+        s.workload.params["first_write"] = "node";
+    if (file == "autonuma-4node-numa01-thread-alloc.json")
+        s.workload.params["first_write"] = "threads";
+    return s;
+}
+} // namespace
+
 TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA < baseline < inverse", "[calibration]")
 {
     // The published table (2 nodes, 24-way, March 2012): numa01 305 / 207 /
@@ -250,15 +266,8 @@ TEST_CASE("autonuma-benchmark on 2 nodes: the published order, hard < AutoNUMA <
     // 328 / 321 / 623, numa02 64 / 45 / 42 / 81.
     for (const char *file :
          {"autonuma-4node-numa01.json", "autonuma-4node-numa01-thread-alloc.json", "autonuma-4node-numa02.json"}) {
-        Scenario s = sample_scenario(file);
-        s.topology = "sample:xeon-2node-24";
-        // As published: numa01 built with NO_BIND_FORCE_SAME_NODE (all of the
-        // first write on one node), THREAD_ALLOC without it.
+        const Scenario s = two_node_scenario(file);
         const std::string f = file;
-        if (f == "autonuma-4node-numa01.json")
-            s.workload.params["first_write"] = "node";
-        if (f == "autonuma-4node-numa01-thread-alloc.json")
-            s.workload.params["first_write"] = "threads";
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " on xeon-2node-24, seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
@@ -283,13 +292,7 @@ TEST_CASE("autonuma-benchmark on 2 nodes: THREAD_ALLOC's cut and inverse binding
     // fast as the baseline's crowded local one.
     for (const char *file :
          {"autonuma-4node-numa01.json", "autonuma-4node-numa01-thread-alloc.json", "autonuma-4node-numa02.json"}) {
-        Scenario s = sample_scenario(file);
-        s.topology = "sample:xeon-2node-24";
-        const std::string f = file;
-        if (f == "autonuma-4node-numa01.json")
-            s.workload.params["first_write"] = "node";
-        if (f == "autonuma-4node-numa01-thread-alloc.json")
-            s.workload.params["first_write"] = "threads";
+        const Scenario s = two_node_scenario(file);
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " on xeon-2node-24, seed " << seed);
             const auto [base, autonuma, hard, inverse] = run_bracket(s, seed);
