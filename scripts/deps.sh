@@ -5,7 +5,8 @@
 set -euo pipefail
 
 SCHEDSCOPE_PACKAGES=(
-  build-essential cmake ninja-build pkg-config python3 clang-format-14
+  # clang-tidy-14: the lint step of scripts/test.sh (.clang-tidy).
+  build-essential cmake ninja-build pkg-config python3 clang-format-14 clang-tidy-14
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libhwloc-dev hwloc libarchive-dev
   catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev
