@@ -59,9 +59,16 @@ boot=$(( $(date +%s) - start ))
 
 git clone -q "$repo" "$root/root/schedscope"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# /sys recursively, with the cgroup filesystems a booted machine has under it
+# (slurmd needs them); as a slave, so nothing done inside reaches the host.
 for m in proc sys dev dev/pts; do
   mkdir -p "$root/$m"
-  mount --bind "/$m" "$root/$m"
+  if [ "$m" = sys ]; then
+    mount --rbind "/$m" "$root/$m"
+    mount --make-rslave "$root/$m"
+  else
+    mount --bind "/$m" "$root/$m"
+  fi
   mounted+=("$root/$m")
 done
 

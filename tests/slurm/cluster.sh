@@ -61,6 +61,13 @@ slurm_cluster_start() {
     slurm_cluster_log "slurmd must run as root to start jobs; this test runs as $(id -un)"
     return 77
   fi
+  # slurmd 22.05 (Debian 12) loads its cgroup plugin at start whatever
+  # ProctrackType says, and stops when no cgroup filesystem is mounted (a
+  # chroot or container without /sys/fs/cgroup; every booted Debian has one).
+  if ! grep -qE '^[^ ]+ /sys/fs/cgroup[^ ]* cgroup2? ' /proc/self/mounts; then
+    slurm_cluster_log "no cgroup filesystem is mounted on /sys/fs/cgroup, and slurmd $(slurmd -V 2>/dev/null | cut -d' ' -f2) will not start without one"
+    return 77
+  fi
   SLURM_CLUSTER_DIR="$dir"
   mkdir -p "$dir"/{munge,state,spool,log,run}
   chmod 700 "$dir" "$dir"/munge
