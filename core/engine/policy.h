@@ -11,6 +11,7 @@
 #include "params/params.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace schedscope {
@@ -78,7 +79,9 @@ public:
     // (the 2.6 balancer's cache_hot_time), in ms; negative when it has none.
     virtual double cache_hot_time_ms() const { return -1.0; }
 
-    WakeupMode wakeup_mode() const { return wakeup_; }
+    // The wakeup path the policy runs with: the one `wakeup` set
+    // (engine/wakeup_param.h), else its kernel's.
+    WakeupMode wakeup_mode() const { return wakeup_ ? *wakeup_ : default_wakeup_mode(); }
     void set_wakeup_mode(WakeupMode m) { wakeup_ = m; }
     // The wakeup path of the kernel the policy models when `wakeup` is not
     // given. Locked: every kernel before the queued remote wakeups.
@@ -91,7 +94,7 @@ public:
     virtual bool queues_wakeup(int waker_cpu, int target) const { return waker_cpu != target; }
 
 private:
-    WakeupMode wakeup_ = WakeupMode::Locked;
+    std::optional<WakeupMode> wakeup_;
 };
 
 } // namespace schedscope

@@ -8,6 +8,7 @@
 #include "engine/nice.h"
 #include "engine/policy_actions.h"
 #include "engine/simulation.h"
+#include "engine/wakeup_param.h"
 #include "policies/own_move.h"
 #include "policies/policy_text.h"
 
@@ -67,7 +68,7 @@ ParamMap CfsBalancer::base_params() const
 {
     ParamMap m;
     cp_.add_to(m);
-    m["wakeup"] = wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
+    add_wakeup(m, wakeup_mode());
     return m;
 }
 

@@ -1,6 +1,7 @@
 #include "policies/domain_balancer.h"
 
 #include "engine/simulation.h"
+#include "engine/wakeup_param.h"
 #include "policies/own_move.h"
 #include "policies/policy_text.h"
 #include "util/input_error.h"
@@ -208,7 +209,7 @@ ParamMap DomainBalancer::base_params() const
 {
     ParamMap m;
     bp_.add_to(m);
-    m["wakeup"] = wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
+    add_wakeup(m, wakeup_mode());
     return m;
 }
 

@@ -3,6 +3,7 @@
 #include "analysis/migration_analysis.h"
 #include "analysis/migration_json.h"
 #include "catalog/catalog.h"
+#include "engine/wakeup_param.h"
 #include "util/duration_text.h"
 #include "util/input_error.h"
 
@@ -38,8 +39,9 @@ std::vector<PolicySpec> effective_policies(const Scenario &s)
         return s.policies;
     // Keep the wakeup knob the user chose for the first policy, if any.
     PolicySpec bind{"bind", {{"mode", mode}}};
-    if (!s.policies.empty() && s.policies.front().params.count("wakeup"))
-        bind.params["wakeup"] = s.policies.front().params.at("wakeup");
+    const std::string &wakeup = wakeup_param_name();
+    if (!s.policies.empty() && s.policies.front().params.count(wakeup))
+        bind.params[wakeup] = s.policies.front().params.at(wakeup);
     return {bind};
 }
 
