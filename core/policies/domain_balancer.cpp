@@ -27,24 +27,24 @@ const char *idle_words(int kind)
     }
 }
 
-double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(sim.now() - t) / kNsPerMs; }
+double ms_since(PolicyView sim, SimTime t) { return static_cast<double>(sim.now() - t) / kNsPerMs; }
 
 } // namespace
 
-long DomainBalancer::source_load(const Simulation &sim, int cpu, int uncounted) const
+long DomainBalancer::source_load(PolicyView sim, int cpu, int uncounted) const
 {
     // Linux 2.6.9 kernel/sched.c: source_load(): min(rq->cpu_load, load_now),
     // a low guess at a migration source's load, to balance conservatively.
     return std::min(cpu_load(cpu), (sim.nr_running(cpu) + uncounted) * kLoadScale);
 }
 
-long DomainBalancer::target_load(const Simulation &sim, int cpu, int uncounted) const
+long DomainBalancer::target_load(PolicyView sim, int cpu, int uncounted) const
 {
     // Linux 2.6.9 kernel/sched.c: target_load(): max(rq->cpu_load, load_now).
     return std::max(cpu_load(cpu), (sim.nr_running(cpu) + uncounted) * kLoadScale);
 }
 
-DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int /*this_cpu*/, const SchedDomain &sd,
+DomainBalancer::Busiest DomainBalancer::find_busiest(PolicyView sim, int /*this_cpu*/, const SchedDomain &sd,
                                                      IdleType idle) const
 {
     // Linux 2.6.9 kernel/sched.c: find_busiest_group(). Each group's load is
@@ -151,7 +151,7 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
     return b;
 }
 
-void DomainBalancer::attach(Simulation &sim)
+void DomainBalancer::attach(PolicyContext sim)
 {
     domains_ = build_sched_domains(sim.topology(), bp_);
     if (whole_) {
@@ -188,7 +188,7 @@ void DomainBalancer::attach(Simulation &sim)
                 "sched domain of CPU 0: " + sd.describe() + " (cache_hot_time: " + bp_.hot_origin(sd.level) + ")");
 }
 
-void DomainBalancer::check_level_overrides(const Simulation &sim) const
+void DomainBalancer::check_level_overrides(PolicyView sim) const
 {
     for (const auto &[level, ms] : bp_.level_hot_ms) {
         bool found = false;
@@ -213,13 +213,13 @@ ParamMap DomainBalancer::base_params() const
     return m;
 }
 
-bool DomainBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
+bool DomainBalancer::move_task(PolicyContext sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                                const std::string &why)
 {
     return own_move(sim, acting_, t, to_cpu, by_cpu, kind, why);
 }
 
-int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
+int DomainBalancer::select_cpu_fork(PolicyContext sim, TaskId t)
 {
     if (whole_)
         return place_new_269(sim, t);
@@ -273,13 +273,13 @@ int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
     return least_loaded_cpu(sim, region, -1);
 }
 
-double DomainBalancer::hot_age_ms(const Simulation &sim, TaskId t) const
+double DomainBalancer::hot_age_ms(PolicyView sim, TaskId t) const
 {
     const SimTime stamp = sim.task(t).last_ran_ns;
     return stamp >= 0 ? ms_since(sim, stamp) : -1;
 }
 
-void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
+void DomainBalancer::on_enqueue(PolicyContext sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
 {
     if (whole_) {
         switch (kind) {
@@ -290,7 +290,7 @@ void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu
     }
 }
 
-int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
+int DomainBalancer::select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu)
 {
     const Task &task = sim.task(t);
     const int prev = task.cpu;
@@ -394,7 +394,7 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
     return target;
 }
 
-void DomainBalancer::on_tick(Simulation &sim, int cpu)
+void DomainBalancer::on_tick(PolicyContext sim, int cpu)
 {
     // Linux 2.6.9 kernel/sched.c: scheduler_tick() counts the running
     // task's slice down before rebalance_tick(); the engine asks
@@ -410,7 +410,7 @@ void DomainBalancer::on_tick(Simulation &sim, int cpu)
     }
 }
 
-void DomainBalancer::rebalance_tick(Simulation &sim, int cpu)
+void DomainBalancer::rebalance_tick(PolicyContext sim, int cpu)
 {
     // Linux 2.6.9 kernel/sched.c: rebalance_tick(): every tick, busy or
     // idle, cpu_load becomes the average of its old value and the current
@@ -434,7 +434,7 @@ void DomainBalancer::rebalance_tick(Simulation &sim, int cpu)
     rebalance_levels(sim, cpu, idle);
 }
 
-void DomainBalancer::rebalance_levels(Simulation &sim, int cpu, IdleType idle)
+void DomainBalancer::rebalance_levels(PolicyContext sim, int cpu, IdleType idle)
 {
     for (auto &sd : domains_.at(cpu)) {
         if (sim.now() - sd.last_balance_ns < balance_interval_ns(sim.model().tick_ns, sd, idle))
@@ -450,7 +450,7 @@ void DomainBalancer::rebalance_levels(Simulation &sim, int cpu, IdleType idle)
     next_balance_ns_[static_cast<size_t>(cpu)] = earliest_balance(sim, cpu);
 }
 
-DomainBalancer::NextBalance DomainBalancer::earliest_balance(const Simulation &sim, int cpu) const
+DomainBalancer::NextBalance DomainBalancer::earliest_balance(PolicyView sim, int cpu) const
 {
     const SimTime tick_ns = sim.model().tick_ns;
     NextBalance next{std::numeric_limits<SimTime>::max(), std::numeric_limits<SimTime>::max()};
@@ -461,13 +461,13 @@ DomainBalancer::NextBalance DomainBalancer::earliest_balance(const Simulation &s
     return next;
 }
 
-SimTime DomainBalancer::earliest_balance_ns(const Simulation &sim, int cpu, bool idle) const
+SimTime DomainBalancer::earliest_balance_ns(PolicyView sim, int cpu, bool idle) const
 {
     const NextBalance next = earliest_balance(sim, cpu);
     return idle ? next.idle : next.busy;
 }
 
-void DomainBalancer::check_next_balance(const Simulation &sim, int cpu) const
+void DomainBalancer::check_next_balance(PolicyView sim, int cpu) const
 {
     // SCHEDSCOPE_CHECK_INVARIANTS (docs/reliability.md): the kept times
     // against the levels they are derived from.
@@ -484,7 +484,7 @@ void DomainBalancer::check_next_balance(const Simulation &sim, int cpu) const
     }
 }
 
-void DomainBalancer::on_idle(Simulation &sim, int cpu)
+void DomainBalancer::on_idle(PolicyContext sim, int cpu)
 {
     if (acting_)
         return;
@@ -507,7 +507,7 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
     }
 }
 
-bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
+bool DomainBalancer::load_balance(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle)
 {
     // Linux 2.6.9 kernel/sched.c: load_balance() and load_balance_newidle():
     // no busiest group or queue is a balanced level.
@@ -521,7 +521,7 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
     return balance_from(sim, cpu, sd, idle, b);
 }
 
-bool DomainBalancer::balance_from(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b)
+bool DomainBalancer::balance_from(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b)
 {
     const int busiest = b.cpu;
     const double max_avg = static_cast<double>(b.max_load) / kLoadScale;
@@ -592,7 +592,7 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, SchedDomain &sd, Idl
     return false;
 }
 
-bool DomainBalancer::active_balance(Simulation &sim, int busiest, int push_cpu)
+bool DomainBalancer::active_balance(PolicyContext sim, int busiest, int push_cpu)
 {
     // Linux 2.6.9 active_load_balance(), run by busiest's migration thread
     // (a real-time thread woken at once, so here without delay): nothing
@@ -636,7 +636,7 @@ bool DomainBalancer::active_balance(Simulation &sim, int busiest, int push_cpu)
     return moved;
 }
 
-bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
+bool DomainBalancer::pull_from(PolicyContext sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                                const std::function<const std::string &()> &why)
 {
     // Front = waited longest, the coldest; tasks that gain from the move
