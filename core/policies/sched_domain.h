@@ -80,7 +80,7 @@ struct SchedDomain {
     int busy_factor = 64;
     int imbalance_pct = 125;
     int cache_nice_tries = 1;
-    double cache_hot_time_ms = 2.5;
+    double cache_hot_time_ms = kDefaultCacheHotTimeMs;
     unsigned flags = 0;
 
     // Per-CPU balancing state.
