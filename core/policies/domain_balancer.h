@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -116,9 +117,35 @@ protected:
         long max_load = 0, this_load = 0; // per cpu_power, SCHED_LOAD_SCALE units
         bool out_balanced = false;        // within imbalance_pct, taken by the idle rule
     };
+    // find_busiest_group() then, with a group, find_busiest_queue().
     Busiest find_busiest(PolicyView sim, int cpu, const SchedDomain &sd, IdleType idle) const;
+    Busiest find_busiest_group(PolicyView sim, const SchedDomain &sd, IdleType idle) const;
+    int find_busiest_queue(PolicyView sim, const SchedDomain &sd, int group) const;
+    // find_busiest_group()'s loop: the groups' scaled loads, this CPU's
+    // group's and the busiest other's, and the totals.
+    struct GroupLoads {
+        int group = -1;
+        long max_load = 0, this_load = 0;
+        long total_load = 0, total_pwr = 0;
+    };
+    GroupLoads group_loads(PolicyView sim, const SchedDomain &sd) const;
 
 private:
+    // Where a woken task goes and what moved it there, for the reason.
+    struct WakeMove {
+        int target = -1;
+        const SchedDomain *affine_sd = nullptr; // the waker's level that took it (wake-affine or wake-balance)
+        bool cold = false;                      // taken as cold (wake-affine)
+        double ago = -1;                        // ms since it last ran, -1 if never
+        long load = 0, this_load = 0, imbalance = 0;
+        int idle_from = -1; // the busy target it was handed away from (wake_idle)
+    };
+    // select_cpu_wakeup()'s steps: try_to_wake_up()'s move to the waker's
+    // CPU, wake_idle(), and the reason logged.
+    void wake_affine(PolicyView sim, TaskId t, int waker_cpu, WakeMove &m) const;
+    void wake_idle(PolicyView sim, const Task &task, WakeMove &m) const;
+    std::string_view wakeup_reason(TaskId t, int prev, int waker_cpu, const WakeMove &m) const;
+
     // Linux 2.6.9 kernel/sched.c: load_balance(), out_balanced: a pass that
     // finds nothing to do waits twice as long, up to max_interval. It leaves
     // nr_balance_failed as it is (the reset there came with later kernels).
