@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "engine/model_params.h"
+#include "engine/model_params_table.h"
 #include "engine/wakeup_param.h"
 #include "topology/import.h"
 #include "topology/topology_report.h"
@@ -86,9 +87,9 @@ const ListSection kListSections[] = {
     {"Model constants:", print_model},
 };
 
-// `list --markdown`: each policy's and workload's parameter table, between
-// the markers scripts/doc-tables.py replaces in docs/policies.md and
-// docs/workloads.md.
+// `list --markdown`: each policy's and workload's parameter table and the
+// model constants', between the markers scripts/doc-tables.py replaces in
+// docs/policies.md, docs/workloads.md and docs/machines.md.
 // A policy's table ends with `wakeup`, which every policy takes, with the
 // policy's own default.
 void print_markdown_table(std::ostream &out, const char *kind, const std::string &name, std::vector<ParamInfo> params)
@@ -106,6 +107,7 @@ int run_list(bool markdown)
         }
         for (const WorkloadInfo &w : workload_catalog())
             print_markdown_table(std::cout, "workload", w.name, w.params);
+        print_markdown_table(std::cout, "model", "constants", model_params_table().infos());
         return kExitOk;
     }
     bool first = true;
@@ -123,9 +125,10 @@ const CommandRegistrar registrar{Command{
     "list", [](CLI::App &app) -> std::function<int()> {
         auto *sub = app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
         auto markdown = std::make_shared<bool>(false);
-        sub->add_flag("--markdown", *markdown,
-                      "Print the parameter tables of the policies and workloads in Markdown, as "
-                      "docs/policies.md and docs/workloads.md hold them (scripts/doc-tables.py)");
+        sub->add_flag(
+            "--markdown", *markdown,
+            "Print the parameter tables of the policies and workloads and the model constants in Markdown, as "
+            "docs/policies.md, docs/workloads.md and docs/machines.md hold them (scripts/doc-tables.py)");
         return [markdown] { return run_list(*markdown); };
     }}};
 
