@@ -4,9 +4,10 @@
 // (engine/policy_context.h): it reads it through const queries and only
 // decides, through the context's actions (migrate_task, migrate_chunk,
 // arm_chunk, charge_sys, lock_rq, log) and those of engine/policy_actions.h,
-// and says why. It cannot step, run, restore or add to the simulation. A policy's own state (preferred
-// nodes, fault statistics, a scanner's position) lives in the policy and must
-// copy with clone() so that checkpoints restore it.
+// and says why. It cannot step, run, restore or add to the simulation. A
+// policy's own state (preferred nodes, fault statistics, a scanner's
+// position) lives in the policy and must copy with clone() so that
+// checkpoints restore it.
 
 #include "engine/policy_context.h"
 #include "engine/sim_types.h"
