@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Keeps the parameter tables of docs/policies.md and docs/workloads.md equal
-to what the code declares.
+"""Keeps the parameter tables of docs/policies.md and docs/workloads.md, and
+the model constants' in docs/machines.md, equal to what the code declares.
 
 Each policy's and workload's table sits in the docs between
-    <!-- params: policy NAME -->   (or workload NAME)
+    <!-- params: policy NAME -->   (or workload NAME, or model constants)
     <!-- /params -->
 and `schedscope-cli list --markdown` prints what belongs there, from the
 parameter tables in core/. Usage:
@@ -20,7 +20,8 @@ import re
 import subprocess
 import sys
 
-DOCS = ("docs/policies.md", "docs/workloads.md")
+DOCS = ("docs/policies.md", "docs/workloads.md", "docs/machines.md")
+HOME = {"policy": DOCS[0], "workload": DOCS[1], "model": DOCS[2]}
 BLOCK_RE = re.compile(r"(<!-- params: ([a-z]+) ([^ ]+) -->\n)(.*?)(<!-- /params -->)", re.S)
 
 
@@ -60,7 +61,7 @@ def main(argv):
             path.write_text(new)
     for kind, name in sorted(set(tables) - seen):
         problems.append(f"no table for {kind} '{name}': add '<!-- params: {kind} {name} -->' and "
-                        f"'<!-- /params -->' to its section of {DOCS[0] if kind == 'policy' else DOCS[1]}")
+                        f"'<!-- /params -->' to its section of {HOME.get(kind, DOCS[0])}")
     if check and problems:
         for p in problems:
             print(p, file=sys.stderr)

@@ -5,6 +5,8 @@
 
 #include "catalog/catalog.h"
 #include "engine/model_params.h"
+#include "engine/model_params_table.h"
+#include "engine/wakeup_param.h"
 #include "topology/import.h"
 #include "topology/topology_report.h"
 
@@ -53,8 +55,9 @@ template <class Info> void print_catalog(std::ostream &out, const std::vector<In
 
 void print_policies(std::ostream &out)
 {
-    print_catalog(out, policy_catalog(),
-                  "(every policy also takes wakeup=locked|queued; use as --policy NAME:key=value,...)");
+    const std::string use_as = "(every policy also takes " + wakeup_param_name() + "=" + wakeup_choices_text() +
+                               "; use as --policy NAME:key=value,...)";
+    print_catalog(out, policy_catalog(), use_as.c_str());
 }
 
 void print_workloads(std::ostream &out)
@@ -84,21 +87,27 @@ const ListSection kListSections[] = {
     {"Model constants:", print_model},
 };
 
-// `list --markdown`: each policy's and workload's parameter table, between
-// the markers scripts/doc-tables.py replaces in docs/policies.md and
-// docs/workloads.md.
-template <class Info> void print_markdown(std::ostream &out, const std::vector<Info> &items, const char *kind)
+// `list --markdown`: each policy's and workload's parameter table and the
+// model constants', between the markers scripts/doc-tables.py replaces in
+// docs/policies.md, docs/workloads.md and docs/machines.md.
+// A policy's table ends with `wakeup`, which every policy takes, with the
+// policy's own default.
+void print_markdown_table(std::ostream &out, const char *kind, const std::string &name, std::vector<ParamInfo> params)
 {
-    for (const auto &i : items)
-        out << "<!-- params: " << kind << " " << i.name << " -->\n"
-            << params_markdown_table(i.params) << "<!-- /params -->\n";
+    out << "<!-- params: " << kind << " " << name << " -->\n" << params_markdown_table(params) << "<!-- /params -->\n";
 }
 
 int run_list(bool markdown)
 {
     if (markdown) {
-        print_markdown(std::cout, policy_catalog(), "policy");
-        print_markdown(std::cout, workload_catalog(), "workload");
+        for (const PolicyInfo &p : policy_catalog()) {
+            std::vector<ParamInfo> params = p.params;
+            params.push_back(wakeup_info(p.name, {}));
+            print_markdown_table(std::cout, "policy", p.name, params);
+        }
+        for (const WorkloadInfo &w : workload_catalog())
+            print_markdown_table(std::cout, "workload", w.name, w.params);
+        print_markdown_table(std::cout, "model", "constants", model_params_table().infos());
         return kExitOk;
     }
     bool first = true;
@@ -116,9 +125,10 @@ const CommandRegistrar registrar{Command{
     "list", [](CLI::App &app) -> std::function<int()> {
         auto *sub = app.add_subcommand("list", "List sample topologies, policies, workloads and model constants");
         auto markdown = std::make_shared<bool>(false);
-        sub->add_flag("--markdown", *markdown,
-                      "Print the parameter tables of the policies and workloads in Markdown, as "
-                      "docs/policies.md and docs/workloads.md hold them (scripts/doc-tables.py)");
+        sub->add_flag(
+            "--markdown", *markdown,
+            "Print the parameter tables of the policies and workloads and the model constants in Markdown, as "
+            "docs/policies.md, docs/workloads.md and docs/machines.md hold them (scripts/doc-tables.py)");
         return [markdown] { return run_list(*markdown); };
     }}};
 

@@ -2,6 +2,7 @@
 
 #include "engine/policy.h"
 #include "engine/simulation.h"
+#include "params/param_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,7 +88,7 @@ SimTime policy_cache_hot_time_ns(const Simulation &sim, std::string *origin)
         return static_cast<SimTime>(std::llround(ms * kNsPerMs));
     }
     if (origin)
-        *origin = "default 2.5 ms (the policy has no cache_hot_time_ms)";
+        *origin = "default " + real_text(kDefaultCacheHotTimeMs) + " ms (the policy has no cache_hot_time_ms)";
     return static_cast<SimTime>(std::llround(kDefaultCacheHotTimeMs * kNsPerMs));
 }
 

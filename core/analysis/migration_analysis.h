@@ -135,7 +135,8 @@ struct MigrationAnalysis {
 };
 
 // The policy's machine-wide cache_hot_time, as the policy states it
-// (Policy::cache_hot_time_ms), or the 2.6 default of 2.5 ms when it has none;
+// (Policy::cache_hot_time_ms), or the 2.6 default (kDefaultCacheHotTimeMs,
+// engine/policy.h) when it has none;
 // `origin` says which.
 SimTime policy_cache_hot_time_ns(const Simulation &sim, std::string *origin = nullptr);
 

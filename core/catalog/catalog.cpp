@@ -1,8 +1,11 @@
 #include "catalog/catalog.h"
 
+#include "engine/wakeup_param.h"
 #include "policies/factories.h"
 #include "util/input_error.h"
 #include "workloads/factories.h"
+
+#include <exception>
 
 namespace schedscope {
 
@@ -49,14 +52,28 @@ std::unique_ptr<Policy> make_policy(const std::string &name, const ParamMap &par
 {
     const PolicyInfo &info = find_policy(name, source);
     std::vector<ParamInfo> known = info.params;
-    known.push_back(wakeup_param_info());
-    check_param_names(params, known, "policy '" + name + "'", source);
+    known.push_back(wakeup_param_info(WakeupMode::Locked));
+    const std::string what = "policy '" + name + "'";
+    check_param_names(params, known, what, source);
     auto policy = info.make(params, source);
-    const std::string w = param_choice(params, "wakeup",
-                                       policy->default_wakeup_mode() == WakeupMode::Queued ? "queued" : "locked",
-                                       {"locked", "queued"}, source);
-    policy->set_wakeup_mode(w == "queued" ? WakeupMode::Queued : WakeupMode::Locked);
+    ParamMap wakeup;
+    if (const auto it = params.find(wakeup_param_name()); it != params.end())
+        wakeup.insert(*it);
+    policy->set_wakeup_mode(wakeup_table(policy->default_wakeup_mode()).parse(wakeup, what, source).mode);
     return policy;
+}
+
+ParamInfo wakeup_info(const std::string &policy, const ParamMap &params)
+{
+    ParamMap own = params;
+    own.erase(wakeup_param_name());
+    try {
+        return wakeup_param_info(make_policy(policy, own, "wakeup default")->default_wakeup_mode());
+    } catch (const std::exception &) {
+        ParamInfo unknown = wakeup_param_info(WakeupMode::Locked);
+        unknown.default_value.clear();
+        return unknown;
+    }
 }
 
 } // namespace schedscope

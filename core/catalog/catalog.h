@@ -24,5 +24,9 @@ const WorkloadInfo &find_workload(const std::string &name, const std::string &so
 // Builds the policy with defaults filled in, handling the `wakeup` knob and
 // rejecting unknown parameter names.
 std::unique_ptr<Policy> make_policy(const std::string &name, const ParamMap &params, const std::string &source);
+// The `wakeup` row (engine/wakeup_param.h) with the default the policy takes
+// with these parameters (autonuma's follows its `base`); its default is
+// empty when the parameters do not build a policy.
+ParamInfo wakeup_info(const std::string &policy, const ParamMap &params);
 
 } // namespace schedscope

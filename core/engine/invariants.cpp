@@ -7,12 +7,16 @@
 
 namespace schedscope {
 
-std::vector<std::string> check_invariants(const Simulation &sim)
+namespace {
+
+using Problems = std::vector<std::string>;
+
+// Each runnable or running task is on exactly one runqueue (queue, current
+// or pending wake list), and nothing else is on any; each PU's time is
+// accounted. Returns how many runqueues hold each task.
+std::vector<int> check_runqueues(const Simulation &sim, Problems &out)
 {
-    std::vector<std::string> out;
     const int npu = sim.topology().pu_count();
-    // Each runnable or running task is on exactly one runqueue (queue,
-    // current or pending wake list), and nothing else is on any.
     std::vector<int> seen(sim.tasks().size(), 0);
     for (int c = 0; c < npu; ++c) {
         const Runqueue &rq = sim.rq(c);
@@ -47,6 +51,12 @@ std::vector<std::string> check_invariants(const Simulation &sim)
             out.push_back("CPU " + std::to_string(c) + " accounted " + std::to_string(total) + " ns of " +
                           std::to_string(rq.last_update_ns));
     }
+    return seen;
+}
+
+// The counts of queued tasks, over all PUs and per node, are the queues'.
+void check_queued_counts(const Simulation &sim, Problems &out)
+{
     std::int64_t waiting = 0;
     std::vector<int> waiting_on_node(static_cast<size_t>(std::max(1, sim.topology().numa_count())), 0);
     for (int c = 0; c < static_cast<int>(sim.runqueues().size()); ++c) {
@@ -62,6 +72,12 @@ std::vector<std::string> check_invariants(const Simulation &sim)
             out.push_back("the simulation counts " + std::to_string(sim.queued_on_node(n)) + " queued tasks on node " +
                           std::to_string(n) + ", its runqueues hold " +
                           std::to_string(waiting_on_node[static_cast<size_t>(n)]));
+}
+
+// Each task is on as many runqueues as its state says (`seen`), and runs
+// its own program's ops.
+void check_tasks(const Simulation &sim, const std::vector<int> &seen, Problems &out)
+{
     for (const Task &t : sim.tasks()) {
         const bool queued = t.state == TaskState::Runnable || t.state == TaskState::Running;
         if (queued && seen[t.id] != 1)
@@ -78,7 +94,12 @@ std::vector<std::string> check_invariants(const Simulation &sim)
         if (!same_ops)
             out.push_back("task " + std::to_string(t.id) + " runs ops that are not its program's");
     }
-    // Memory: every chunk is counted on exactly the node it says.
+}
+
+// Memory: every chunk is counted on exactly the node it says, and the
+// armed ones as armed.
+void check_chunks(const Simulation &sim, Problems &out)
+{
     for (const Process &p : sim.processes()) {
         std::vector<int> count(p.chunks_on_node.size(), 0);
         for (auto n : p.chunk_node)
@@ -93,8 +114,12 @@ std::vector<std::string> check_invariants(const Simulation &sim)
             out.push_back("process " + p.name + ": " + std::to_string(p.armed_chunks) + " chunks counted armed, " +
                           std::to_string(armed) + " are");
     }
-    // Queueing waits are finite, never negative, none without queueing,
-    // and a link's is the same both ways and none from a node to itself.
+}
+
+// Queueing waits are finite, never negative, none without queueing, and a
+// link's is the same both ways and none from a node to itself.
+void check_queue_waits(const Simulation &sim, Problems &out)
+{
     const bool queueing = sim.model().queueing_max_utilisation > 0;
     const int nodes = std::max(1, sim.topology().numa_count());
     for (int a = 0; a < nodes; ++a) {
@@ -109,19 +134,36 @@ std::vector<std::string> check_invariants(const Simulation &sim)
                               std::to_string(l) + " is out of range or not symmetric");
         }
     }
-    // A rate the memory model keeps for a PU's task is the one it would
-    // derive now (it is given again until something it reads changes).
-    for (int c = 0; c < npu; ++c) {
+}
+
+// A rate the memory model keeps for a PU's task is the one it would derive
+// now (it is given again until something it reads changes); caches never
+// hold more than they can.
+void check_rates_and_caches(const Simulation &sim, Problems &out)
+{
+    for (int c = 0; c < sim.topology().pu_count(); ++c) {
         const TaskId t = sim.rq(c).current;
         if (t >= 0 && sim.task(t).mem_intensity > 0 && !sim.memory().kept_rate_holds(sim.task(t), c, sim.node_of_pu(c)))
             out.push_back("CPU " + std::to_string(c) + " keeps a rate for task " + std::to_string(t) +
                           " that its caches, memory and congestion no longer give");
     }
-    // Caches never hold more than they can.
     for (const CacheState &c : sim.caches())
         if (c.used() > c.capacity_bytes * (1 + 1e-9) + 1)
             out.push_back("a cache holds " + std::to_string(c.used()) + " bytes of " +
                           std::to_string(c.capacity_bytes));
+}
+
+} // namespace
+
+std::vector<std::string> check_invariants(const Simulation &sim)
+{
+    Problems out;
+    const std::vector<int> seen = check_runqueues(sim, out);
+    check_queued_counts(sim, out);
+    check_tasks(sim, seen, out);
+    check_chunks(sim, out);
+    check_queue_waits(sim, out);
+    check_rates_and_caches(sim, out);
     return out;
 }
 

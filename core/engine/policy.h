@@ -1,21 +1,23 @@
 #pragma once
 // How a scheduling or NUMA-balancing policy plugs into the engine. The engine
-// owns all state and all costs; a policy reads it through Simulation's const
-// queries and only decides, through the Simulation's actions (migrate_task,
-// migrate_chunk, arm_chunk, charge_sys, log) and those of
-// engine/policy_actions.h, and says why. A policy's own state (preferred
-// nodes, fault statistics, a scanner's position) lives in the policy and must
-// copy with clone() so that checkpoints restore it.
+// owns all state and all costs; a policy sees it through a PolicyContext
+// (engine/policy_context.h): it reads it through const queries and only
+// decides, through the context's actions (migrate_task, migrate_chunk,
+// arm_chunk, charge_sys, lock_rq, log) and those of engine/policy_actions.h,
+// and says why. It cannot step, run, restore or add to the simulation. A
+// policy's own state (preferred nodes, fault statistics, a scanner's
+// position) lives in the policy and must copy with clone() so that
+// checkpoints restore it.
 
+#include "engine/policy_context.h"
 #include "engine/sim_types.h"
 #include "params/params.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace schedscope {
-
-class Simulation;
 
 // The 2.6 scheduler's cache_hot_time default (cache_decay_ticks, 2.5 ms on
 // the machines of the 2004 reports; docs/background.md). The balancers
@@ -44,41 +46,43 @@ public:
     virtual ParamMap params() const = 0;
 
     // Called once the simulation is built, before any task starts.
-    virtual void attach(Simulation &) {}
+    virtual void attach(PolicyContext) {}
     // Where a new task (fork/exec) or a woken task goes. Must return a PU in
     // the task's cpus_allowed.
-    virtual int select_cpu_fork(Simulation &sim, TaskId t) = 0;
-    virtual int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) = 0;
+    virtual int select_cpu_fork(PolicyContext sim, TaskId t) = 0;
+    virtual int select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu) = 0;
     // Every scheduler tick, for every PU (busy or idle).
-    virtual void on_tick(Simulation &, int /*cpu*/) {}
+    virtual void on_tick(PolicyContext, int /*cpu*/) {}
     // A PU just ran out of work (new-idle balancing).
-    virtual void on_idle(Simulation &, int /*cpu*/) {}
+    virtual void on_idle(PolicyContext, int /*cpu*/) {}
     // A task is about to join `cpu`'s runqueue, coming from `from_cpu`
     // (kNoCpu for a new task). A fair-share policy places its vruntime here.
-    virtual void on_enqueue(Simulation &, TaskId, int /*from_cpu*/, int /*cpu*/, EnqueueKind) {}
+    virtual void on_enqueue(PolicyContext, TaskId, int /*from_cpu*/, int /*cpu*/, EnqueueKind) {}
     // Which queued task `cpu` runs next: an index into rq(cpu).queue (never
     // empty when asked). The default runs them in arrival order.
-    virtual int pick_next(Simulation &, int /*cpu*/) { return 0; }
+    virtual int pick_next(PolicyContext, int /*cpu*/) { return 0; }
     // On the tick, with more than one task runnable on `cpu`: whether the
     // running one has had its slice. The default is the engine's fair
     // slicing (kSchedLatencyNs shared by the runnable tasks, at least
     // kSchedMinGranularityNs).
-    virtual bool check_preempt_tick(Simulation &sim, int cpu);
+    virtual bool check_preempt_tick(PolicyContext sim, int cpu);
     // `woken` just joined `cpu`'s runqueue (woken or moved there) while
     // another task runs: whether it preempts that task. Default: never.
-    virtual bool check_preempt_wakeup(Simulation &, int /*cpu*/, TaskId /*woken*/) { return false; }
+    virtual bool check_preempt_wakeup(PolicyContext, int /*cpu*/, TaskId /*woken*/) { return false; }
     // A task hit an armed chunk (NUMA hinting fault) from `node`.
-    virtual void on_hinting_fault(Simulation &, TaskId, int /*chunk*/, int /*node*/) {}
+    virtual void on_hinting_fault(PolicyContext, TaskId, int /*chunk*/, int /*node*/) {}
 
     // --- what analyses and views may ask a policy ---
     // The node the policy wants the task on (AutoNUMA's preferred node,
     // sched/numa's home node), or kNoNode.
-    virtual int preferred_node(const Simulation &, TaskId) const { return kNoNode; }
+    virtual int preferred_node(PolicyView, TaskId) const { return kNoNode; }
     // The cache-hot threshold the policy's balancer judges migrations by
     // (the 2.6 balancer's cache_hot_time), in ms; negative when it has none.
     virtual double cache_hot_time_ms() const { return -1.0; }
 
-    WakeupMode wakeup_mode() const { return wakeup_; }
+    // The wakeup path the policy runs with: the one `wakeup` set
+    // (engine/wakeup_param.h), else its kernel's.
+    WakeupMode wakeup_mode() const { return wakeup_ ? *wakeup_ : default_wakeup_mode(); }
     void set_wakeup_mode(WakeupMode m) { wakeup_ = m; }
     // The wakeup path of the kernel the policy models when `wakeup` is not
     // given. Locked: every kernel before the queued remote wakeups.
@@ -91,7 +95,7 @@ public:
     virtual bool queues_wakeup(int waker_cpu, int target) const { return waker_cpu != target; }
 
 private:
-    WakeupMode wakeup_ = WakeupMode::Locked;
+    std::optional<WakeupMode> wakeup_;
 };
 
 } // namespace schedscope

@@ -6,8 +6,9 @@
 
 namespace schedscope {
 
-bool PolicyActions::set_cpus_allowed(Simulation &sim, TaskId t, const CpuSet &cpus)
+bool PolicyActions::set_cpus_allowed(PolicyContext ctx, TaskId t, const CpuSet &cpus)
 {
+    Simulation &sim = ctx.sim();
     if (t < 0 || t >= static_cast<TaskId>(sim.tasks().size()) || cpus.empty())
         return false;
     Task &task = sim.task_mut(t);
@@ -20,8 +21,9 @@ bool PolicyActions::set_cpus_allowed(Simulation &sim, TaskId t, const CpuSet &cp
     return true;
 }
 
-bool PolicyActions::set_memory_policy(Simulation &sim, ProcId p, AllocPolicy alloc, const CpuSet &nodes)
+bool PolicyActions::set_memory_policy(PolicyContext ctx, ProcId p, AllocPolicy alloc, const CpuSet &nodes)
 {
+    Simulation &sim = ctx.sim();
     if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()))
         return false;
     const int machine_nodes = std::max(1, sim.topology().numa_count());
@@ -33,8 +35,9 @@ bool PolicyActions::set_memory_policy(Simulation &sim, ProcId p, AllocPolicy all
     return true;
 }
 
-void PolicyActions::set_vruntime(Simulation &sim, TaskId t, SimTime vruntime_ns)
+void PolicyActions::set_vruntime(PolicyContext ctx, TaskId t, SimTime vruntime_ns)
 {
+    Simulation &sim = ctx.sim();
     sim.task_mut(t).vruntime_ns = vruntime_ns;
 }
 
@@ -59,8 +62,9 @@ bool placed(const Process &p, int chunk)
 
 } // namespace
 
-bool PolicyActions::arm_hinting(Simulation &sim, ProcId p, int chunk, int by_cpu, PageGrain grain)
+bool PolicyActions::arm_hinting(PolicyContext ctx, ProcId p, int chunk, int by_cpu, PageGrain grain)
 {
+    Simulation &sim = ctx.sim();
     if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()) || !placed(sim.processes()[p], chunk))
         return false;
     const ModelParams &m = sim.model();
@@ -73,8 +77,9 @@ bool PolicyActions::arm_hinting(Simulation &sim, ProcId p, int chunk, int by_cpu
     return true;
 }
 
-int PolicyActions::flush_tlb_range(Simulation &sim, ProcId p, int by_cpu)
+int PolicyActions::flush_tlb_range(PolicyContext ctx, ProcId p, int by_cpu)
 {
+    Simulation &sim = ctx.sim();
     int ipis = 0;
     const double ipi = static_cast<double>(sim.model().ipi_ns);
     const int npu = static_cast<int>(sim.runqueues().size());
@@ -91,8 +96,9 @@ int PolicyActions::flush_tlb_range(Simulation &sim, ProcId p, int by_cpu)
     return ipis;
 }
 
-void PolicyActions::take_hinting_fault(Simulation &sim, TaskId t, PageGrain grain, bool first_of_pass)
+void PolicyActions::take_hinting_fault(PolicyContext ctx, TaskId t, PageGrain grain, bool first_of_pass)
 {
+    Simulation &sim = ctx.sim();
     NumaActivity &a = sim.numa_activity_;
     if (!first_of_pass) {
         ++a.fault_traps;
@@ -114,8 +120,9 @@ void PolicyActions::take_hinting_fault(Simulation &sim, TaskId t, PageGrain grai
     sim.hinting_faults_ += static_cast<std::int64_t>(traps) - 1;
 }
 
-double PolicyActions::copy_bytes_per_ns(const Simulation &sim, int from, int to)
+double PolicyActions::copy_bytes_per_ns(PolicyView view, int from, int to)
 {
+    const Simulation &sim = *view.sim_;
     const ModelParams &m = sim.model();
     double rate = std::min(m.cache_fill_bytes_per_ns, m.mem_bandwidth_bytes_per_ns);
     if (from != to && from >= 0 && to >= 0 && sim.topology().numa_count() > 0) {
@@ -125,9 +132,10 @@ double PolicyActions::copy_bytes_per_ns(const Simulation &sim, int from, int to)
     return rate;
 }
 
-bool PolicyActions::migrate_pages(Simulation &sim, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
+bool PolicyActions::migrate_pages(PolicyContext ctx, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
                                   const std::string &reason)
 {
+    Simulation &sim = ctx.sim();
     if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()))
         return false;
     Process &proc = sim.process_mut(p);
@@ -178,8 +186,9 @@ bool PolicyActions::migrate_pages(Simulation &sim, ProcId p, int chunk, int node
     return true;
 }
 
-void PolicyActions::collapse_huge_pages(Simulation &sim, ProcId p, int chunk, int by_cpu)
+void PolicyActions::collapse_huge_pages(PolicyContext ctx, ProcId p, int chunk, int by_cpu)
 {
+    Simulation &sim = ctx.sim();
     if (p < 0 || p >= static_cast<ProcId>(sim.processes().size()) || !placed(sim.processes()[p], chunk))
         return;
     const ModelParams &m = sim.model();

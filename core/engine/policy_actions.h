@@ -1,7 +1,7 @@
 #pragma once
-// The actions a policy may take besides those on Simulation itself
+// The actions a policy may take besides those of its PolicyContext
 // (migrate_task, migrate_chunk, arm_chunk, charge_sys, lock_rq, log). A
-// policy reads the engine's state through Simulation's const queries and
+// policy reads the engine's state through the context's const queries and
 // changes it only through these, so that every change goes through one
 // place that checks it, charges it and tells the recording: policies never
 // hold a mutable Task or Process.
@@ -10,14 +10,13 @@
 // statistics, a scanner's position) is not engine state at all: it lives in
 // the policy, which clone() copies into checkpoints.
 
+#include "engine/policy_context.h"
 #include "engine/sim_types.h"
 
 #include <cstdint>
 #include <string>
 
 namespace schedscope {
-
-class Simulation;
 
 // How a chunk of memory is mapped when NUMA balancing arms it, which decides
 // what arming it and faulting on it cost (x86-64: a pmd entry maps 2 MiB,
@@ -44,38 +43,38 @@ public:
     // task is on (running or queued), since the engine would otherwise have
     // to move it. Returns false, changing nothing, when refused. Not charged:
     // a system call of the workload's setup, not the scheduler's work.
-    static bool set_cpus_allowed(Simulation &sim, TaskId t, const CpuSet &cpus);
+    static bool set_cpus_allowed(PolicyContext ctx, TaskId t, const CpuSet &cpus);
 
     // set_mempolicy()/mbind() for the memory a process touches from now on:
     // first touch, interleave over `nodes`, or bind to `nodes`. Memory
     // already placed stays where it is (Simulation::place_chunks moves it
     // before the run). Returns false for a node set naming no node of the
     // machine where one is needed.
-    static bool set_memory_policy(Simulation &sim, ProcId p, AllocPolicy alloc, const CpuSet &nodes);
+    static bool set_memory_policy(PolicyContext ctx, ProcId p, AllocPolicy alloc, const CpuSet &nodes);
 
     // A fair-share policy places a task's virtual runtime when it joins a
     // runqueue (CFS place_entity()). The engine advances it as the task
     // runs (Simulation::put_prev), weighted by its nice level.
-    static void set_vruntime(Simulation &sim, TaskId t, SimTime vruntime_ns);
+    static void set_vruntime(PolicyContext ctx, TaskId t, SimTime vruntime_ns);
 
     // --- NUMA balancing, page by page ---
     // Arms hinting faults on a chunk as a scanner does: walks its ptes (or,
     // for huge pages, its pmds) at ModelParams::scan_ns_per_page each,
     // charged to `by_cpu`. Counts the pages covered. False for a chunk not
     // yet placed.
-    static bool arm_hinting(Simulation &sim, ProcId p, int chunk, int by_cpu, PageGrain grain);
+    static bool arm_hinting(PolicyContext ctx, ProcId p, int chunk, int by_cpu, PageGrain grain);
     // The TLB flush after unmapping a range of process `p` (x86 Linux 3.6
     // arch/x86/mm/tlb.c flush_tlb_range() -> flush_tlb_others()): an IPI to
     // every other PU running one of its threads, ModelParams::ipi_ns on each,
     // and one ipi_ns on `by_cpu`, which waits for them. Returns the IPIs sent.
-    static int flush_tlb_range(Simulation &sim, ProcId p, int by_cpu);
+    static int flush_tlb_range(PolicyContext ctx, ProcId p, int by_cpu);
     // The rest of a hinting fault the engine has just taken (it charged and
     // counted one trap): every page of the chunk the task touches faults, so
     // a Pte chunk takes a trap per page, a Pmd or Huge chunk one per 2 MiB,
     // and a Pmd fault handles each of its 512 ptes (kPmdFaultStepsPerPage).
     // Charged to the task's PU. `first_of_pass` false: a further sample of a
     // chunk already paid for this pass (the scanner re-arms it), nothing more.
-    static void take_hinting_fault(Simulation &sim, TaskId t, PageGrain grain, bool first_of_pass);
+    static void take_hinting_fault(PolicyContext ctx, TaskId t, PageGrain grain, bool first_of_pass);
     // Migrates a chunk page by page (Linux 3.6 mm/migrate.c migrate_pages()
     // -> __unmap_and_move(); AutoNUMA's knuma_migrated and sched/numa's
     // migrate-on-fault both go through it): a Huge chunk is split first
@@ -85,16 +84,16 @@ public:
     // copied by `by_cpu` at the rate memory allows: one core's fill rate, the
     // nodes' bandwidth and the link's (copy_bytes_per_ns). Refused (false)
     // as Simulation::migrate_chunk refuses.
-    static bool migrate_pages(Simulation &sim, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
+    static bool migrate_pages(PolicyContext ctx, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
                               const std::string &reason);
     // khugepaged (Linux 3.6 mm/huge_memory.c collapse_huge_page()) builds the
     // chunk's huge pages again from its small ones: a copy of the chunk on its
     // node and one TLB flush per huge page, charged to `by_cpu`; counted.
-    static void collapse_huge_pages(Simulation &sim, ProcId p, int chunk, int by_cpu);
+    static void collapse_huge_pages(PolicyContext ctx, ProcId p, int chunk, int by_cpu);
     // One core copying from node `from` to node `to`: the slowest of its
     // cache fill rate, the nodes' memory bandwidth and the link between them
     // (per SLIT hop), all ModelParams.
-    static double copy_bytes_per_ns(const Simulation &sim, int from, int to);
+    static double copy_bytes_per_ns(PolicyView view, int from, int to);
 };
 
 } // namespace schedscope

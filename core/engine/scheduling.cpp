@@ -21,7 +21,7 @@ constexpr int kMaxOpsPerDispatch = 100'000;
 std::string cpu_name(int cpu) { return "CPU " + std::to_string(cpu); }
 } // namespace
 
-bool Policy::check_preempt_tick(Simulation &sim, int cpu)
+bool Policy::check_preempt_tick(PolicyContext sim, int cpu)
 {
     // Fair slicing: the period shared by the runnable tasks, floored.
     const Runqueue &rq = sim.rq(cpu);

@@ -429,3 +429,6 @@ private:
 };
 
 } // namespace schedscope
+
+// PolicyView and PolicyContext forward to the Simulation defined above.
+#include "engine/policy_context_inline.h" // IWYU pragma: export

@@ -146,19 +146,6 @@ std::string params_markdown_table(const std::vector<ParamInfo> &params)
     return out;
 }
 
-const ParamInfo &wakeup_param_info()
-{
-    static const ParamInfo info{"wakeup",
-                                "the kernel's",
-                                "locked: the waker takes the target's runqueue lock; queued: wake list + IPI (2011). "
-                                "Default: the modelled kernel's (queued for cfs and the policies built on it, autonuma "
-                                "and sched-numa with base=cfs, Linux 3.6's TTWU_QUEUE; locked for the others)",
-                                "",
-                                "locked | queued",
-                                ""};
-    return info;
-}
-
 void check_param_names(const ParamMap &p, const std::vector<ParamInfo> &known, const std::string &what,
                        const std::string &source)
 {

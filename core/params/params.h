@@ -43,8 +43,4 @@ void check_param_names(const ParamMap &p, const std::vector<ParamInfo> &known, c
 // `group` share a row that names them and says where they are described.
 std::string params_markdown_table(const std::vector<ParamInfo> &params);
 
-// The `wakeup` knob every policy takes besides its own parameters
-// (make_policy adds it to the names it accepts); no workload takes it.
-const ParamInfo &wakeup_param_info();
-
 } // namespace schedscope

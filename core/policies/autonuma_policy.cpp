@@ -107,7 +107,7 @@ public:
     std::string name() const override { return "autonuma"; }
     ParamMap params() const override { return policy_params(autonuma_table(), p_, this->wakeup_mode()); }
 
-    void attach(Simulation &sim) override
+    void attach(PolicyContext sim) override
     {
         Base::attach(sim);
         last_nid_.assign(sim.processes().size(), {});
@@ -125,12 +125,12 @@ public:
 
     // task_selected_nid: the node the balance chose for the task, which CFS
     // keeps it on (kNoNode until it has statistics).
-    int preferred_node(const Simulation &, TaskId t) const override
+    int preferred_node(PolicyView, TaskId t) const override
     {
         return t >= 0 && t < static_cast<TaskId>(selected_.size()) ? selected_[static_cast<size_t>(t)] : kNoNode;
     }
 
-    void on_tick(Simulation &sim, int cpu) override
+    void on_tick(PolicyContext sim, int cpu) override
     {
         Base::on_tick(sim, cpu);
         if (cpu == 0)
@@ -140,7 +140,7 @@ public:
             balance(sim, cpu);
     }
 
-    void on_hinting_fault(Simulation &sim, TaskId t, int chunk, int node) override
+    void on_hinting_fault(PolicyContext sim, TaskId t, int chunk, int node) override
     {
         const Task &task = sim.task(t);
         scanner_.on_fault(sim, t, chunk);
@@ -152,7 +152,7 @@ public:
     }
 
 protected:
-    int numa_preference(const Simulation &sim, TaskId t, int from_cpu, int to_cpu) const override
+    int numa_preference(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const override
     {
         const int sel = preferred_node(sim, t);
         if (!p_.cpu_follow || sel == kNoNode)
@@ -164,7 +164,7 @@ protected:
             return -1;
         return 0;
     }
-    std::string numa_reason(const Simulation &sim, TaskId t) const override
+    std::string numa_reason(PolicyView sim, TaskId t) const override
     {
         const int sel = preferred_node(sim, t);
         return "AutoNUMA chose " + node_text(sel) + " for it (" + permille_text(weight(faults(t), sel)) +
@@ -175,7 +175,7 @@ private:
     // A new pass over process p: its threads' statistics halve, so they
     // follow a changing workload (AutoNUMA27 cpu_follow_memory_pass(), run
     // at each thread's first fault of the pass).
-    void new_pass(const Simulation &sim, ProcId p)
+    void new_pass(PolicyView sim, ProcId p)
     {
         for (TaskId t : sim.processes()[p].tasks)
             for (auto &f : task_faults_[static_cast<size_t>(t)])
@@ -184,7 +184,7 @@ private:
 
     // The walk of p is over: its statistics are where the walk found its
     // pages (mm_numa_fault_tmp_flush()).
-    void full_pass(const Simulation &sim, ProcId p)
+    void full_pass(PolicyView sim, ProcId p)
     {
         const Process &proc = sim.processes()[p];
         NodeFaults &mm = mm_pages_[static_cast<size_t>(p)];
@@ -200,7 +200,7 @@ private:
     // The last_nid filter passes a fault from the node of the page's last
     // fault, or its first; the page then migrates in the fault, if the
     // node's rate limit allows. True if it migrated.
-    bool follow_cpu(Simulation &sim, const Task &task, int chunk, int node)
+    bool follow_cpu(PolicyContext sim, const Task &task, int chunk, int node)
     {
         const Process &proc = sim.processes()[task.proc];
         auto &last = last_nid_.at(task.proc);
@@ -233,7 +233,7 @@ private:
 
     // CPU follows memory: AutoNUMA27 kernel/sched/numa.c
     // __sched_autonuma_balance(), for the task running on `cpu`.
-    void balance(Simulation &sim, int cpu)
+    void balance(PolicyContext sim, int cpu)
     {
         const TaskId a = sim.rq(cpu).current;
         if (a < 0)

@@ -51,7 +51,7 @@ public:
         return policy_params(bind_table(), BindParams{mode_, balancer_params()}, wakeup_mode());
     }
 
-    void attach(Simulation &sim) override
+    void attach(PolicyContext sim) override
     {
         DomainBalancer::attach(sim);
         const int nodes = sim.topology().numa_count();
@@ -109,7 +109,7 @@ private:
         return s;
     }
 
-    static CpuSet cpus_of(const Simulation &sim, const CpuSet &nodes)
+    static CpuSet cpus_of(PolicyView sim, const CpuSet &nodes)
     {
         CpuSet cpus;
         for (int n = nodes.first(); n >= 0; n = nodes.next(n))
@@ -118,7 +118,7 @@ private:
     }
 
     // cpus_allowed narrowed to the nodes (replaced if they do not meet).
-    static void bind_cpus(Simulation &sim, TaskId t, const CpuSet &cpus)
+    static void bind_cpus(PolicyContext sim, TaskId t, const CpuSet &cpus)
     {
         CpuSet both = sim.task(t).cpus_allowed;
         both &= cpus;
@@ -129,14 +129,14 @@ private:
     // it (not left wherever the unbound first touch put it): written by the
     // unit's threads, on `targets` (bind_write_nodes of its mask and the
     // nodes it runs on).
-    static void rehome_chunk(Simulation &sim, ProcId p, int c, const std::vector<int> &targets)
+    static void rehome_chunk(PolicyContext sim, ProcId p, int c, const std::vector<int> &targets)
     {
         if (sim.processes()[p].chunk_node[c] == kNoNode)
             return;
         sim.place_chunks(p, c, c + 1, targets[static_cast<size_t>(c) % targets.size()]);
     }
 
-    void bind_process(Simulation &sim, ProcId p, const CpuSet &run_nodes, const CpuSet &nodes)
+    void bind_process(PolicyContext sim, ProcId p, const CpuSet &run_nodes, const CpuSet &nodes)
     {
         const CpuSet cpus = cpus_of(sim, run_nodes);
         for (TaskId t : sim.processes()[p].tasks)
@@ -151,7 +151,7 @@ private:
                     cpus.to_list_string() + "), its memory is bound to nodes " + nodes.to_list_string());
     }
 
-    void bind_thread(Simulation &sim, TaskId t, const CpuSet &run_nodes, const CpuSet &nodes)
+    void bind_thread(PolicyContext sim, TaskId t, const CpuSet &run_nodes, const CpuSet &nodes)
     {
         const CpuSet cpus = cpus_of(sim, run_nodes);
         bind_cpus(sim, t, cpus);

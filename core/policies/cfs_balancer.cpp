@@ -50,14 +50,14 @@ struct CfsBalancer::DomainStats {
 
 // Linux 3.6 kernel/sched/fair.c: source_load(): a low guess of a source
 // CPU's load, min(cpu_load[type-1], now); type 0 is the load now.
-u64 CfsBalancer::source_load(const Simulation &sim, int cpu, int type) const
+u64 CfsBalancer::source_load(PolicyView sim, int cpu, int type) const
 {
     const u64 total = weighted_cpuload(sim, cpu);
     return type == 0 ? total : std::min(cpu_load_[static_cast<size_t>(cpu)][static_cast<size_t>(type - 1)], total);
 }
 
 // Linux 3.6 kernel/sched/fair.c: target_load(): a high guess, the max.
-u64 CfsBalancer::target_load(const Simulation &sim, int cpu, int type) const
+u64 CfsBalancer::target_load(PolicyView sim, int cpu, int type) const
 {
     const u64 total = weighted_cpuload(sim, cpu);
     return type == 0 ? total : std::max(cpu_load_[static_cast<size_t>(cpu)][static_cast<size_t>(type - 1)], total);
@@ -67,7 +67,7 @@ u64 CfsBalancer::target_load(const Simulation &sim, int cpu, int type) const
 // update_cpu_load_active() on every tick: cpu_load[i] = (old * (2^i - 1) +
 // new) / 2^i, rounded up while the load rises. Every PU ticks here (no
 // NO_HZ), so no missed updates decay.
-void CfsBalancer::update_cpu_load(const Simulation &sim, int cpu)
+void CfsBalancer::update_cpu_load(PolicyView sim, int cpu)
 {
     auto &load = cpu_load_[static_cast<size_t>(cpu)];
     const u64 now = weighted_cpuload(sim, cpu);
@@ -79,7 +79,7 @@ void CfsBalancer::update_cpu_load(const Simulation &sim, int cpu)
     }
 }
 
-void CfsBalancer::on_tick(Simulation &sim, int cpu)
+void CfsBalancer::on_tick(PolicyContext sim, int cpu)
 {
     update_cpu_load(sim, cpu);
     update_min_vruntime(sim, cpu);
@@ -90,14 +90,14 @@ void CfsBalancer::on_tick(Simulation &sim, int cpu)
     rebalance_domains(sim, cpu, sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle);
 }
 
-void CfsBalancer::on_idle(Simulation &sim, int cpu)
+void CfsBalancer::on_idle(PolicyContext sim, int cpu)
 {
     if (acting_)
         return;
     idle_balance(sim, cpu);
 }
 
-bool CfsBalancer::balance_level(Simulation &sim, int cpu, int level, bool idle)
+bool CfsBalancer::balance_level(PolicyContext sim, int cpu, int level, bool idle)
 {
     bool balance = true;
     return load_balance(sim, cpu, domains_mut(cpu).at(static_cast<size_t>(level)),
@@ -108,7 +108,7 @@ bool CfsBalancer::balance_level(Simulation &sim, int cpu, int level, bool idle)
 // interval is due (balance_interval, times busy_factor unless idle, clamped
 // to max_load_balance_interval); once a level pulled, the CPU counts as
 // busy; a level where another CPU of our group balances stops the walk.
-void CfsBalancer::rebalance_domains(Simulation &sim, int cpu, IdleType idle)
+void CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
 {
     bool balance = true;
     for (CfsDomain &sd : domains_mut(cpu)) {
@@ -132,7 +132,7 @@ void CfsBalancer::rebalance_domains(Simulation &sim, int cpu, IdleType idle)
 // pulls; not at all when it has on average been idle for less than
 // sched_migration_cost (avg_idle), since the pull would cost more than the
 // idle time it fills.
-void CfsBalancer::idle_balance(Simulation &sim, int cpu)
+void CfsBalancer::idle_balance(PolicyContext sim, int cpu)
 {
     idle_stamp_[static_cast<size_t>(cpu)] = sim.now();
     if (avg_idle_[static_cast<size_t>(cpu)] < cp_.sched_migration_cost_ns)
@@ -151,7 +151,7 @@ void CfsBalancer::idle_balance(Simulation &sim, int cpu)
 // Linux 3.6 kernel/sched/fair.c: task_hot(): ran less than
 // sched_migration_cost ago (now - se.exec_start). CACHE_HOT_BUDDY is not
 // modelled (no buddies).
-bool CfsBalancer::task_hot(const Simulation &sim, TaskId t) const
+bool CfsBalancer::task_hot(PolicyView sim, TaskId t) const
 {
     if (cp_.sched_migration_cost_ns == 0)
         return false;
@@ -163,7 +163,7 @@ bool CfsBalancer::task_hot(const Simulation &sim, TaskId t) const
 // update_sg_lb_stats() and update_sd_pick_busiest(): the statistics of every
 // group of `sd`, the local group first as sd->groups starts with it. False
 // when another CPU of the local group balances this level.
-bool CfsBalancer::update_sd_lb_stats(const Simulation &sim, int this_cpu, const CfsDomain &sd, IdleType idle,
+bool CfsBalancer::update_sd_lb_stats(PolicyView sim, int this_cpu, const CfsDomain &sd, IdleType idle,
                                      const CpuSet &excluded, DomainStats &sds) const
 {
     const SchedDomain::Groups &groups = *sd.groups;
@@ -259,7 +259,7 @@ bool CfsBalancer::update_sd_lb_stats(const Simulation &sim, int this_cpu, const 
 // Linux 3.6 kernel/sched/fair.c: find_busiest_group(): the statistics, then
 // whether the busiest group is out of balance with ours, and by how much
 // (*imbalance, from calculate_imbalance()).
-CfsBalancer::BusiestGroup CfsBalancer::find_busiest_group(const Simulation &sim, int this_cpu, const CfsDomain &sd,
+CfsBalancer::BusiestGroup CfsBalancer::find_busiest_group(PolicyView sim, int this_cpu, const CfsDomain &sd,
                                                           IdleType idle, const CpuSet &excluded, DomainStats &sds,
                                                           long *imbalance) const
 {
@@ -288,7 +288,7 @@ CfsBalancer::BusiestGroup CfsBalancer::find_busiest_group(const Simulation &sim,
 // Linux 3.6 kernel/sched/fair.c: calculate_imbalance(): the load to move,
 // no more than takes the busiest group down to the average (or to its
 // capacity) nor ours above it.
-u64 CfsBalancer::calculate_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const
+u64 CfsBalancer::calculate_imbalance(PolicyView sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const
 {
     const u64 busiest_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.busiest)]);
     const u64 this_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.local)]);
@@ -311,7 +311,7 @@ u64 CfsBalancer::calculate_imbalance(const Simulation &sim, int this_cpu, const 
 
 // Linux 3.6 kernel/sched/fair.c: fix_small_imbalance(): move one task's
 // load if that levels the groups, or if it raises the power in use.
-u64 CfsBalancer::fix_small_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const
+u64 CfsBalancer::fix_small_imbalance(PolicyView sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const
 {
     const u64 busiest_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.busiest)]);
     const u64 this_power = static_cast<u64>(sd.group_power[static_cast<size_t>(sds.local)]);
@@ -346,7 +346,7 @@ u64 CfsBalancer::fix_small_imbalance(const Simulation &sim, int this_cpu, const 
 // Linux 3.6 kernel/sched/fair.c: find_busiest_queue(): the most loaded CPU
 // of the busiest group per cpu_power, not one whose single task outweighs
 // the imbalance; -1 if none.
-int CfsBalancer::find_busiest_queue(const Simulation &sim, const CfsDomain &sd, int group, const CpuSet &excluded,
+int CfsBalancer::find_busiest_queue(PolicyView sim, const CfsDomain &sd, int group, const CpuSet &excluded,
                                     long imbalance) const
 {
     const SchedDomain::Groups &bg = *sd.groups;
@@ -375,7 +375,7 @@ int CfsBalancer::find_busiest_queue(const Simulation &sim, const CfsDomain &sd, 
 // Linux 3.6 kernel/sched/fair.c: move_tasks() with can_migrate_task(): pull
 // tasks of `busiest` to this_cpu until *imbalance is spent; the number
 // moved. *any_allowed: some task may run on this_cpu (else LBF_ALL_PINNED).
-int CfsBalancer::move_tasks(Simulation &sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
+int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
                             bool *any_allowed, const std::function<const std::string &()> &why)
 {
     int moved = 0;
@@ -442,7 +442,7 @@ int CfsBalancer::move_tasks(Simulation &sim, int this_cpu, int busiest, const Cf
 // stopper preempts the running task `cur` of `busiest` (two switches on that
 // CPU), then move_one_task() takes the first task of cfs_tasks that may move
 // (the running one is now queued); only if the CPU still has more than one.
-void CfsBalancer::active_load_balance_cpu_stop(Simulation &sim, int this_cpu, int busiest, TaskId cur,
+void CfsBalancer::active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, int busiest, TaskId cur,
                                                const CfsDomain &sd, const std::function<const std::string &()> &why)
 {
     sim.charge_sys(busiest, 2.0 * static_cast<double>(sim.model().context_switch_ns));
@@ -465,7 +465,7 @@ void CfsBalancer::active_load_balance_cpu_stop(Simulation &sim, int this_cpu, in
 // find_busiest_queue(), move_tasks(); a CPU whose tasks were all pinned is
 // left out and the pass redone; after cache_nice_tries + 2 failures the
 // stopper pushes the busiest CPU's running task over.
-bool CfsBalancer::load_balance(Simulation &sim, int this_cpu, CfsDomain &sd, IdleType idle, bool *balance)
+bool CfsBalancer::load_balance(PolicyContext sim, int this_cpu, CfsDomain &sd, IdleType idle, bool *balance)
 {
     const int idle_kind = static_cast<int>(idle);
     CpuSet excluded; // env->cpus: CPUs whose tasks were all pinned

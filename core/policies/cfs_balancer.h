@@ -29,15 +29,15 @@ class CfsBalancer : public Policy {
 public:
     explicit CfsBalancer(CfsParams params) : cp_(std::move(params)) {}
 
-    void attach(Simulation &sim) override;
-    int select_cpu_fork(Simulation &sim, TaskId t) override;
-    int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) override;
-    void on_tick(Simulation &sim, int cpu) override;
-    void on_idle(Simulation &sim, int cpu) override;
-    void on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
-    int pick_next(Simulation &sim, int cpu) override;
-    bool check_preempt_tick(Simulation &sim, int cpu) override;
-    bool check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken) override;
+    void attach(PolicyContext sim) override;
+    int select_cpu_fork(PolicyContext sim, TaskId t) override;
+    int select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu) override;
+    void on_tick(PolicyContext sim, int cpu) override;
+    void on_idle(PolicyContext sim, int cpu) override;
+    void on_enqueue(PolicyContext sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
+    int pick_next(PolicyContext sim, int cpu) override;
+    bool check_preempt_tick(PolicyContext sim, int cpu) override;
+    bool check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken) override;
     // Linux 3.6 kernel/sched/features.h: TTWU_QUEUE is on.
     WakeupMode default_wakeup_mode() const override { return WakeupMode::Queued; }
     // Linux 3.6 kernel/sched/core.c: ttwu_queue() queues only a wakeup that
@@ -60,66 +60,63 @@ public:
     SimTime avg_idle_ns(int cpu) const { return avg_idle_.at(static_cast<size_t>(cpu)); }
     void set_avg_idle_ns(int cpu, SimTime v) { avg_idle_.at(static_cast<size_t>(cpu)) = v; }
     // rq->load.weight: the weights of the runnable tasks, running one included.
-    std::uint64_t weighted_cpuload(const Simulation &sim, int cpu) const;
+    std::uint64_t weighted_cpuload(PolicyView sim, int cpu) const;
     // Linux 3.6 kernel/sched/fair.c: sched_slice() of the running task.
-    SimTime sched_slice(const Simulation &sim, int cpu, TaskId t, bool on_rq) const;
+    SimTime sched_slice(PolicyView sim, int cpu, TaskId t, bool on_rq) const;
     // The running task's vruntime now (update_curr()).
-    SimTime curr_vruntime(const Simulation &sim, int cpu) const;
+    SimTime curr_vruntime(PolicyView sim, int cpu) const;
     // Linux 3.6 kernel/sched/fair.c: task_hot().
-    bool task_hot(const Simulation &sim, TaskId t) const;
+    bool task_hot(PolicyView sim, TaskId t) const;
     // A level's periodic balancing pass at `cpu`, as rebalance_domains() runs
     // it (idle: the CPU runs nothing); whether it moved a task.
-    bool balance_level(Simulation &sim, int cpu, int level, bool idle);
+    bool balance_level(PolicyContext sim, int cpu, int level, bool idle);
 
 protected:
     enum class IdleType { NotIdle, Idle, NewIdle }; // enum cpu_idle_type
 
     // NUMA hooks, as DomainBalancer's: > 0 if the move brings the task
     // closer to its memory (or home), < 0 if it takes it away.
-    virtual int numa_preference(const Simulation &, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
-    virtual std::string numa_reason(const Simulation &, TaskId) const { return "it prefers its node"; }
-    virtual int fork_node(const Simulation &, TaskId) const { return kNoNode; }
+    virtual int numa_preference(PolicyView, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
+    virtual std::string numa_reason(PolicyView, TaskId) const { return "it prefers its node"; }
+    virtual int fork_node(PolicyView, TaskId) const { return kNoNode; }
 
     ParamMap base_params() const;
-    bool move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
+    bool move_task(PolicyContext sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
     bool acting() const { return acting_; }
 
 private:
     // --- fair class (cfs_fair.cpp) ---
-    std::int64_t weight(const Simulation &sim, TaskId t) const;
-    void update_min_vruntime(const Simulation &sim, int cpu);
-    bool idle_cpu(const Simulation &sim, int cpu) const; // core.c idle_cpu(): wake list counts
-    bool wake_affine(const Simulation &sim, const CfsDomain &sd, TaskId t, int this_cpu, int prev_cpu,
-                     std::string *why) const;
-    int select_idle_sibling(const Simulation &sim, TaskId t, int target, int this_cpu, int prev_cpu,
-                            std::string *why) const;
-    int find_idlest_group(const Simulation &sim, const CfsDomain &sd, const CpuSet &allowed, int this_cpu,
-                          int load_idx) const;
-    int find_idlest_cpu(const Simulation &sim, const CpuSet &group, const CpuSet &allowed, int this_cpu) const;
+    std::int64_t weight(PolicyView sim, TaskId t) const;
+    void update_min_vruntime(PolicyView sim, int cpu);
+    bool idle_cpu(PolicyView sim, int cpu) const; // core.c idle_cpu(): wake list counts
+    bool wake_affine(PolicyView sim, const CfsDomain &sd, TaskId t, int this_cpu, int prev_cpu, std::string *why) const;
+    int select_idle_sibling(PolicyView sim, TaskId t, int target, int this_cpu, int prev_cpu, std::string *why) const;
+    int find_idlest_group(PolicyView sim, const CfsDomain &sd, const CpuSet &allowed, int this_cpu, int load_idx) const;
+    int find_idlest_cpu(PolicyView sim, const CpuSet &group, const CpuSet &allowed, int this_cpu) const;
 
     // --- balancer (cfs_balancer.cpp) ---
-    std::uint64_t source_load(const Simulation &sim, int cpu, int type) const;
-    std::uint64_t target_load(const Simulation &sim, int cpu, int type) const;
-    void update_cpu_load(const Simulation &sim, int cpu);
-    void rebalance_domains(Simulation &sim, int cpu, IdleType idle);
-    void idle_balance(Simulation &sim, int cpu);
+    std::uint64_t source_load(PolicyView sim, int cpu, int type) const;
+    std::uint64_t target_load(PolicyView sim, int cpu, int type) const;
+    void update_cpu_load(PolicyView sim, int cpu);
+    void rebalance_domains(PolicyContext sim, int cpu, IdleType idle);
+    void idle_balance(PolicyContext sim, int cpu);
     // Linux 3.6 load_balance(): whether load moved; *balance = 0 when
     // another CPU of the local group balances this level. Its pieces below
     // carry the names of the 3.6 functions they follow.
-    bool load_balance(Simulation &sim, int cpu, CfsDomain &sd, IdleType idle, bool *balance);
+    bool load_balance(PolicyContext sim, int cpu, CfsDomain &sd, IdleType idle, bool *balance);
     struct DomainStats; // struct sd_lb_stats
     enum class BusiestGroup { NotOurTurn, Balanced, Found };
-    bool update_sd_lb_stats(const Simulation &sim, int this_cpu, const CfsDomain &sd, IdleType idle,
-                            const CpuSet &excluded, DomainStats &sds) const;
-    BusiestGroup find_busiest_group(const Simulation &sim, int this_cpu, const CfsDomain &sd, IdleType idle,
+    bool update_sd_lb_stats(PolicyView sim, int this_cpu, const CfsDomain &sd, IdleType idle, const CpuSet &excluded,
+                            DomainStats &sds) const;
+    BusiestGroup find_busiest_group(PolicyView sim, int this_cpu, const CfsDomain &sd, IdleType idle,
                                     const CpuSet &excluded, DomainStats &sds, long *imbalance) const;
-    std::uint64_t calculate_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
-    std::uint64_t fix_small_imbalance(const Simulation &sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
-    int find_busiest_queue(const Simulation &sim, const CfsDomain &sd, int group, const CpuSet &excluded,
+    std::uint64_t calculate_imbalance(PolicyView sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
+    std::uint64_t fix_small_imbalance(PolicyView sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
+    int find_busiest_queue(PolicyView sim, const CfsDomain &sd, int group, const CpuSet &excluded,
                            long imbalance) const;
-    int move_tasks(Simulation &sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance, bool *any_allowed,
-                   const std::function<const std::string &()> &why);
-    void active_load_balance_cpu_stop(Simulation &sim, int this_cpu, int busiest, TaskId cur, const CfsDomain &sd,
+    int move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
+                   bool *any_allowed, const std::function<const std::string &()> &why);
+    void active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, int busiest, TaskId cur, const CfsDomain &sd,
                                       const std::function<const std::string &()> &why);
 
     CfsParams cp_;

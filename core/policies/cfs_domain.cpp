@@ -77,13 +77,6 @@ LevelInit numa_init(int span_weight, int distance)
     return l;
 }
 
-CpuSet single(int pu)
-{
-    CpuSet s;
-    s.set(pu);
-    return s;
-}
-
 struct Candidate {
     std::function<CpuSet(int)> span_of;
     int distance = 0; // NUMA levels: their SLIT distance
@@ -154,24 +147,26 @@ std::vector<int> cfs_cpu_power(const Topology &topo)
     return power;
 }
 
-std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
+namespace {
+
+// The levels a CPU's domains are built from, bottom up: Linux 3.6
+// kernel/sched/core.c default_topology[] (SMT, MC, CPU), then
+// sched_init_numa()'s, one per SLIT distance beyond the local one.
+std::vector<Candidate> topology_levels(const Topology &topo)
 {
-    const int npu = topo.pu_count();
-    const auto power = cfs_cpu_power(topo);
     CpuSet all;
-    for (int p = 0; p < npu; ++p)
+    for (int p = 0; p < topo.pu_count(); ++p)
         all.set(p);
-    // default_topology[]: SMT, MC, CPU; then sched_init_numa()'s levels.
     std::vector<Candidate> cands;
     cands.push_back({[&topo](int pu) {
                          const ObjId o = topo.ancestor_of_pu(pu, ObjType::Core);
-                         return o == kNoObj ? single(pu) : topo.obj(o).cpuset;
+                         return o == kNoObj ? single_pu(pu) : topo.obj(o).cpuset;
                      },
                      0, false, &kSiblingInit});
     const int llc = topo.last_cache_level();
     cands.push_back({[&topo, llc](int pu) {
                          CpuSet s = llc > 0 ? topo.pus_sharing_cache(pu, llc) : CpuSet{};
-                         return s.empty() ? single(pu) : s;
+                         return s.empty() ? single_pu(pu) : s;
                      },
                      0, false, &kMcInit});
     // cpu_cpu_mask(): the CPU's node (every PU without NUMA).
@@ -185,16 +180,67 @@ std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
                 if (topo.node_distance(a, b) > topo.node_distance(a, a))
                     dists.insert(topo.node_distance(a, b));
         for (int d : dists)
-            cands.push_back({[&topo, d](int pu) {
-                                 CpuSet s;
-                                 const int home = topo.node_of_pu(pu);
-                                 for (int n = 0; n < topo.numa_count(); ++n)
-                                     if (topo.node_distance(home, n) <= d)
-                                         s |= topo.pus_of_node(n);
-                                 return s;
-                             },
-                             d, true, nullptr});
+            cands.push_back({[&topo, d](int pu) { return pus_within_distance(topo, pu, d); }, d, true, nullptr});
     }
+    return cands;
+}
+
+// Linux 3.6 kernel/sched/core.c: init_sched_groups_power(): each group's
+// cpu_power, the sum of its CPUs' (at least 1); and which group holds `pu`.
+void init_sched_groups_power(CfsDomain &sd, const std::vector<int> &power, int pu)
+{
+    const SchedDomain::Groups &groups = *sd.groups;
+    for (size_t g = 0; g < groups.sets.size(); ++g) {
+        int sum = 0;
+        for (int k = groups.begin[g]; k < groups.begin[g + 1]; ++k)
+            sum += power[static_cast<size_t>(groups.members[static_cast<size_t>(k)])];
+        sd.group_power.push_back(std::max(1, sum));
+        if (groups.sets[g].test(pu))
+            sd.own_group = static_cast<int>(g);
+    }
+}
+
+// The level's initialiser (SD_SIBLING_INIT, SD_MC_INIT, SD_CPU_INIT,
+// sd_numa_init()) applied to the domain.
+void sd_init(CfsDomain &sd, const LevelInit &init)
+{
+    sd.level = init.name;
+    sd.min_interval_ms = init.min_interval_ms;
+    sd.max_interval_ms = init.max_interval_ms;
+    sd.busy_factor = init.busy_factor;
+    sd.imbalance_pct = init.imbalance_pct;
+    sd.cache_nice_tries = init.cache_nice_tries;
+    sd.busy_idx = init.busy_idx;
+    sd.idle_idx = init.idle_idx;
+    sd.newidle_idx = init.newidle_idx;
+    sd.wake_idx = init.wake_idx;
+    sd.forkexec_idx = init.forkexec_idx;
+    sd.flags = init.flags;
+    sd.balance_interval_ms = sd.min_interval_ms; // .balance_interval of each initialiser
+}
+
+// Linux 3.6 kernel/sched/core.c: cpu_attach_domain(): drop parents that add
+// nothing, then a degenerate base.
+void cpu_attach_domain(std::vector<CfsDomain> &chain, int nr_nodes)
+{
+    for (size_t k = 0; k + 1 < chain.size();) {
+        if (parent_degenerate(chain[k], chain[k + 1], nr_nodes))
+            chain.erase(chain.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+        else
+            ++k;
+    }
+    if (!chain.empty() && degenerate(chain.front()))
+        chain.erase(chain.begin());
+}
+
+} // namespace
+
+std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
+{
+    // Linux 3.6 kernel/sched/core.c: build_sched_domains().
+    const int npu = topo.pu_count();
+    const auto power = cfs_cpu_power(topo);
+    const std::vector<Candidate> cands = topology_levels(topo);
     std::vector<std::vector<CfsDomain>> out(static_cast<size_t>(npu));
     std::map<std::pair<std::string, size_t>, std::shared_ptr<const SchedDomain::Groups>> built;
     for (int pu = 0; pu < npu; ++pu) {
@@ -209,65 +255,24 @@ std::vector<std::vector<CfsDomain>> build_cfs_domains(const Topology &topo)
             // Groups: the child level's span around each CPU of this span
             // (build_sched_groups(); the NUMA levels' overlapping groups of
             // build_overlap_sched_groups() are cut to the span, each CPU in
-            // the first group that covers it).
+            // the first group that covers it). The child level's span
+            // around q covers its own children, as every level does.
             auto &groups = built[{span.to_list_string(), c}];
-            if (!groups) {
-                auto g = std::make_shared<SchedDomain::Groups>();
-                CpuSet covered;
-                for (int q = span.first(); q >= 0; q = span.next(q)) {
-                    if (covered.test(q))
-                        continue;
-                    // The child level's span around q, covering its own
-                    // children as every level does (span |= prev below).
-                    CpuSet grp = single(q);
-                    for (size_t j = 0; j < c; ++j)
-                        grp |= cands[j].span_of(q);
-                    grp &= span;
-                    CpuSet fresh = grp;
-                    for (int m = covered.first(); m >= 0; m = covered.next(m))
-                        fresh.reset(m);
-                    covered |= fresh;
-                    g->add(std::move(fresh));
-                }
-                g->close();
-                groups = std::move(g);
-            }
+            const auto child_span = [&](int q) {
+                CpuSet grp = single_pu(q);
+                for (size_t j = 0; j < c; ++j)
+                    grp |= cands[j].span_of(q);
+                return grp;
+            };
+            if (!groups)
+                groups = build_sched_groups(span, child_span, true, [](SchedDomain::Groups &, const CpuSet &) {});
             sd.groups = groups;
-            for (size_t g = 0; g < groups->sets.size(); ++g) {
-                int sum = 0;
-                for (int k = groups->begin[g]; k < groups->begin[g + 1]; ++k)
-                    sum += power[static_cast<size_t>(groups->members[static_cast<size_t>(k)])];
-                sd.group_power.push_back(std::max(1, sum));
-                if (groups->sets[g].test(pu))
-                    sd.own_group = static_cast<int>(g);
-            }
-            const LevelInit init = cands[c].numa ? numa_init(sd.span_weight, cands[c].distance) : *cands[c].init;
-            sd.level = init.name;
-            sd.min_interval_ms = init.min_interval_ms;
-            sd.max_interval_ms = init.max_interval_ms;
-            sd.busy_factor = init.busy_factor;
-            sd.imbalance_pct = init.imbalance_pct;
-            sd.cache_nice_tries = init.cache_nice_tries;
-            sd.busy_idx = init.busy_idx;
-            sd.idle_idx = init.idle_idx;
-            sd.newidle_idx = init.newidle_idx;
-            sd.wake_idx = init.wake_idx;
-            sd.forkexec_idx = init.forkexec_idx;
-            sd.flags = init.flags;
-            sd.balance_interval_ms = sd.min_interval_ms; // .balance_interval of each initialiser
+            init_sched_groups_power(sd, power, pu);
+            sd_init(sd, cands[c].numa ? numa_init(sd.span_weight, cands[c].distance) : *cands[c].init);
             chain.push_back(std::move(sd));
             prev = span;
         }
-        // cpu_attach_domain(): drop parents that add nothing, then a
-        // degenerate base.
-        for (size_t k = 0; k + 1 < chain.size();) {
-            if (parent_degenerate(chain[k], chain[k + 1], topo.numa_count()))
-                chain.erase(chain.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-            else
-                ++k;
-        }
-        if (!chain.empty() && degenerate(chain.front()))
-            chain.erase(chain.begin());
+        cpu_attach_domain(chain, topo.numa_count());
         out[static_cast<size_t>(pu)] = std::move(chain);
     }
     return out;

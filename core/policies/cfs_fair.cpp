@@ -8,6 +8,7 @@
 #include "engine/nice.h"
 #include "engine/policy_actions.h"
 #include "engine/simulation.h"
+#include "engine/wakeup_param.h"
 #include "policies/own_move.h"
 #include "policies/policy_text.h"
 
@@ -15,7 +16,7 @@
 
 namespace schedscope {
 
-void CfsBalancer::attach(Simulation &sim)
+void CfsBalancer::attach(PolicyContext sim)
 {
     const Topology &topo = sim.topology();
     const int npu = topo.pu_count();
@@ -67,22 +68,22 @@ ParamMap CfsBalancer::base_params() const
 {
     ParamMap m;
     cp_.add_to(m);
-    m["wakeup"] = wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
+    add_wakeup(m, wakeup_mode());
     return m;
 }
 
-bool CfsBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
+bool CfsBalancer::move_task(PolicyContext sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                             const std::string &why)
 {
     return own_move(sim, acting_, t, to_cpu, by_cpu, kind, why);
 }
 
-std::int64_t CfsBalancer::weight(const Simulation &sim, TaskId t) const
+std::int64_t CfsBalancer::weight(PolicyView sim, TaskId t) const
 {
     return all_nice0_ ? kNice0Load : nice_weight(sim.task(t).nice);
 }
 
-std::uint64_t CfsBalancer::weighted_cpuload(const Simulation &sim, int cpu) const
+std::uint64_t CfsBalancer::weighted_cpuload(PolicyView sim, int cpu) const
 {
     if (all_nice0_)
         return static_cast<std::uint64_t>(sim.nr_running(cpu)) * kNice0Load;
@@ -93,7 +94,7 @@ std::uint64_t CfsBalancer::weighted_cpuload(const Simulation &sim, int cpu) cons
     return w;
 }
 
-SimTime CfsBalancer::curr_vruntime(const Simulation &sim, int cpu) const
+SimTime CfsBalancer::curr_vruntime(PolicyView sim, int cpu) const
 {
     const Runqueue &rq = sim.rq(cpu);
     const Task &t = sim.task(rq.current);
@@ -103,7 +104,7 @@ SimTime CfsBalancer::curr_vruntime(const Simulation &sim, int cpu) const
 
 // Linux 3.6 kernel/sched/fair.c: update_min_vruntime(): the smaller of the
 // running task's and the leftmost queued task's vruntime, never backwards.
-void CfsBalancer::update_min_vruntime(const Simulation &sim, int cpu)
+void CfsBalancer::update_min_vruntime(PolicyView sim, int cpu)
 {
     const Runqueue &rq = sim.rq(cpu);
     SimTime &minv = min_vruntime_[static_cast<size_t>(cpu)];
@@ -124,7 +125,7 @@ void CfsBalancer::update_min_vruntime(const Simulation &sim, int cpu)
 // Linux 3.6 kernel/sched/fair.c: sched_slice(): the period (__sched_period:
 // sched_latency, or min_granularity per task past sched_nr_latency tasks)
 // shared by weight. A task not yet on the runqueue counts as if it were.
-SimTime CfsBalancer::sched_slice(const Simulation &sim, int cpu, TaskId t, bool on_rq) const
+SimTime CfsBalancer::sched_slice(PolicyView sim, int cpu, TaskId t, bool on_rq) const
 {
     const int nr = sim.nr_running(cpu) + (on_rq ? 0 : 1);
     const SimTime period = nr > nr_latency_ ? min_gran_ns_ * nr : latency_ns_;
@@ -134,7 +135,7 @@ SimTime CfsBalancer::sched_slice(const Simulation &sim, int cpu, TaskId t, bool 
                                             static_cast<std::uint64_t>(weight(sim, t)) / load);
 }
 
-void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
+void CfsBalancer::on_enqueue(PolicyContext sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
 {
     SimTime vruntime = sim.task(t).vruntime_ns;
     update_min_vruntime(sim, cpu);
@@ -181,7 +182,7 @@ void CfsBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, E
 // smallest vruntime (the rb-tree keeps equal keys in insertion order, so
 // the first of equals). The buddies (LAST_BUDDY, the skip buddy) are not
 // modelled.
-int CfsBalancer::pick_next(Simulation &sim, int cpu)
+int CfsBalancer::pick_next(PolicyContext sim, int cpu)
 {
     const auto &q = sim.rq(cpu).queue;
     int best = 0;
@@ -192,7 +193,7 @@ int CfsBalancer::pick_next(Simulation &sim, int cpu)
 }
 
 // Linux 3.6 kernel/sched/fair.c: check_preempt_tick().
-bool CfsBalancer::check_preempt_tick(Simulation &sim, int cpu)
+bool CfsBalancer::check_preempt_tick(PolicyContext sim, int cpu)
 {
     const Runqueue &rq = sim.rq(cpu);
     const Task &curr = sim.task(rq.current);
@@ -224,7 +225,7 @@ bool CfsBalancer::queues_wakeup(int waker_cpu, int target) const
 // vruntime is ahead of it by more than wakeup_granularity (in the woken
 // task's virtual time, wakeup_gran()). Sync wakeups and buddies are not
 // modelled (the engine's wakeups carry no WF_SYNC).
-bool CfsBalancer::check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken)
+bool CfsBalancer::check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken)
 {
     const SimTime vdiff = curr_vruntime(sim, cpu) - sim.task(woken).vruntime_ns;
     if (vdiff <= 0)
@@ -232,7 +233,7 @@ bool CfsBalancer::check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken)
     return vdiff > calc_delta_fair(wakeup_gran_ns_, weight(sim, woken));
 }
 
-bool CfsBalancer::idle_cpu(const Simulation &sim, int cpu) const
+bool CfsBalancer::idle_cpu(PolicyView sim, int cpu) const
 {
     // Linux 3.6 kernel/sched/core.c: idle_cpu(): nothing running, nothing
     // queued, and no wakeup pending on its wake list.

@@ -15,7 +15,7 @@ namespace schedscope {
 // plus the wakee's stays within half the domain's imbalance_pct of the
 // previous CPU's load (both scaled by the other's cpu_power), or if it is
 // no busier than prev and both together carry less than one task's load.
-bool CfsBalancer::wake_affine(const Simulation &sim, const CfsDomain &sd, TaskId t, int this_cpu, int prev_cpu,
+bool CfsBalancer::wake_affine(PolicyView sim, const CfsDomain &sd, TaskId t, int this_cpu, int prev_cpu,
                               std::string *why) const
 {
     const int idx = sd.wake_idx;
@@ -45,7 +45,7 @@ bool CfsBalancer::wake_affine(const Simulation &sim, const CfsDomain &sd, TaskId
 // idle and is the waker's or the previous CPU; else, from the last-level-
 // cache domain of the target down, the first group all of whose CPUs are
 // idle (a whole idle core before an idle sibling thread).
-int CfsBalancer::select_idle_sibling(const Simulation &sim, TaskId t, int target, int this_cpu, int prev_cpu,
+int CfsBalancer::select_idle_sibling(PolicyView sim, TaskId t, int target, int this_cpu, int prev_cpu,
                                      std::string *why) const
 {
     if (target == this_cpu && idle_cpu(sim, this_cpu))
@@ -87,7 +87,7 @@ int CfsBalancer::select_idle_sibling(const Simulation &sim, TaskId t, int target
 // move the task): the lowest level of the waker's CPU with SD_WAKE_AFFINE
 // that spans the previous CPU decides with wake_affine(); then
 // select_idle_sibling() around the chosen CPU. No such level: prev.
-int CfsBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
+int CfsBalancer::select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu)
 {
     const Task &task = sim.task(t);
     const int prev = task.cpu;
@@ -119,7 +119,7 @@ int CfsBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
 // Linux 3.6 kernel/sched/fair.c: find_idlest_group(): the group with the
 // least load per cpu_power (target_load for others, source_load for ours),
 // taken only if ours is more than half imbalance_pct busier.
-int CfsBalancer::find_idlest_group(const Simulation &sim, const CfsDomain &sd, const CpuSet &allowed, int this_cpu,
+int CfsBalancer::find_idlest_group(PolicyView sim, const CfsDomain &sd, const CpuSet &allowed, int this_cpu,
                                    int load_idx) const
 {
     const SchedDomain::Groups &g = *sd.groups;
@@ -150,7 +150,7 @@ int CfsBalancer::find_idlest_group(const Simulation &sim, const CfsDomain &sd, c
 
 // Linux 3.6 kernel/sched/fair.c: find_idlest_cpu(): least weighted load,
 // this CPU winning ties.
-int CfsBalancer::find_idlest_cpu(const Simulation &sim, const CpuSet &group, const CpuSet &allowed, int this_cpu) const
+int CfsBalancer::find_idlest_cpu(PolicyView sim, const CpuSet &group, const CpuSet &allowed, int this_cpu) const
 {
     std::uint64_t min_load = ~0ull;
     int idlest = -1;
@@ -172,7 +172,7 @@ int CfsBalancer::find_idlest_cpu(const Simulation &sim, const CpuSet &group, con
 // again from that CPU's levels below that size. The forking CPU is the
 // first allowed one (the engine's tasks have no parent); a NUMA policy's
 // fork_node narrows where the walk may go.
-int CfsBalancer::select_cpu_fork(Simulation &sim, TaskId t)
+int CfsBalancer::select_cpu_fork(PolicyContext sim, TaskId t)
 {
     CpuSet allowed = sim.task(t).cpus_allowed;
     if (const int node = fork_node(sim, t); node != kNoNode) {

@@ -8,7 +8,7 @@ namespace schedscope {
 
 // The CPU of `among` with the fewest runnable tasks (nr_running), the first
 // such in CPU order unless `prefer` ties with it; -1 if `among` is empty.
-inline int least_loaded_cpu(const Simulation &sim, const CpuSet &among, int prefer = -1)
+inline int least_loaded_cpu(PolicyView sim, const CpuSet &among, int prefer = -1)
 {
     int best = -1, best_load = 0;
     for (int c = among.first(); c >= 0 && c < sim.topology().pu_count(); c = among.next(c)) {

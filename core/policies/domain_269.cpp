@@ -28,7 +28,7 @@ namespace {
 // The task that created `t`: its Process's first task, other than itself
 // and those that are OS processes of their own, that has started. -1 for
 // an exec'd program.
-TaskId creator_of(const Simulation &sim, TaskId t)
+TaskId creator_of(PolicyView sim, TaskId t)
 {
     const Task &task = sim.task(t);
     if (task.own_process)
@@ -42,7 +42,7 @@ TaskId creator_of(const Simulation &sim, TaskId t)
 }
 } // namespace
 
-int DomainBalancer::place_new_269(Simulation &sim, TaskId t)
+int DomainBalancer::place_new_269(PolicyContext sim, TaskId t)
 {
     const Task &task = sim.task(t);
     if (const TaskId creator = creator_of(sim, t); creator >= 0) {
@@ -74,7 +74,7 @@ int DomainBalancer::place_new_269(Simulation &sim, TaskId t)
     return cpu;
 }
 
-int DomainBalancer::sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) const
+int DomainBalancer::sched_exec_cpu(PolicyContext sim, TaskId t, std::string &why) const
 {
     const Task &task = sim.task(t);
     const int this_cpu = task.cpus_allowed.first();
@@ -119,12 +119,12 @@ int DomainBalancer::sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) 
     return min_cpu;
 }
 
-int DomainBalancer::pick_next(Simulation &sim, int cpu)
+int DomainBalancer::pick_next(PolicyContext sim, int cpu)
 {
     return whole_ ? o1_.pick(sim, cpu) : Policy::pick_next(sim, cpu);
 }
 
-bool DomainBalancer::check_preempt_tick(Simulation &sim, int cpu)
+bool DomainBalancer::check_preempt_tick(PolicyContext sim, int cpu)
 {
     if (!whole_)
         return Policy::check_preempt_tick(sim, cpu);
@@ -135,7 +135,7 @@ bool DomainBalancer::check_preempt_tick(Simulation &sim, int cpu)
     return resched;
 }
 
-bool DomainBalancer::check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken)
+bool DomainBalancer::check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken)
 {
     if (!whole_)
         return Policy::check_preempt_wakeup(sim, cpu, woken);

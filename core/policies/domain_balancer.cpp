@@ -1,6 +1,7 @@
 #include "policies/domain_balancer.h"
 
 #include "engine/simulation.h"
+#include "engine/wakeup_param.h"
 #include "policies/own_move.h"
 #include "policies/policy_text.h"
 #include "util/input_error.h"
@@ -26,32 +27,40 @@ const char *idle_words(int kind)
     }
 }
 
-double ms_since(const Simulation &sim, SimTime t) { return static_cast<double>(sim.now() - t) / kNsPerMs; }
+double ms_since(PolicyView sim, SimTime t) { return static_cast<double>(sim.now() - t) / kNsPerMs; }
 
 } // namespace
 
-long DomainBalancer::source_load(const Simulation &sim, int cpu, int uncounted) const
+long DomainBalancer::source_load(PolicyView sim, int cpu, int uncounted) const
 {
     // Linux 2.6.9 kernel/sched.c: source_load(): min(rq->cpu_load, load_now),
     // a low guess at a migration source's load, to balance conservatively.
     return std::min(cpu_load(cpu), (sim.nr_running(cpu) + uncounted) * kLoadScale);
 }
 
-long DomainBalancer::target_load(const Simulation &sim, int cpu, int uncounted) const
+long DomainBalancer::target_load(PolicyView sim, int cpu, int uncounted) const
 {
     // Linux 2.6.9 kernel/sched.c: target_load(): max(rq->cpu_load, load_now).
     return std::max(cpu_load(cpu), (sim.nr_running(cpu) + uncounted) * kLoadScale);
 }
 
-DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int /*this_cpu*/, const SchedDomain &sd,
+DomainBalancer::Busiest DomainBalancer::find_busiest(PolicyView sim, int /*this_cpu*/, const SchedDomain &sd,
                                                      IdleType idle) const
 {
-    // Linux 2.6.9 kernel/sched.c: find_busiest_group(). Each group's load is
-    // the sum of target_load() over this CPU's own group ("bias balancing
-    // toward cpus of our domain") and of source_load() over the others',
-    // scaled by SCHED_LOAD_SCALE / cpu_power; the busiest is the first
-    // group with the strictly highest scaled load. Unsigned longs there;
-    // every difference below is taken where it is not negative.
+    Busiest b = find_busiest_group(sim, sd, idle);
+    if (b.group >= 0)
+        b.cpu = find_busiest_queue(sim, sd, b.group);
+    return b;
+}
+
+DomainBalancer::GroupLoads DomainBalancer::group_loads(PolicyView sim, const SchedDomain &sd) const
+{
+    // Linux 2.6.9 kernel/sched.c: find_busiest_group(), its loop over the
+    // groups. Each group's load is the sum of target_load() over this CPU's
+    // own group ("bias balancing toward cpus of our domain") and of
+    // source_load() over the others', scaled by SCHED_LOAD_SCALE /
+    // cpu_power; the busiest is the first group with the strictly highest
+    // scaled load.
     const SchedDomain::Groups &groups = *sd.shared_groups;
     const int ngroups = static_cast<int>(groups.sizes.size());
     // The same min and max as source_load() and target_load(), read from
@@ -61,8 +70,7 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
     const long *decayed = cpu_load_.data();
     const int *members = groups.members.data();
     const int *begin = groups.begin.data();
-    Busiest b;
-    long total_load = 0, total_pwr = 0;
+    GroupLoads l;
     for (int g = 0; g < ngroups; ++g) {
         const bool local = g == sd.own_group;
         long sum = 0;
@@ -73,16 +81,52 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
             for (int k = begin[g]; k < begin[g + 1]; ++k)
                 sum += std::min(decayed[members[k]], nr[members[k]] * kLoadScale);
         const long power = groups.power[static_cast<size_t>(g)];
-        total_load += sum;
-        total_pwr += power;
+        l.total_load += sum;
+        l.total_pwr += power;
         const long avg = sum * kLoadScale / power;
         if (local)
-            b.this_load = avg;
-        else if (avg > b.max_load) {
-            b.max_load = avg;
-            b.group = g;
+            l.this_load = avg;
+        else if (avg > l.max_load) {
+            l.max_load = avg;
+            l.group = g;
         }
     }
+    return l;
+}
+
+namespace {
+
+// Linux 2.6.9 kernel/sched.c: find_busiest_group(), with less than a task's
+// load to move: whether moving one task gains an eighth of a CPU of
+// throughput (pwr_move against pwr_now).
+bool one_task_gains(long max_load, long this_load, long busiest_pwr, long this_pwr)
+{
+    long pwr_now = busiest_pwr * std::min(kLoadScale, max_load) + this_pwr * std::min(kLoadScale, this_load);
+    pwr_now /= kLoadScale;
+    long pwr_move = 0;
+    long tmp = kLoadScale * kLoadScale / busiest_pwr;
+    if (max_load > tmp)
+        pwr_move += busiest_pwr * std::min(kLoadScale, max_load - tmp);
+    tmp = kLoadScale * kLoadScale / this_pwr;
+    if (max_load < tmp)
+        tmp = max_load;
+    pwr_move += this_pwr * std::min(kLoadScale, this_load + tmp);
+    pwr_move /= kLoadScale;
+    return pwr_move >= pwr_now + kLoadScale / 8;
+}
+
+} // namespace
+
+DomainBalancer::Busiest DomainBalancer::find_busiest_group(PolicyView sim, const SchedDomain &sd, IdleType idle) const
+{
+    // Linux 2.6.9 kernel/sched.c: find_busiest_group(). Unsigned longs
+    // there; every difference below is taken where it is not negative.
+    const SchedDomain::Groups &groups = *sd.shared_groups;
+    const GroupLoads l = group_loads(sim, sd);
+    Busiest b;
+    b.group = l.group;
+    b.max_load = l.max_load;
+    b.this_load = l.this_load;
     const auto balanced = [&] {
         // Linux 2.6.9 find_busiest_group(), out_balanced: a newly idle CPU
         // still takes one task from the busiest group, whatever its load; an
@@ -93,64 +137,51 @@ DomainBalancer::Busiest DomainBalancer::find_busiest(const Simulation &sim, int 
             b.out_balanced = true;
         } else
             b.group = -1;
+        return b;
     };
     if (b.group < 0 || b.this_load >= b.max_load)
-        balanced();
-    else {
-        const long avg_load = kLoadScale * total_load / total_pwr;
-        const long busiest_pwr = groups.power[static_cast<size_t>(b.group)];
-        const long this_pwr = groups.power[static_cast<size_t>(sd.own_group)];
-        if (b.this_load >= avg_load || 100 * b.max_load <= sd.imbalance_pct * b.this_load)
-            balanced();
-        else {
-            // find_busiest_group(): bring neither group past the average,
-            // in load, then in tasks for the smaller group's power.
-            long imb = std::min(b.max_load - avg_load, avg_load - b.this_load);
-            imb = imb * std::min(busiest_pwr, this_pwr) / kLoadScale;
-            if (imb < kLoadScale - 1) {
-                // Less than a task's load: one task when the gap is two
-                // tasks' or more, else only if it gains an eighth of a CPU
-                // of throughput (pwr_move against pwr_now).
-                if (b.max_load - b.this_load >= kLoadScale * 2)
-                    b.imbalance = 1;
-                else {
-                    long pwr_now = busiest_pwr * std::min(kLoadScale, b.max_load) +
-                                   this_pwr * std::min(kLoadScale, b.this_load);
-                    pwr_now /= kLoadScale;
-                    long pwr_move = 0;
-                    long tmp = kLoadScale * kLoadScale / busiest_pwr;
-                    if (b.max_load > tmp)
-                        pwr_move += busiest_pwr * std::min(kLoadScale, b.max_load - tmp);
-                    tmp = kLoadScale * kLoadScale / this_pwr;
-                    if (b.max_load < tmp)
-                        tmp = b.max_load;
-                    pwr_move += this_pwr * std::min(kLoadScale, b.this_load + tmp);
-                    pwr_move /= kLoadScale;
-                    if (pwr_move < pwr_now + kLoadScale / 8)
-                        balanced();
-                    else
-                        b.imbalance = 1;
-                }
-            } else
-                b.imbalance = (imb + 1) / kLoadScale; // drop the scale, rounding down
-        }
-    }
-    if (b.group < 0)
+        return balanced();
+    const long avg_load = kLoadScale * l.total_load / l.total_pwr;
+    const long busiest_pwr = groups.power[static_cast<size_t>(b.group)];
+    const long this_pwr = groups.power[static_cast<size_t>(sd.own_group)];
+    if (b.this_load >= avg_load || 100 * b.max_load <= sd.imbalance_pct * b.this_load)
+        return balanced();
+    // Bring neither group past the average, in load, then in tasks for the
+    // smaller group's power.
+    long imb = std::min(b.max_load - avg_load, avg_load - b.this_load);
+    imb = imb * std::min(busiest_pwr, this_pwr) / kLoadScale;
+    if (imb >= kLoadScale - 1) {
+        b.imbalance = (imb + 1) / kLoadScale; // drop the scale, rounding down
         return b;
-    // Linux 2.6.9 kernel/sched.c: find_busiest_queue(): the group's CPU with
-    // the highest source_load(), the first of equals, none if all are 0.
-    long max = 0;
-    for (int k = begin[b.group]; k < begin[b.group + 1]; ++k) {
-        const int c = members[k];
-        if (const long load = std::min(decayed[c], nr[c] * kLoadScale); load > max) {
-            max = load;
-            b.cpu = c;
-        }
     }
-    return b;
+    // Less than a task's load: one task when the gap is two tasks' or more,
+    // else only if that gains throughput.
+    if (b.max_load - b.this_load >= kLoadScale * 2 || one_task_gains(b.max_load, b.this_load, busiest_pwr, this_pwr)) {
+        b.imbalance = 1;
+        return b;
+    }
+    return balanced();
 }
 
-void DomainBalancer::attach(Simulation &sim)
+int DomainBalancer::find_busiest_queue(PolicyView sim, const SchedDomain &sd, int group) const
+{
+    // Linux 2.6.9 kernel/sched.c: find_busiest_queue(): the group's CPU with
+    // the highest source_load(), the first of equals, none (-1) if all are 0.
+    const SchedDomain::Groups &groups = *sd.shared_groups;
+    const int *nr = sim.nr_running_all();
+    long max = 0;
+    int busiest = -1;
+    for (int k = groups.begin[static_cast<size_t>(group)]; k < groups.begin[static_cast<size_t>(group) + 1]; ++k) {
+        const int c = groups.members[static_cast<size_t>(k)];
+        if (const long load = std::min(cpu_load_[static_cast<size_t>(c)], nr[c] * kLoadScale); load > max) {
+            max = load;
+            busiest = c;
+        }
+    }
+    return busiest;
+}
+
+void DomainBalancer::attach(PolicyContext sim)
 {
     domains_ = build_sched_domains(sim.topology(), bp_);
     if (whole_) {
@@ -187,7 +218,7 @@ void DomainBalancer::attach(Simulation &sim)
                 "sched domain of CPU 0: " + sd.describe() + " (cache_hot_time: " + bp_.hot_origin(sd.level) + ")");
 }
 
-void DomainBalancer::check_level_overrides(const Simulation &sim) const
+void DomainBalancer::check_level_overrides(PolicyView sim) const
 {
     for (const auto &[level, ms] : bp_.level_hot_ms) {
         bool found = false;
@@ -208,17 +239,17 @@ ParamMap DomainBalancer::base_params() const
 {
     ParamMap m;
     bp_.add_to(m);
-    m["wakeup"] = wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
+    add_wakeup(m, wakeup_mode());
     return m;
 }
 
-bool DomainBalancer::move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
+bool DomainBalancer::move_task(PolicyContext sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                                const std::string &why)
 {
     return own_move(sim, acting_, t, to_cpu, by_cpu, kind, why);
 }
 
-int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
+int DomainBalancer::select_cpu_fork(PolicyContext sim, TaskId t)
 {
     if (whole_)
         return place_new_269(sim, t);
@@ -272,13 +303,13 @@ int DomainBalancer::select_cpu_fork(Simulation &sim, TaskId t)
     return least_loaded_cpu(sim, region, -1);
 }
 
-double DomainBalancer::hot_age_ms(const Simulation &sim, TaskId t) const
+double DomainBalancer::hot_age_ms(PolicyView sim, TaskId t) const
 {
     const SimTime stamp = sim.task(t).last_ran_ns;
     return stamp >= 0 ? ms_since(sim, stamp) : -1;
 }
 
-void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
+void DomainBalancer::on_enqueue(PolicyContext sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind)
 {
     if (whole_) {
         switch (kind) {
@@ -289,20 +320,27 @@ void DomainBalancer::on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu
     }
 }
 
-int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
+int DomainBalancer::select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu)
 {
     const Task &task = sim.task(t);
     const int prev = task.cpu;
     if (prev < 0 || !task.cpus_allowed.test(prev))
         return least_loaded_cpu(sim, task.cpus_allowed, -1);
-    int target = prev;
-    // What moved the task, for the reason, written only if the decision is
-    // kept (Simulation::log_lazy): most wakeups of a storm move it.
-    const SchedDomain *affine_sd = nullptr; // the level that took it to the waker
-    bool cold = false;
-    double ago = -1;
-    long load = 0, this_load = 0, imbalance = 0;
-    int idle_from = -1; // the busy target it was handed away from (wake_idle)
+    WakeMove m;
+    m.target = prev;
+    if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu))
+        wake_affine(sim, t, waker_cpu, m);
+    wake_idle(sim, task, m);
+    // The reason is written only if the decision is kept
+    // (Simulation::log_lazy): most wakeups of a storm move the task.
+    if (m.target != prev)
+        sim.log_lazy(DecisionKind::Wakeup, t, prev, m.target,
+                     [&]() -> std::string_view { return wakeup_reason(t, prev, waker_cpu, m); });
+    return m.target;
+}
+
+void DomainBalancer::wake_affine(PolicyView sim, TaskId t, int waker_cpu, WakeMove &m) const
+{
     // Linux 2.6.9 try_to_wake_up(): the waking CPU (this_cpu) takes the task
     // at the first of its levels that spans prev and either finds the task
     // cold (SD_WAKE_AFFINE and !task_hot, p->last_ran being when it went
@@ -310,90 +348,93 @@ int DomainBalancer::select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu)
     // again (SD_WAKE_BALANCE). Never off an idle prev onto a busy this_cpu.
     // The loads are source_load(prev) and target_load(this_cpu), the
     // decayed cpu_load against the current count.
-    if (waker_cpu >= 0 && waker_cpu != prev && task.cpus_allowed.test(waker_cpu)) {
-        load = source_load(sim, prev);
-        this_load = target_load(sim, waker_cpu);
-        if (!(load < kLoadScale / 2 && this_load > kLoadScale / 2)) {
-            ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
-            for (const auto &sd : domains_.at(waker_cpu)) {
-                imbalance = sd.imbalance_pct + (sd.imbalance_pct - 100) / 2;
-                cold = sd.has(kSdWakeAffine) && !(ago >= 0 && ago < sd.cache_hot_time_ms);
-                const bool balance = sd.has(kSdWakeBalance) && imbalance * this_load <= 100 * load;
-                if (!(cold || balance) || !sd.span.test(prev) || numa_preference(sim, t, prev, waker_cpu) < 0)
-                    continue;
-                target = waker_cpu;
-                affine_sd = &sd;
-                break;
-            }
-        }
+    const Task &task = sim.task(t);
+    const int prev = task.cpu;
+    m.load = source_load(sim, prev);
+    m.this_load = target_load(sim, waker_cpu);
+    if (m.load < kLoadScale / 2 && m.this_load > kLoadScale / 2)
+        return;
+    m.ago = task.last_ran_ns >= 0 ? ms_since(sim, task.last_ran_ns) : -1;
+    for (const auto &sd : domains_.at(waker_cpu)) {
+        m.imbalance = sd.imbalance_pct + (sd.imbalance_pct - 100) / 2;
+        m.cold = sd.has(kSdWakeAffine) && !(m.ago >= 0 && m.ago < sd.cache_hot_time_ms);
+        const bool balance = sd.has(kSdWakeBalance) && m.imbalance * m.this_load <= 100 * m.load;
+        if (!(m.cold || balance) || !sd.span.test(prev) || numa_preference(sim, t, prev, waker_cpu) < 0)
+            continue;
+        m.target = waker_cpu;
+        m.affine_sd = &sd;
+        return;
     }
-    // 2.6.9 wake_idle(): a busy target hands the task to an idle CPU of its
-    // lowest level (rq->sd) when that level has SD_WAKE_IDLE (SMT siblings).
-    if (!sim.cpu_idle(target)) {
-        if (wake_idle_level_.at(target) == 0) {
-            const SchedDomain &sd = domains_[target][0];
-            for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
-                if (c != target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
-                    idle_from = target;
-                    target = c;
-                    break;
-                }
-        }
-    }
-    if (target != prev)
-        sim.log_lazy(DecisionKind::Wakeup, t, prev, target, [&]() -> std::string_view {
-            // Written into a scratch string that log() copies from: a
-            // storm keeps tens of thousands of these, and joining the
-            // pieces with + made a temporary string for each.
-            thread_local std::string text;
-            text.clear();
-            if (idle_from >= 0) {
-                text += "task ";
-                append_int(text, t);
-                text += " woken on idle CPU ";
-                append_int(text, target);
-                text += " (wake-idle, ";
-                text += domains_[idle_from][0].level;
-                text += " sibling of CPU ";
-                append_int(text, idle_from);
-                text += ")";
-                return text;
-            }
-            if (affine_sd == nullptr)
-                return {};
-            const SchedDomain &sd = *affine_sd;
-            text += "task ";
-            append_int(text, t);
-            text += " woken on the waker's CPU ";
-            append_int(text, waker_cpu);
-            text += cold ? " (wake-affine, " : " (wake-balance, ";
-            text += sd.level;
-            text += " level): ";
-            if (cold) {
-                text += "the task is cold, slept ";
-                if (ago >= 0)
-                    append_ms(text, ago);
-                else
-                    text += "since it started";
-                text += " >= ";
-                append_ms(text, sd.cache_hot_time_ms);
-            } else {
-                text += "CPU ";
-                append_int(text, prev);
-                text += "'s source_load ";
-                append_int(text, load);
-                text += " is at least ";
-                append_int(text, imbalance);
-                text += "% of the waker's target_load ";
-                append_int(text, this_load);
-                text += " (128 a task)";
-            }
-            return text;
-        });
-    return target;
 }
 
-void DomainBalancer::on_tick(Simulation &sim, int cpu)
+void DomainBalancer::wake_idle(PolicyView sim, const Task &task, WakeMove &m) const
+{
+    // Linux 2.6.9 kernel/sched.c: wake_idle(): a busy target hands the task
+    // to an idle CPU of its lowest level (rq->sd) when that level has
+    // SD_WAKE_IDLE (SMT siblings).
+    if (sim.cpu_idle(m.target) || wake_idle_level_.at(m.target) != 0)
+        return;
+    const SchedDomain &sd = domains_[m.target][0];
+    for (int c = sd.span.first(); c >= 0; c = sd.span.next(c))
+        if (c != m.target && task.cpus_allowed.test(c) && sim.cpu_idle(c)) {
+            m.idle_from = m.target;
+            m.target = c;
+            return;
+        }
+}
+
+std::string_view DomainBalancer::wakeup_reason(TaskId t, int prev, int waker_cpu, const WakeMove &m) const
+{
+    // Written into a scratch string that log() copies from: a storm keeps
+    // tens of thousands of these, and joining the pieces with + made a
+    // temporary string for each.
+    thread_local std::string text;
+    text.clear();
+    if (m.idle_from >= 0) {
+        text += "task ";
+        append_int(text, t);
+        text += " woken on idle CPU ";
+        append_int(text, m.target);
+        text += " (wake-idle, ";
+        text += domains_[m.idle_from][0].level;
+        text += " sibling of CPU ";
+        append_int(text, m.idle_from);
+        text += ")";
+        return text;
+    }
+    if (m.affine_sd == nullptr)
+        return {};
+    const SchedDomain &sd = *m.affine_sd;
+    text += "task ";
+    append_int(text, t);
+    text += " woken on the waker's CPU ";
+    append_int(text, waker_cpu);
+    text += m.cold ? " (wake-affine, " : " (wake-balance, ";
+    text += sd.level;
+    text += " level): ";
+    if (m.cold) {
+        text += "the task is cold, slept ";
+        if (m.ago >= 0)
+            append_ms(text, m.ago);
+        else
+            text += "since it started";
+        text += " >= ";
+        append_ms(text, sd.cache_hot_time_ms);
+    } else {
+        text += "CPU ";
+        append_int(text, prev);
+        text += "'s source_load ";
+        append_int(text, m.load);
+        text += " is at least ";
+        append_int(text, m.imbalance);
+        text += "% of the waker's target_load ";
+        append_int(text, m.this_load);
+        text += " (128 a task)";
+    }
+    return text;
+}
+
+void DomainBalancer::on_tick(PolicyContext sim, int cpu)
 {
     // Linux 2.6.9 kernel/sched.c: scheduler_tick() counts the running
     // task's slice down before rebalance_tick(); the engine asks
@@ -409,7 +450,7 @@ void DomainBalancer::on_tick(Simulation &sim, int cpu)
     }
 }
 
-void DomainBalancer::rebalance_tick(Simulation &sim, int cpu)
+void DomainBalancer::rebalance_tick(PolicyContext sim, int cpu)
 {
     // Linux 2.6.9 kernel/sched.c: rebalance_tick(): every tick, busy or
     // idle, cpu_load becomes the average of its old value and the current
@@ -433,7 +474,7 @@ void DomainBalancer::rebalance_tick(Simulation &sim, int cpu)
     rebalance_levels(sim, cpu, idle);
 }
 
-void DomainBalancer::rebalance_levels(Simulation &sim, int cpu, IdleType idle)
+void DomainBalancer::rebalance_levels(PolicyContext sim, int cpu, IdleType idle)
 {
     for (auto &sd : domains_.at(cpu)) {
         if (sim.now() - sd.last_balance_ns < balance_interval_ns(sim.model().tick_ns, sd, idle))
@@ -449,7 +490,7 @@ void DomainBalancer::rebalance_levels(Simulation &sim, int cpu, IdleType idle)
     next_balance_ns_[static_cast<size_t>(cpu)] = earliest_balance(sim, cpu);
 }
 
-DomainBalancer::NextBalance DomainBalancer::earliest_balance(const Simulation &sim, int cpu) const
+DomainBalancer::NextBalance DomainBalancer::earliest_balance(PolicyView sim, int cpu) const
 {
     const SimTime tick_ns = sim.model().tick_ns;
     NextBalance next{std::numeric_limits<SimTime>::max(), std::numeric_limits<SimTime>::max()};
@@ -460,13 +501,13 @@ DomainBalancer::NextBalance DomainBalancer::earliest_balance(const Simulation &s
     return next;
 }
 
-SimTime DomainBalancer::earliest_balance_ns(const Simulation &sim, int cpu, bool idle) const
+SimTime DomainBalancer::earliest_balance_ns(PolicyView sim, int cpu, bool idle) const
 {
     const NextBalance next = earliest_balance(sim, cpu);
     return idle ? next.idle : next.busy;
 }
 
-void DomainBalancer::check_next_balance(const Simulation &sim, int cpu) const
+void DomainBalancer::check_next_balance(PolicyView sim, int cpu) const
 {
     // SCHEDSCOPE_CHECK_INVARIANTS (docs/reliability.md): the kept times
     // against the levels they are derived from.
@@ -483,7 +524,7 @@ void DomainBalancer::check_next_balance(const Simulation &sim, int cpu) const
     }
 }
 
-void DomainBalancer::on_idle(Simulation &sim, int cpu)
+void DomainBalancer::on_idle(PolicyContext sim, int cpu)
 {
     if (acting_)
         return;
@@ -506,7 +547,7 @@ void DomainBalancer::on_idle(Simulation &sim, int cpu)
     }
 }
 
-bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle)
+bool DomainBalancer::load_balance(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle)
 {
     // Linux 2.6.9 kernel/sched.c: load_balance() and load_balance_newidle():
     // no busiest group or queue is a balanced level.
@@ -520,7 +561,7 @@ bool DomainBalancer::load_balance(Simulation &sim, int cpu, SchedDomain &sd, Idl
     return balance_from(sim, cpu, sd, idle, b);
 }
 
-bool DomainBalancer::balance_from(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b)
+bool DomainBalancer::balance_from(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b)
 {
     const int busiest = b.cpu;
     const double max_avg = static_cast<double>(b.max_load) / kLoadScale;
@@ -591,7 +632,7 @@ bool DomainBalancer::balance_from(Simulation &sim, int cpu, SchedDomain &sd, Idl
     return false;
 }
 
-bool DomainBalancer::active_balance(Simulation &sim, int busiest, int push_cpu)
+bool DomainBalancer::active_balance(PolicyContext sim, int busiest, int push_cpu)
 {
     // Linux 2.6.9 active_load_balance(), run by busiest's migration thread
     // (a real-time thread woken at once, so here without delay): nothing
@@ -635,7 +676,7 @@ bool DomainBalancer::active_balance(Simulation &sim, int busiest, int push_cpu)
     return moved;
 }
 
-bool DomainBalancer::pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
+bool DomainBalancer::pull_from(PolicyContext sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                                const std::function<const std::string &()> &why)
 {
     // Front = waited longest, the coldest; tasks that gain from the move

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,17 +40,17 @@ public:
     {
     }
 
-    void attach(Simulation &sim) override;
-    int select_cpu_fork(Simulation &sim, TaskId t) override;
-    int select_cpu_wakeup(Simulation &sim, TaskId t, int waker_cpu) override;
-    void on_tick(Simulation &sim, int cpu) override;
-    void on_idle(Simulation &sim, int cpu) override;
-    void on_enqueue(Simulation &sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
+    void attach(PolicyContext sim) override;
+    int select_cpu_fork(PolicyContext sim, TaskId t) override;
+    int select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu) override;
+    void on_tick(PolicyContext sim, int cpu) override;
+    void on_idle(PolicyContext sim, int cpu) override;
+    void on_enqueue(PolicyContext sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override;
     // Scope::Whole: the O(1) arrays' order, slices and preemption; else the
     // engine's defaults.
-    int pick_next(Simulation &sim, int cpu) override;
-    bool check_preempt_tick(Simulation &sim, int cpu) override;
-    bool check_preempt_wakeup(Simulation &sim, int cpu, TaskId woken) override;
+    int pick_next(PolicyContext sim, int cpu) override;
+    bool check_preempt_tick(PolicyContext sim, int cpu) override;
+    bool check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken) override;
     // The O(1) runqueues (Scope::Whole), else null.
     const O1Arrays *o1_arrays() const { return whole_ ? &o1_ : nullptr; }
     O1Arrays *o1_arrays() { return whole_ ? &o1_ : nullptr; }
@@ -64,7 +65,7 @@ public:
         const NextBalance &n = next_balance_ns_.at(static_cast<size_t>(cpu));
         return idle ? n.idle : n.busy;
     }
-    SimTime earliest_balance_ns(const Simulation &sim, int cpu, bool idle) const;
+    SimTime earliest_balance_ns(PolicyView sim, int cpu, bool idle) const;
     const BalancerParams &balancer_params() const { return bp_; }
     double cache_hot_time_ms() const override { return bp_.cache_hot_time_ms; }
 
@@ -75,35 +76,35 @@ protected:
     // home), < 0 if it takes it away, 0 if indifferent. A move away is
     // refused like a cache-hot one, until balancing has failed
     // cache_nice_tries times (2.6.9 can_migrate_task's test).
-    virtual int numa_preference(const Simulation &, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
+    virtual int numa_preference(PolicyView, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
     // Why the task resists a move away (completes "task 5 kept: ...").
-    virtual std::string numa_reason(const Simulation &, TaskId) const { return "it prefers its node"; }
+    virtual std::string numa_reason(PolicyView, TaskId) const { return "it prefers its node"; }
     // Placement hook: the node a new task should start on, or kNoNode.
-    virtual int fork_node(const Simulation &, TaskId) const { return kNoNode; }
+    virtual int fork_node(PolicyView, TaskId) const { return kNoNode; }
 
     // Adds the balancer's effective parameters and the wakeup knob.
     ParamMap base_params() const;
     // Migrate with the re-entrancy guard: the engine's switch_to_next may
     // call on_idle while we are in the middle of a decision.
-    bool move_task(Simulation &sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
+    bool move_task(PolicyContext sim, TaskId t, int to_cpu, int by_cpu, DecisionKind kind, const std::string &why);
     bool acting() const { return acting_; }
     // Linux 2.6.9 active_load_balance(): busiest's migration thread pushes
     // queued tasks towards push_cpu's level (protected: tests push by hand).
-    bool active_balance(Simulation &sim, int busiest, int push_cpu);
+    bool active_balance(PolicyContext sim, int busiest, int push_cpu);
     // Linux 2.6.9 kernel/sched.c: task_hot(): the time since p->last_ran,
     // which only schedule() sets, when the task stops running (2.6.9-rc3
     // still measured from p->timestamp, which activate_task() also stamps
     // at each wakeup; the release counts a long sleeper as cold when woken).
     // -1 for a task that never ran: a new task is cold.
-    double hot_age_ms(const Simulation &sim, TaskId t) const;
+    double hot_age_ms(PolicyView sim, TaskId t) const;
 
     // Linux 2.6.9 kernel/sched.c: source_load() and target_load(), in
     // SCHED_LOAD_SCALE units: the lower (a migration source's) and the
     // higher (a target's) of the decayed rq->cpu_load and the current
     // nr_running * SCHED_LOAD_SCALE. `uncounted`: runnable tasks the kernel
     // counts there and the engine does not yet (an exec'ing task).
-    long source_load(const Simulation &sim, int cpu, int uncounted = 0) const;
-    long target_load(const Simulation &sim, int cpu, int uncounted = 0) const;
+    long source_load(PolicyView sim, int cpu, int uncounted = 0) const;
+    long target_load(PolicyView sim, int cpu, int uncounted = 0) const;
     // The decayed rq->cpu_load (0 before the CPU's first tick).
     long cpu_load(int cpu) const { return cpu_load_.empty() ? 0 : cpu_load_[static_cast<size_t>(cpu)]; }
     // The same, writable (tests build a runqueue's history by hand).
@@ -116,9 +117,35 @@ protected:
         long max_load = 0, this_load = 0; // per cpu_power, SCHED_LOAD_SCALE units
         bool out_balanced = false;        // within imbalance_pct, taken by the idle rule
     };
-    Busiest find_busiest(const Simulation &sim, int cpu, const SchedDomain &sd, IdleType idle) const;
+    // find_busiest_group() then, with a group, find_busiest_queue().
+    Busiest find_busiest(PolicyView sim, int cpu, const SchedDomain &sd, IdleType idle) const;
+    Busiest find_busiest_group(PolicyView sim, const SchedDomain &sd, IdleType idle) const;
+    int find_busiest_queue(PolicyView sim, const SchedDomain &sd, int group) const;
+    // find_busiest_group()'s loop: the groups' scaled loads, this CPU's
+    // group's and the busiest other's, and the totals.
+    struct GroupLoads {
+        int group = -1;
+        long max_load = 0, this_load = 0;
+        long total_load = 0, total_pwr = 0;
+    };
+    GroupLoads group_loads(PolicyView sim, const SchedDomain &sd) const;
 
 private:
+    // Where a woken task goes and what moved it there, for the reason.
+    struct WakeMove {
+        int target = -1;
+        const SchedDomain *affine_sd = nullptr; // the waker's level that took it (wake-affine or wake-balance)
+        bool cold = false;                      // taken as cold (wake-affine)
+        double ago = -1;                        // ms since it last ran, -1 if never
+        long load = 0, this_load = 0, imbalance = 0;
+        int idle_from = -1; // the busy target it was handed away from (wake_idle)
+    };
+    // select_cpu_wakeup()'s steps: try_to_wake_up()'s move to the waker's
+    // CPU, wake_idle(), and the reason logged.
+    void wake_affine(PolicyView sim, TaskId t, int waker_cpu, WakeMove &m) const;
+    void wake_idle(PolicyView sim, const Task &task, WakeMove &m) const;
+    std::string_view wakeup_reason(TaskId t, int prev, int waker_cpu, const WakeMove &m) const;
+
     // Linux 2.6.9 kernel/sched.c: load_balance(), out_balanced: a pass that
     // finds nothing to do waits twice as long, up to max_interval. It leaves
     // nr_balance_failed as it is (the reset there came with later kernels).
@@ -127,9 +154,9 @@ private:
         sd.balance_interval_ms = std::min(sd.max_interval_ms, sd.balance_interval_ms * 2);
         return false;
     }
-    bool load_balance(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle);
+    bool load_balance(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle);
     // 2.6.9 rebalance_tick(): the decayed load, then the levels due.
-    void rebalance_tick(Simulation &sim, int cpu);
+    void rebalance_tick(PolicyContext sim, int cpu);
     static SimTime balance_interval_ns(SimTime tick_ns, const SchedDomain &sd, IdleType idle)
     {
         // Linux 2.6.9 kernel/sched.c: rebalance_tick(): a level's interval is
@@ -139,25 +166,25 @@ private:
     }
     // The tick's pass over the levels of `cpu`, out of line: most ticks
     // skip it, and its loop would weigh on them.
-    [[gnu::noinline]] void rebalance_levels(Simulation &sim, int cpu, IdleType idle);
+    [[gnu::noinline]] void rebalance_levels(PolicyContext sim, int cpu, IdleType idle);
     struct NextBalance {
         SimTime idle = 0, busy = 0;
     };
-    NextBalance earliest_balance(const Simulation &sim, int cpu) const;
-    void check_next_balance(const Simulation &sim, int cpu) const;
+    NextBalance earliest_balance(PolicyView sim, int cpu) const;
+    void check_next_balance(PolicyView sim, int cpu) const;
     // The rest of a pass that found an imbalance, out of line: most passes
     // settle before it (on_idle runs them inline), and its strings would
     // weigh on them.
-    bool balance_from(Simulation &sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b);
+    bool balance_from(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle, const Busiest &b);
     // `why_imbalanced` writes the reason on first use (most passes need none).
-    bool pull_from(Simulation &sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
+    bool pull_from(PolicyContext sim, int cpu, int busiest, SchedDomain &sd, IdleType idle, int want,
                    const std::function<const std::string &()> &why_imbalanced);
 
-    void check_level_overrides(const Simulation &sim) const;
+    void check_level_overrides(PolicyView sim) const;
     // Scope::Whole's placement of a new task (domain_269.cpp): a clone on
     // its creator's CPU, an exec'd program by sched_exec().
-    int place_new_269(Simulation &sim, TaskId t);
-    int sched_exec_cpu(Simulation &sim, TaskId t, std::string &why) const;
+    int place_new_269(PolicyContext sim, TaskId t);
+    int sched_exec_cpu(PolicyContext sim, TaskId t, std::string &why) const;
 
     BalancerParams bp_;
     std::vector<std::vector<SchedDomain>> domains_;      // [cpu][level], lowest first

@@ -139,7 +139,7 @@ public:
     // for that long and is cache cold by 2.5's cache_decay_ticks. The
     // engine's default 6 ms rotation would keep every queued task "hot" for
     // ever.
-    bool check_preempt_tick(Simulation &sim, int cpu) override
+    bool check_preempt_tick(PolicyContext sim, int cpu) override
     {
         if (!p_.o1_slices)
             return Policy::check_preempt_tick(sim, cpu);
@@ -156,7 +156,7 @@ public:
     // has started, the convention of the engine's workloads (domain_269.cpp
     // reads them the same way). A Process's first task, and a task that is
     // an OS process of its own, was exec'd.
-    int select_cpu_fork(Simulation &sim, TaskId t) override
+    int select_cpu_fork(PolicyContext sim, TaskId t) override
     {
         const Task &task = sim.task(t);
         if (!task.own_process)
@@ -173,7 +173,7 @@ public:
 
     // Linux 2.5.59 kernel/sched.c: sched_balance_exec() -> sched_best_cpu():
     // the least loaded node, then its least loaded CPU.
-    int balance_exec(Simulation &sim, TaskId t)
+    int balance_exec(PolicyContext sim, TaskId t)
     {
         const Topology &topo = sim.topology();
         const CpuSet &allowed = sim.task(t).cpus_allowed;
@@ -199,7 +199,7 @@ public:
     }
 
     // 2.5 wakes a task where it last ran: there is no wakeup balancing.
-    int select_cpu_wakeup(Simulation &sim, TaskId t, int) override
+    int select_cpu_wakeup(PolicyContext sim, TaskId t, int) override
     {
         const Task &task = sim.task(t);
         if (task.cpu >= 0 && task.cpus_allowed.test(task.cpu))
@@ -211,7 +211,7 @@ public:
     // scheduler_tick() with idle=1 when the idle task has the CPU. Periods
     // count jiffies (`j % PERIOD == 0`); node balancing comes before the
     // balance within the node when both fall on one tick.
-    void on_tick(Simulation &sim, int cpu) override
+    void on_tick(PolicyContext sim, int cpu) override
     {
         if (p_.orig) {
             lb_.on_tick(sim, cpu);
@@ -260,7 +260,7 @@ public:
     // node's mask under either idle_balance_mask: the mistaken line the
     // report quotes is rebalance_tick()'s (this_rq, this_cpumask), not
     // schedule()'s (rq).
-    void on_idle(Simulation &sim, int cpu) override
+    void on_idle(PolicyContext sim, int cpu) override
     {
         if (p_.orig) {
             lb_.on_idle(sim, cpu);

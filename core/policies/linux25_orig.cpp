@@ -9,7 +9,7 @@
 
 namespace schedscope {
 
-void Linux25Orig::on_tick(Simulation &sim, int cpu)
+void Linux25Orig::on_tick(PolicyContext sim, int cpu)
 {
     const std::int64_t j = sim.now() / sim.model().tick_ns; // jiffies
     const std::int64_t ticks_per_ms = std::max<std::int64_t>(1, 1'000'000 / sim.model().tick_ns);
@@ -29,13 +29,13 @@ void Linux25Orig::on_tick(Simulation &sim, int cpu)
 // Linux 2.5.59 kernel/sched.c: schedule() with !rq->nr_running calls
 // load_balance(rq, 1) before falling back to the idle task; the call counts
 // towards nr_balanced like any other.
-void Linux25Orig::on_idle(Simulation &sim, int cpu)
+void Linux25Orig::on_idle(PolicyContext sim, int cpu)
 {
     if (!acting_)
         load_balance(sim, cpu, true, "newly idle");
 }
 
-Linux25Orig::RqState &Linux25Orig::state(const Simulation &sim, int cpu)
+Linux25Orig::RqState &Linux25Orig::state(PolicyView sim, int cpu)
 {
     if (rq_.empty()) {
         rq_.resize(static_cast<size_t>(sim.topology().pu_count()));
@@ -51,8 +51,7 @@ Linux25Orig::RqState &Linux25Orig::state(const Simulation &sim, int cpu)
 // nodes' runnable counts (node_nr_running), each decayed as
 // load = prev_load / 2 + now, remembered per balancing CPU. The busiest
 // other node must beat ours and carry more than NODE_THRESHOLD % of it.
-int Linux25Orig::find_busiest_node(const Simulation &sim, RqState &st, int this_node, int &this_load,
-                                   int &max_load) const
+int Linux25Orig::find_busiest_node(PolicyView sim, RqState &st, int this_node, int &this_load, int &max_load) const
 {
     const Topology &topo = sim.topology();
     auto node_nr_running = [&](int n) {
@@ -85,7 +84,7 @@ int Linux25Orig::find_busiest_node(const Simulation &sim, RqState &st, int this_
 // then reset) looks for the busiest other node and, if there is one,
 // balances over that node's CPUs plus this CPU; otherwise over this
 // CPU's own node.
-CpuSet Linux25Orig::cpus_to_balance(const Simulation &sim, int cpu, std::string &why)
+CpuSet Linux25Orig::cpus_to_balance(PolicyView sim, int cpu, std::string &why)
 {
     const Topology &topo = sim.topology();
     RqState &st = state(sim, cpu);
@@ -109,7 +108,7 @@ CpuSet Linux25Orig::cpus_to_balance(const Simulation &sim, int cpu, std::string 
 
 // Linux 2.5.59 kernel/sched.c: load_balance() asks cpus_to_balance() for
 // the CPUs to look at.
-void Linux25Orig::load_balance(Simulation &sim, int cpu, bool idle, const std::string &how)
+void Linux25Orig::load_balance(PolicyContext sim, int cpu, bool idle, const std::string &how)
 {
     std::string why;
     const CpuSet mask = cpus_to_balance(sim, cpu, why);
@@ -120,7 +119,7 @@ void Linux25Orig::load_balance(Simulation &sim, int cpu, bool idle, const std::s
 // 2.5.59 (decayed whole-node loads, NODE_THRESHOLD), then load_balance()
 // over the busiest node's CPUs plus this one ("node_to_cpumask(node) |
 // this_cpumask").
-void Linux25Orig::balance_node(Simulation &sim, int cpu, bool idle, const std::string &how)
+void Linux25Orig::balance_node(PolicyContext sim, int cpu, bool idle, const std::string &how)
 {
     const Topology &topo = sim.topology();
     if (acting_ || topo.numa_count() < 2)
@@ -138,7 +137,7 @@ void Linux25Orig::balance_node(Simulation &sim, int cpu, bool idle, const std::s
 
 // Linux 2.5.59 kernel/sched.c: load_balance() with find_busiest_queue(),
 // over `mask` (the rework passes it in; 2.5.59 got it from cpus_to_balance()).
-void Linux25Orig::balance(Simulation &sim, int cpu, bool idle, const CpuSet &mask, const std::string &how)
+void Linux25Orig::balance(PolicyContext sim, int cpu, bool idle, const CpuSet &mask, const std::string &how)
 {
     if (acting_)
         return;

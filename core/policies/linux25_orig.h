@@ -43,15 +43,15 @@ struct Linux25OrigParams {
 class Linux25Orig {
 public:
     explicit Linux25Orig(Linux25OrigParams p) : p_(p) {}
-    void on_tick(Simulation &sim, int cpu);
-    void on_idle(Simulation &sim, int cpu);
+    void on_tick(PolicyContext sim, int cpu);
+    void on_idle(PolicyContext sim, int cpu);
 
     // The rework's entry points. balance(): load_balance(this_rq, idle,
     // cpumask) over `mask`. balance_node(): sched-2.5.59-A2 balance_node(),
     // find_busiest_node() and then balance() over that node plus this CPU.
     // Both do nothing while our own migration is under way.
-    void balance(Simulation &sim, int cpu, bool idle, const CpuSet &mask, const std::string &how);
-    void balance_node(Simulation &sim, int cpu, bool idle, const std::string &how);
+    void balance(PolicyContext sim, int cpu, bool idle, const CpuSet &mask, const std::string &how);
+    void balance_node(PolicyContext sim, int cpu, bool idle, const std::string &how);
 
 private:
     // 2.5.59's per-runqueue balancing state (struct runqueue), per CPU.
@@ -60,10 +60,10 @@ private:
         std::vector<int> prev_cpu_load;  // rq->prev_nr_running[]: each CPU's length at our last look
         std::vector<int> prev_node_load; // rq->prev_node_load[]: decayed node loads as we saw them
     };
-    RqState &state(const Simulation &sim, int cpu);
-    int find_busiest_node(const Simulation &sim, RqState &st, int this_node, int &this_load, int &max_load) const;
-    CpuSet cpus_to_balance(const Simulation &sim, int cpu, std::string &why);
-    void load_balance(Simulation &sim, int cpu, bool idle, const std::string &how);
+    RqState &state(PolicyView sim, int cpu);
+    int find_busiest_node(PolicyView sim, RqState &st, int this_node, int &this_load, int &max_load) const;
+    CpuSet cpus_to_balance(PolicyView sim, int cpu, std::string &why);
+    void load_balance(PolicyContext sim, int cpu, bool idle, const std::string &how);
 
     Linux25OrigParams p_;
     std::vector<RqState> rq_; // sized on first use

@@ -24,7 +24,7 @@ const ParamTable<MigrateRateParams> &MigrateRateParams::table()
     return t;
 }
 
-bool MigrateRateLimit::admit(const Simulation &sim, int node, std::int64_t pages)
+bool MigrateRateLimit::admit(PolicyView sim, int node, std::int64_t pages)
 {
     const auto nodes = static_cast<size_t>(std::max(1, sim.topology().numa_count()));
     if (window_start_ns_.size() != nodes) {

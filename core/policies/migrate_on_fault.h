@@ -9,6 +9,7 @@
 // which the 2012 comparisons ran, dropped the daemons and kept their two
 // knobs for the rate limit.
 
+#include "engine/policy_context.h"
 #include "engine/sim_types.h"
 #include "params/param_table.h"
 
@@ -16,8 +17,6 @@
 #include <vector>
 
 namespace schedscope {
-
-class Simulation;
 
 // AutoNUMA27 defaults: migrate_sleep_millisecs = 100, pages_to_migrate =
 // 128 MiB of 4 KiB pages.
@@ -38,7 +37,7 @@ public:
     const MigrateRateParams &params() const { return p_; }
 
     // May `pages` more pages migrate to `node` now? Counts them if so.
-    bool admit(const Simulation &sim, int node, std::int64_t pages);
+    bool admit(PolicyView sim, int node, std::int64_t pages);
 
 private:
     MigrateRateParams p_;

@@ -22,7 +22,7 @@ constexpr SimTime kKhugepagedScanSleepNs = 10'000'000'000;
 constexpr std::int64_t kKhugepagedPagesToScan = 512 * 8;
 
 // A CPU running one of the process's live tasks, or kNoCpu.
-int cpu_of_process(const Simulation &sim, const Process &proc)
+int cpu_of_process(PolicyView sim, const Process &proc)
 {
     for (TaskId t : proc.tasks) {
         const Task &task = sim.task(t);
@@ -71,7 +71,7 @@ void NumaScanner::note_migrated(ProcId p, int chunk)
     split_[p][chunk] = 1;
 }
 
-void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_walk_start,
+void NumaScanner::tick(PolicyContext sim, const std::function<void(ProcId)> &on_walk_start,
                        const std::function<void(ProcId)> &on_full_pass)
 {
     const int nproc = static_cast<int>(sim.processes().size());
@@ -143,7 +143,7 @@ void NumaScanner::tick(Simulation &sim, const std::function<void(ProcId)> &on_wa
     }
 }
 
-void NumaScanner::on_fault(Simulation &sim, TaskId t, int chunk)
+void NumaScanner::on_fault(PolicyContext sim, TaskId t, int chunk)
 {
     const ProcId p = sim.task(t).proc;
     const bool tracked = p < static_cast<ProcId>(faults_.size()) && chunk < static_cast<int>(faults_[p].size());
@@ -156,7 +156,7 @@ void NumaScanner::on_fault(Simulation &sim, TaskId t, int chunk)
         sim.arm_chunk(p, chunk, kNoCpu, 0); // already paid for at scan time
 }
 
-void NumaScanner::khugepaged(Simulation &sim)
+void NumaScanner::khugepaged(PolicyContext sim)
 {
     const int nproc = static_cast<int>(sim.processes().size());
     if (nproc == 0)

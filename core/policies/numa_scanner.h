@@ -14,6 +14,7 @@
 // on a CPU that runs the process.
 
 #include "engine/policy_actions.h"
+#include "engine/policy_context.h"
 #include "engine/sim_types.h"
 #include "params/param_table.h"
 #include "params/params.h"
@@ -23,8 +24,6 @@
 #include <vector>
 
 namespace schedscope {
-
-class Simulation;
 
 // knuma_scand defaults (AutoNUMA27 mm/autonuma.c): pages_to_scan = 128 MiB
 // of 4 KiB pages every scan_sleep_millisecs = 100 ms, a pause of
@@ -58,19 +57,19 @@ public:
     // Once per tick. `on_walk_start(proc)` runs as the scanner starts on a
     // process's memory (its mm's new pass), `on_full_pass(proc)` once it has
     // walked all of it (the per-process statistics are then complete).
-    void tick(Simulation &sim, const std::function<void(ProcId)> &on_walk_start,
+    void tick(PolicyContext sim, const std::function<void(ProcId)> &on_walk_start,
               const std::function<void(ProcId)> &on_full_pass);
     // A hinting fault the engine took on a chunk: charges the rest of its
     // pages (PolicyActions::take_hinting_fault) and, without pmd scanning,
     // re-arms the chunk so that it may report a few more samples this pass.
-    void on_fault(Simulation &sim, TaskId t, int chunk);
+    void on_fault(PolicyContext sim, TaskId t, int chunk);
     // How the chunk is mapped now.
     PageGrain grain(ProcId p, int chunk) const;
     // The chunk migrated: a huge page there was split.
     void note_migrated(ProcId p, int chunk);
 
 private:
-    void khugepaged(Simulation &sim);
+    void khugepaged(PolicyContext sim);
 
     NumaScanParams p_;
     SimTime next_wake_ns_ = 0;

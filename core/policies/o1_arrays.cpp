@@ -44,7 +44,7 @@ void O1Arrays::join(TaskId t, int cpu, bool expired)
     s.seq = ++next_seq_;
 }
 
-void O1Arrays::switch_if_active_empty(const Simulation &sim, int cpu)
+void O1Arrays::switch_if_active_empty(PolicyView sim, int cpu)
 {
     // Linux 2.6.9 schedule(): with nothing left on the active array, the
     // expired one becomes active (rq->active and rq->expired swap). The
@@ -59,7 +59,7 @@ void O1Arrays::switch_if_active_empty(const Simulation &sim, int cpu)
     flip(sim, cpu);
 }
 
-void O1Arrays::flip(const Simulation &sim, int cpu)
+void O1Arrays::flip(PolicyView sim, int cpu)
 {
     std::uint8_t &active = active_[static_cast<size_t>(cpu)];
     active ^= 1;
@@ -69,7 +69,7 @@ void O1Arrays::flip(const Simulation &sim, int cpu)
         state_mut(t).array = active;
 }
 
-void O1Arrays::on_new(const Simulation &sim, TaskId t, int cpu)
+void O1Arrays::on_new(PolicyView sim, TaskId t, int cpu)
 {
     switch_if_active_empty(sim, cpu);
     TaskState &s = state_mut(t);
@@ -80,14 +80,14 @@ void O1Arrays::on_new(const Simulation &sim, TaskId t, int cpu)
     join(t, cpu, false);
 }
 
-void O1Arrays::on_wakeup(const Simulation &sim, TaskId t, int cpu)
+void O1Arrays::on_wakeup(PolicyView sim, TaskId t, int cpu)
 {
     switch_if_active_empty(sim, cpu);
     // activate_task(): the active array's tail; the slice is what was left.
     join(t, cpu, false);
 }
 
-void O1Arrays::on_migrate(const Simulation &sim, TaskId t, int from_cpu, int to_cpu)
+void O1Arrays::on_migrate(PolicyView sim, TaskId t, int from_cpu, int to_cpu)
 {
     // pull_task(): from busiest's expired array to this CPU's expired one,
     // from active to active.
@@ -96,7 +96,7 @@ void O1Arrays::on_migrate(const Simulation &sim, TaskId t, int from_cpu, int to_
     join(t, to_cpu, was_expired);
 }
 
-bool O1Arrays::tick(const Simulation &sim, int cpu)
+bool O1Arrays::tick(PolicyView sim, int cpu)
 {
     switch_if_active_empty(sim, cpu);
     const TaskId cur = sim.rq(cpu).current;
@@ -116,9 +116,9 @@ bool O1Arrays::tick(const Simulation &sim, int cpu)
     return true;
 }
 
-void O1Arrays::settle(const Simulation &sim, int cpu) { switch_if_active_empty(sim, cpu); }
+void O1Arrays::settle(PolicyView sim, int cpu) { switch_if_active_empty(sim, cpu); }
 
-int O1Arrays::pick(const Simulation &sim, int cpu)
+int O1Arrays::pick(PolicyView sim, int cpu)
 {
     // schedule(): the first task of the best priority's list on the active
     // array (sched_find_first_bit, queue->next).
@@ -147,7 +147,7 @@ int O1Arrays::pick(const Simulation &sim, int cpu)
     return std::max(best, 0);
 }
 
-void O1Arrays::move_order(const Simulation &sim, int cpu, std::vector<TaskId> &out)
+void O1Arrays::move_order(PolicyView sim, int cpu, std::vector<TaskId> &out)
 {
     switch_if_active_empty(sim, cpu);
     out.assign(sim.rq(cpu).queue.begin(), sim.rq(cpu).queue.end());

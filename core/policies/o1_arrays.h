@@ -21,14 +21,13 @@
 // engine's tasks are not created by a running parent's fork() call, so each
 // new task starts with a whole slice.
 
+#include "engine/policy_context.h"
 #include "engine/sim_types.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace schedscope {
-
-class Simulation;
 
 class O1Arrays {
 public:
@@ -46,25 +45,25 @@ public:
     // tail), woken (the active array's tail, its slice as it was), or moved
     // by a balancer from `from_cpu` (pull_task(): the same array on the new
     // CPU, at its tail).
-    void on_new(const Simulation &sim, TaskId t, int cpu);
-    void on_wakeup(const Simulation &sim, TaskId t, int cpu);
-    void on_migrate(const Simulation &sim, TaskId t, int from_cpu, int to_cpu);
+    void on_new(PolicyView sim, TaskId t, int cpu);
+    void on_wakeup(PolicyView sim, TaskId t, int cpu);
+    void on_migrate(PolicyView sim, TaskId t, int from_cpu, int to_cpu);
 
     // scheduler_tick(): the running task has used a tick of its slice; true
     // when the slice ended (the task is now on the expired array's tail with
     // a new slice, and must give way).
-    bool tick(const Simulation &sim, int cpu);
+    bool tick(PolicyView sim, int cpu);
     // schedule() with the running task still runnable and nothing on the
     // active array: if the task had expired, the arrays switch and it runs
     // on with its new slice.
-    void settle(const Simulation &sim, int cpu);
+    void settle(PolicyView sim, int cpu);
     // schedule(): which queued task runs next, an index into rq(cpu).queue
     // (switching the arrays when the active one has none).
-    int pick(const Simulation &sim, int cpu);
+    int pick(PolicyView sim, int cpu);
     // move_tasks()'s walk of `cpu`'s queued tasks: the expired array first
     // (when it has any), then the active one; each from its best priority,
     // and each priority's list from the tail (the most recently queued).
-    void move_order(const Simulation &sim, int cpu, std::vector<TaskId> &out);
+    void move_order(PolicyView sim, int cpu, std::vector<TaskId> &out);
 
     bool expired(TaskId t, int cpu) const { return state(t).array != active_[static_cast<size_t>(cpu)]; }
     int slice_left(TaskId t) const { return state(t).slice; }
@@ -90,9 +89,9 @@ private:
     void join(TaskId t, int cpu, bool expired);
     // The running task is on the expired array and no queued task on the
     // active one: the arrays switch (schedule() found the active one empty).
-    void switch_if_active_empty(const Simulation &sim, int cpu);
+    void switch_if_active_empty(PolicyView sim, int cpu);
     // The array switch: rq->active and rq->expired swap.
-    void flip(const Simulation &sim, int cpu);
+    void flip(PolicyView sim, int cpu);
 
     std::vector<TaskState> tasks_;
     std::vector<std::uint8_t> active_; // [cpu]: which array is the active one

@@ -10,7 +10,7 @@
 
 namespace schedscope {
 
-inline bool own_move(Simulation &sim, bool &acting, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
+inline bool own_move(PolicyContext sim, bool &acting, TaskId t, int to_cpu, int by_cpu, DecisionKind kind,
                      const std::string &why)
 {
     const bool was = acting;

@@ -3,6 +3,7 @@
 // does, its parameters and how to build it.
 
 #include "engine/policy.h"
+#include "engine/wakeup_param.h"
 #include "params/param_table.h"
 #include "params/params.h"
 
@@ -32,7 +33,7 @@ PolicyInfo policy_info(std::string name, std::string description, const ParamTab
     info.make = [&table, build = std::move(build), what = "policy '" + info.name + "'"](const ParamMap &p,
                                                                                         const std::string &source) {
         ParamMap own = p;
-        own.erase(wakeup_param_info().name);
+        own.erase(wakeup_param_name());
         return build(table.parse(own, what, source));
     };
     return info;
@@ -43,7 +44,7 @@ PolicyInfo policy_info(std::string name, std::string description, const ParamTab
 template <class P> ParamMap policy_params(const ParamTable<P> &table, const P &p, WakeupMode wakeup)
 {
     ParamMap m = table.write(p);
-    m[wakeup_param_info().name] = wakeup == WakeupMode::Queued ? "queued" : "locked";
+    add_wakeup(m, wakeup);
     return m;
 }
 

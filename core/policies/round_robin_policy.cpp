@@ -34,12 +34,12 @@ public:
     std::string name() const override { return "round-robin"; }
     ParamMap params() const override { return policy_params(round_robin_table(), p_, wakeup_mode()); }
 
-    int select_cpu_fork(Simulation &sim, TaskId t) override { return next_cpu(sim, t); }
-    int select_cpu_wakeup(Simulation &sim, TaskId t, int /*waker_cpu*/) override { return next_cpu(sim, t); }
+    int select_cpu_fork(PolicyContext sim, TaskId t) override { return next_cpu(sim, t); }
+    int select_cpu_wakeup(PolicyContext sim, TaskId t, int /*waker_cpu*/) override { return next_cpu(sim, t); }
 
 private:
     // The first allowed CPU at or after the turn, then the turn moves on.
-    int next_cpu(const Simulation &sim, TaskId t)
+    int next_cpu(PolicyView sim, TaskId t)
     {
         const int cpus = sim.topology().pu_count();
         const CpuSet &allowed = sim.task(t).cpus_allowed;

@@ -49,17 +49,10 @@ long group_power(const Topology &topo, const CpuSet &grp)
     return power;
 }
 
-CpuSet single(int pu)
-{
-    CpuSet s;
-    s.set(pu);
-    return s;
-}
-
 CpuSet object_span(const Topology &topo, int pu, ObjType type)
 {
     const ObjId o = topo.ancestor_of_pu(pu, type);
-    return o == kNoObj ? single(pu) : topo.obj(o).cpuset;
+    return o == kNoObj ? single_pu(pu) : topo.obj(o).cpuset;
 }
 
 // The candidate spans around one PU, as generators so that a level's groups
@@ -73,7 +66,7 @@ std::vector<SpanOf> candidate_generators(const Topology &topo)
     if (const int llc = topo.last_cache_level(); llc > 0)
         gens.push_back([&topo, llc](int pu) {
             CpuSet s = topo.pus_sharing_cache(pu, llc);
-            return s.empty() ? single(pu) : s;
+            return s.empty() ? single_pu(pu) : s;
         });
     gens.push_back([&topo](int pu) { return object_span(topo, pu, ObjType::Package); });
     if (topo.numa_count() > 1) {
@@ -85,14 +78,7 @@ std::vector<SpanOf> candidate_generators(const Topology &topo)
                 if (a != b)
                     dists.insert(topo.node_distance(a, b));
         for (int d : dists)
-            gens.push_back([&topo, d](int pu) {
-                CpuSet s;
-                const int home = topo.node_of_pu(pu);
-                for (int n = 0; n < topo.numa_count(); ++n)
-                    if (topo.node_distance(home, n) <= d)
-                        s |= topo.pus_of_node(n);
-                return s;
-            });
+            gens.push_back([&topo, d](int pu) { return pus_within_distance(topo, pu, d); });
     }
     gens.push_back([&topo](int) {
         CpuSet s;
@@ -154,7 +140,7 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
         }
         std::stable_sort(order.begin(), order.end(),
                          [&](size_t a, size_t b) { return spans[a].count() < spans[b].count(); });
-        CpuSet prev = single(pu);
+        CpuSet prev = single_pu(pu);
         int prev_gen = -1;
         for (size_t g : order) {
             const CpuSet &span = spans[g];
@@ -172,21 +158,10 @@ std::vector<std::vector<SchedDomain>> build_sched_domains(const Topology &topo, 
             const char *name = domain_level_name(topo.distance(pu, other).cls);
             sd.level = name ? name : "package";
             auto &groups = built[{span.to_list_string(), prev_gen}];
-            if (!groups) {
-                auto g = std::make_shared<SchedDomain::Groups>();
-                CpuSet covered;
-                for (int q = span.first(); q >= 0; q = span.next(q)) {
-                    if (covered.test(q))
-                        continue;
-                    CpuSet grp = prev_gen < 0 ? single(q) : gens[prev_gen](q);
-                    grp &= span;
-                    covered |= grp;
-                    g->power.push_back(group_power(topo, grp));
-                    g->add(std::move(grp));
-                }
-                g->close();
-                groups = std::move(g);
-            }
+            if (!groups)
+                groups = build_sched_groups(
+                    span, [&](int q) { return prev_gen < 0 ? single_pu(q) : gens[prev_gen](q); }, false,
+                    [&](SchedDomain::Groups &g, const CpuSet &grp) { g.power.push_back(group_power(topo, grp)); });
             sd.shared_groups = groups;
             sd.own_group = sd.group_of(pu);
             const LevelTunables &t = tunables_for(sd.level);

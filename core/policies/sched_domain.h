@@ -80,7 +80,7 @@ struct SchedDomain {
     int busy_factor = 64;
     int imbalance_pct = 125;
     int cache_nice_tries = 1;
-    double cache_hot_time_ms = 2.5;
+    double cache_hot_time_ms = kDefaultCacheHotTimeMs;
     unsigned flags = 0;
 
     // Per-CPU balancing state.
@@ -92,6 +92,56 @@ struct SchedDomain {
     int group_of(int cpu) const;  // index into groups(), or -1
     std::string describe() const; // one line for the explain view
 };
+
+// The set of one PU.
+inline CpuSet single_pu(int pu)
+{
+    CpuSet s;
+    s.set(pu);
+    return s;
+}
+
+// The PUs of the nodes at most SLIT distance `d` from `pu`'s node: the span
+// of the NUMA level of that distance (one level per distance, as Linux
+// 3.6's sched_init_numa() builds them).
+inline CpuSet pus_within_distance(const Topology &topo, int pu, int d)
+{
+    CpuSet s;
+    const int home = topo.node_of_pu(pu);
+    for (int n = 0; n < topo.numa_count(); ++n)
+        if (topo.node_distance(home, n) <= d)
+            s |= topo.pus_of_node(n);
+    return s;
+}
+
+// A domain's groups as build_sched_groups() makes them (Linux 2.6.9
+// kernel/sched.c, 3.6 kernel/sched/core.c): for each CPU of `span` in
+// order that no group holds yet, the child level's span around it
+// (`child_span(q)`), cut to `span`. With `disjoint`, a CPU an earlier group
+// holds is cut from later ones too (3.6's overlapping NUMA groups of
+// build_overlap_sched_groups(), each CPU kept in the first that covers it).
+// `each(groups, group)` sees every group before it is added.
+template <class ChildSpan, class Each>
+std::shared_ptr<SchedDomain::Groups> build_sched_groups(const CpuSet &span, ChildSpan &&child_span, bool disjoint,
+                                                        Each &&each)
+{
+    auto g = std::make_shared<SchedDomain::Groups>();
+    CpuSet covered;
+    for (int q = span.first(); q >= 0; q = span.next(q)) {
+        if (covered.test(q))
+            continue;
+        CpuSet grp = child_span(q);
+        grp &= span;
+        if (disjoint)
+            for (int m = covered.first(); m >= 0; m = covered.next(m))
+                grp.reset(m);
+        covered |= grp;
+        each(*g, grp);
+        g->add(std::move(grp));
+    }
+    g->close();
+    return g;
+}
 
 // domains[cpu] = that CPU's levels, lowest first. Tunables from the kernel
 // initialisers, cache-hot times and cache_nice_tries from `params`.

@@ -122,7 +122,7 @@ public:
     // Homes: each process in turn to the node with the fewest threads per
     // CPU already homed there (sched/numa, March 2012, kernel/sched/numa.c
     // select_task_node() -> find_idlest_node(): the least loaded node).
-    void attach(Simulation &sim) override
+    void attach(PolicyContext sim) override
     {
         Base::attach(sim);
         const Topology &topo = sim.topology();
@@ -176,9 +176,9 @@ public:
         }
     }
 
-    int preferred_node(const Simulation &sim, TaskId t) const override { return home_of(sim, t); }
+    int preferred_node(PolicyView sim, TaskId t) const override { return home_of(sim, t); }
 
-    void on_tick(Simulation &sim, int cpu) override
+    void on_tick(PolicyContext sim, int cpu) override
     {
         Base::on_tick(sim, cpu);
         if (per_task()) {
@@ -194,7 +194,7 @@ public:
 
     // Migrate on fault: after two faults in a row from one node the page
     // moves there, towards the thread that touches it.
-    void on_hinting_fault(Simulation &sim, TaskId t, int chunk, int node) override
+    void on_hinting_fault(PolicyContext sim, TaskId t, int chunk, int node) override
     {
         const Task &task = sim.task(t);
         PolicyActions::take_hinting_fault(sim, t, PageGrain::Pte, true);
@@ -226,8 +226,8 @@ public:
 
 protected:
     // home=task: a new task has no home (p->node = -1), so none here.
-    int fork_node(const Simulation &sim, TaskId t) const override { return per_task() ? kNoNode : home_of(sim, t); }
-    int numa_preference(const Simulation &sim, TaskId t, int from_cpu, int to_cpu) const override
+    int fork_node(PolicyView sim, TaskId t) const override { return per_task() ? kNoNode : home_of(sim, t); }
+    int numa_preference(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const override
     {
         const int h = home_of(sim, t);
         if (h == kNoNode)
@@ -235,7 +235,7 @@ protected:
         const int from = sim.topology().node_of_pu(from_cpu), to = sim.topology().node_of_pu(to_cpu);
         return to == h && from != h ? 1 : (from == h && to != h ? -1 : 0);
     }
-    std::string numa_reason(const Simulation &sim, TaskId t) const override
+    std::string numa_reason(PolicyView sim, TaskId t) const override
     {
         return (per_task() ? "its home is " : "its process's home is ") + node_text(home_of(sim, t));
     }
@@ -248,7 +248,7 @@ private:
         return p >= 0 && p < static_cast<ProcId>(procs_.size()) ? procs_[static_cast<size_t>(p)].home : kNoNode;
     }
 
-    int home_of(const Simulation &sim, TaskId t) const
+    int home_of(PolicyView sim, TaskId t) const
     {
         if (per_task())
             return t >= 0 && t < static_cast<TaskId>(tasks_.size()) ? tasks_[static_cast<size_t>(t)].home : kNoNode;
@@ -259,7 +259,7 @@ private:
     // it has run its scan period since it last did, it scans its process
     // if that is due (task_numa_work(): the next scan no sooner than twice
     // the minimum period, whichever thread asks).
-    void task_tick(Simulation &sim, int cpu)
+    void task_tick(PolicyContext sim, int cpu)
     {
         const TaskId t = sim.rq(cpu).current;
         if (t < 0 || t >= static_cast<TaskId>(tasks_.size()))
@@ -289,7 +289,7 @@ private:
     // counts halve; a move waits settle_count scans after its last
     // (NUMA_SETTLE); its scan period resets on a move and doubles, up to
     // the maximum, while the home stays.
-    void place_task(Simulation &sim, TaskId t, int seq)
+    void place_task(PolicyContext sim, TaskId t, int seq)
     {
         TaskHome &th = tasks_[static_cast<size_t>(t)];
         if (th.scan_seq == seq)
@@ -324,7 +324,7 @@ private:
     // address space made PROT_NONE by change_protection(), one pte at a
     // time, and the range's TLBs flushed; the next scan no sooner than
     // twice the minimum period, later while the home stays put.
-    void scan(Simulation &sim, ProcId p)
+    void scan(PolicyContext sim, ProcId p)
     {
         ProcState &s = procs_[static_cast<size_t>(p)];
         const Process &proc = sim.processes()[p];
@@ -355,7 +355,7 @@ private:
     // the last period's faults hit is home; a move waits settle_count scans
     // after the previous one (NUMA_SETTLE); the scan period resets on a
     // move and doubles, up to its maximum, while home stays.
-    void place(Simulation &sim, ProcId p)
+    void place(PolicyContext sim, ProcId p)
     {
         ProcState &s = procs_[static_cast<size_t>(p)];
         const auto best = std::max_element(s.faults.begin(), s.faults.end());

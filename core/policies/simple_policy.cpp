@@ -24,9 +24,9 @@ public:
     std::string name() const override { return "simple"; }
     ParamMap params() const override { return policy_params(simple_table(), {}, wakeup_mode()); }
 
-    int select_cpu_fork(Simulation &sim, TaskId t) override { return least_loaded(sim, t, -1); }
+    int select_cpu_fork(PolicyContext sim, TaskId t) override { return least_loaded(sim, t, -1); }
 
-    int select_cpu_wakeup(Simulation &sim, TaskId t, int /*waker_cpu*/) override
+    int select_cpu_wakeup(PolicyContext sim, TaskId t, int /*waker_cpu*/) override
     {
         const Task &task = sim.task(t);
         if (task.cpu >= 0 && task.cpus_allowed.test(task.cpu) && sim.cpu_idle(task.cpu))
@@ -34,21 +34,21 @@ public:
         return least_loaded(sim, t, task.cpu);
     }
 
-    void on_tick(Simulation &sim, int cpu) override
+    void on_tick(PolicyContext sim, int cpu) override
     {
         if (sim.cpu_idle(cpu))
             pull(sim, cpu);
     }
-    void on_idle(Simulation &sim, int cpu) override { pull(sim, cpu); }
+    void on_idle(PolicyContext sim, int cpu) override { pull(sim, cpu); }
 
 private:
     // Lowest nr_running among allowed PUs; `prefer` wins ties.
-    static int least_loaded(const Simulation &sim, TaskId t, int prefer)
+    static int least_loaded(PolicyView sim, TaskId t, int prefer)
     {
         return least_loaded_cpu(sim, sim.task(t).cpus_allowed, prefer);
     }
 
-    static void pull(Simulation &sim, int cpu)
+    static void pull(PolicyContext sim, int cpu)
     {
         int busiest = -1;
         int most = 1;

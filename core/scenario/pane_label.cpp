@@ -1,7 +1,7 @@
 #include "scenario/pane_label.h"
 
 #include "catalog/catalog.h"
-#include "engine/policy.h"
+#include "engine/wakeup_param.h"
 
 #include <charconv>
 #include <exception>
@@ -12,23 +12,6 @@
 namespace schedscope {
 
 namespace {
-
-// Every policy takes `wakeup` besides its catalog parameters (catalog.h).
-// Its default is the modelled kernel's and differs between policies (cfs and
-// the policies built on it queue, the others lock; autonuma follows its
-// `base`): the policy itself says which, as make_policy asks it.
-std::string wakeup_default(const PolicySpec &p)
-{
-    ParamMap rest = p.params;
-    rest.erase("wakeup");
-    try {
-        return make_policy(p.name, rest, "label")->default_wakeup_mode() == WakeupMode::Queued ? "queued" : "locked";
-    } catch (const std::exception &) {
-        // A pane whose parameters do not build (the dialog shows why) is
-        // labelled as written; its wakeup then counts as unknown.
-        return {};
-    }
-}
 
 // Unit suffixes of parameter names (the project names constants by unit),
 // moved to the value in a label: cache_hot_time_ms=10 reads cache_hot_time=10ms.
@@ -68,8 +51,11 @@ std::string effective(const PolicySpec &p, const std::string &key)
 {
     if (const auto it = p.params.find(key); it != p.params.end())
         return it->second;
-    if (key == "wakeup")
-        return wakeup_default(p);
+    // Every policy takes `wakeup` besides its catalog parameters; its
+    // default is the policy's own. A pane whose parameters do not build (the
+    // dialog shows why) is labelled as written: its wakeup counts as unknown.
+    if (key == wakeup_param_name())
+        return wakeup_info(p.name, p.params).default_value;
     for (const PolicyInfo &info : policy_catalog())
         if (info.name == p.name)
             for (const ParamInfo &param : info.params)

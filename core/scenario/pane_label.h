@@ -30,8 +30,8 @@ namespace schedscope {
 std::vector<std::string> pane_labels(const std::vector<PolicySpec> &policies);
 
 // Whether the pane runs `key` at the policy's default, given its other
-// parameters (the `wakeup` default is the policy's own: queued for cfs and
-// the policies built on it, locked for the others).
+// parameters (the `wakeup` default is the policy's own: catalog.h's
+// wakeup_info()).
 bool param_is_default(const PolicySpec &pane, const std::string &key);
 
 // "cache_hot_time_ms", "2.5" -> "cache_hot_time=2.5ms"; a path keeps only its

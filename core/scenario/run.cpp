@@ -3,6 +3,7 @@
 #include "analysis/migration_analysis.h"
 #include "analysis/migration_json.h"
 #include "catalog/catalog.h"
+#include "engine/wakeup_param.h"
 #include "util/duration_text.h"
 #include "util/input_error.h"
 
@@ -38,8 +39,9 @@ std::vector<PolicySpec> effective_policies(const Scenario &s)
         return s.policies;
     // Keep the wakeup knob the user chose for the first policy, if any.
     PolicySpec bind{"bind", {{"mode", mode}}};
-    if (!s.policies.empty() && s.policies.front().params.count("wakeup"))
-        bind.params["wakeup"] = s.policies.front().params.at("wakeup");
+    const std::string &wakeup = wakeup_param_name();
+    if (!s.policies.empty() && s.policies.front().params.count(wakeup))
+        bind.params[wakeup] = s.policies.front().params.at(wakeup);
     return {bind};
 }
 
@@ -69,50 +71,13 @@ Simulation build_simulation(const Scenario &s, const PolicySpec &policy, std::ui
     return sim;
 }
 
-RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
-{
-    RunResult r;
-    r.policy = sim.policy().name();
-    r.params = sim.policy().params();
-    r.seed = sim.config().seed;
-    r.finished = sim.finished();
-    r.fixed_work = fixed_work;
-    const SimTime end = sim.finished() ? sim.end_time() : sim.now();
-    r.elapsed_s = static_cast<double>(end) / kNsPerS;
-    double user = 0, sys = 0, idle = 0;
-    for (auto &rq : sim.runqueues()) {
-        user += static_cast<double>(rq.user_ns);
-        sys += static_cast<double>(rq.sys_ns);
-        idle += static_cast<double>(rq.idle_ns);
-    }
-    r.user_s = user / kNsPerS;
-    r.sys_s = sys / kNsPerS;
-    r.idle_pct = user + sys + idle > 0 ? 100.0 * idle / (user + sys + idle) : 0.0;
-    r.throughput = r.elapsed_s > 0 ? static_cast<double>(sim.total_ops()) / r.elapsed_s : 0.0;
-    const auto &samples = sim.recording().samples;
-    if (!samples.empty()) {
-        r.migrations = samples.back().migrations_by_class;
-        r.page_migrations = samples.back().page_migrations;
-        r.hinting_faults = samples.back().hinting_faults;
-        r.lock_wait_s = samples.back().lock_wait_ns / kNsPerS;
-    }
-    for (auto m : r.migrations)
-        r.migrations_total += m;
-    double acc = 0, local = 0;
-    for (auto &t : sim.tasks()) {
-        acc += t.stats.accesses;
-        local += t.stats.local_accesses;
-    }
-    r.local_access_pct = acc > 0 ? 100.0 * local / acc : 100.0;
-    r.events = sim.events_processed();
-    const MigrationAnalysis ma = analyze_migrations(sim);
-    r.hot_migration_pct = 100.0 * ma.totals.hot_share;
-    r.refill_cost_ms = ma.totals.refill_stall_ns / 1e6;
-    r.migrations_detail = migrations_detail_json(ma);
-    if (!with_series)
-        return r;
+namespace {
 
-    // Series, one array per figure, aligned on time_s.
+// The run's series, one array per figure, aligned on time_s: what --json
+// writes unless --no-series.
+nlohmann::json series_json(const Simulation &sim)
+{
+    const auto &samples = sim.recording().samples;
     nlohmann::json s;
     std::vector<double> t, u, sy, idle_pct, prog, ops, pm, hf, lw;
     std::vector<std::vector<double>> mig(kDistanceClassCount);
@@ -172,7 +137,53 @@ RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
     }
     s["local_access_pct"] = lp;
     s["node_mb"] = nm;
-    r.series = std::move(s);
+    return s;
+}
+
+} // namespace
+
+RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
+{
+    RunResult r;
+    r.policy = sim.policy().name();
+    r.params = sim.policy().params();
+    r.seed = sim.config().seed;
+    r.finished = sim.finished();
+    r.fixed_work = fixed_work;
+    const SimTime end = sim.finished() ? sim.end_time() : sim.now();
+    r.elapsed_s = static_cast<double>(end) / kNsPerS;
+    double user = 0, sys = 0, idle = 0;
+    for (auto &rq : sim.runqueues()) {
+        user += static_cast<double>(rq.user_ns);
+        sys += static_cast<double>(rq.sys_ns);
+        idle += static_cast<double>(rq.idle_ns);
+    }
+    r.user_s = user / kNsPerS;
+    r.sys_s = sys / kNsPerS;
+    r.idle_pct = user + sys + idle > 0 ? 100.0 * idle / (user + sys + idle) : 0.0;
+    r.throughput = r.elapsed_s > 0 ? static_cast<double>(sim.total_ops()) / r.elapsed_s : 0.0;
+    const auto &samples = sim.recording().samples;
+    if (!samples.empty()) {
+        r.migrations = samples.back().migrations_by_class;
+        r.page_migrations = samples.back().page_migrations;
+        r.hinting_faults = samples.back().hinting_faults;
+        r.lock_wait_s = samples.back().lock_wait_ns / kNsPerS;
+    }
+    for (auto m : r.migrations)
+        r.migrations_total += m;
+    double acc = 0, local = 0;
+    for (auto &t : sim.tasks()) {
+        acc += t.stats.accesses;
+        local += t.stats.local_accesses;
+    }
+    r.local_access_pct = acc > 0 ? 100.0 * local / acc : 100.0;
+    r.events = sim.events_processed();
+    const MigrationAnalysis ma = analyze_migrations(sim);
+    r.hot_migration_pct = 100.0 * ma.totals.hot_share;
+    r.refill_cost_ms = ma.totals.refill_stall_ns / 1e6;
+    r.migrations_detail = migrations_detail_json(ma);
+    if (with_series)
+        r.series = series_json(sim);
     return r;
 }
 

@@ -1,6 +1,7 @@
 #include "sweep/scenario_sweep.h"
 
 #include "catalog/catalog.h"
+#include "engine/wakeup_param.h"
 #include "scenario/run.h"
 #include "util/input_error.h"
 
@@ -11,7 +12,7 @@ SweepSpec scenario_sweep_spec(const Scenario &s, const PolicySpec &policy, const
 {
     const std::string source = s.source.empty() ? "sweep" : s.source;
     const PolicyInfo &info = find_policy(policy.name, "--policy");
-    bool known = param == "wakeup";
+    bool known = param == wakeup_param_name();
     for (const auto &p : info.params)
         known = known || p.name == param;
     if (!known)

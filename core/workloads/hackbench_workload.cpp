@@ -25,8 +25,8 @@ constexpr std::int64_t kHackbenchWorkingSetKiB = 64; // stack, socket buffers, t
 struct HackbenchParams {
     std::int64_t groups = kHackbenchGroups;
     std::int64_t loops = kHackbenchLoops;
-    double send_us = kHackbenchSendNs / 1e3;
-    double receive_us = kHackbenchRecvNs / 1e3;
+    double send_us = static_cast<double>(kHackbenchSendNs) / kNsPerUs;
+    double receive_us = static_cast<double>(kHackbenchRecvNs) / kNsPerUs;
     std::int64_t socket_buffer_bytes = kHackbenchSocketBufferBytes;
 };
 
@@ -51,8 +51,8 @@ void build_hackbench(Simulation &sim, const HackbenchParams &p, const std::strin
     HackbenchShape shape;
     shape.groups = p.groups;
     shape.loops = p.loops;
-    shape.send_ns = static_cast<std::int64_t>(p.send_us * 1e3);
-    shape.receive_ns = static_cast<std::int64_t>(p.receive_us * 1e3);
+    shape.send_ns = static_cast<std::int64_t>(p.send_us * kNsPerUs);
+    shape.receive_ns = static_cast<std::int64_t>(p.receive_us * kNsPerUs);
     shape.working_set_bytes = kHackbenchWorkingSetKiB * 1024;
     shape.buffer_messages = hackbench_buffer_messages(p.socket_buffer_bytes);
     shape.one_parent = true; // hackbench.c: main() forks every group's tasks itself

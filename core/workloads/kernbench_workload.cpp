@@ -66,7 +66,7 @@ void build_kernbench(Simulation &sim, const KernbenchParams &p, const std::strin
         s.program.ops = {Op{Op::Kind::Compute, jmin * 1'000'000, jmax * 1'000'000, -1}};
         s.program.iterations = 1;
         s.segments = {AccessSegment{0, chunks_for_bytes(sim, std::max<std::int64_t>(ws_bytes, 1)), 1.0}};
-        s.mem_intensity = kKernbenchAccessesPerUs / 1000.0;
+        s.mem_intensity = accesses_per_ns(kKernbenchAccessesPerUs);
         s.dependent_fraction = kPointerChasingDependentFraction; // cc1 walks trees and lists
         s.working_set_bytes = static_cast<double>(ws_bytes);
         s.start_ns = j * interval_ns;

@@ -33,8 +33,8 @@ constexpr double kRandupdtLinesPerUpdate = 1.0 + 12.0 / 64.0; // a[j] at random,
 constexpr std::int64_t kNumaTestMemoryMiB = (kRandupdtElements * kRandupdtBytesPerElement + (1 << 20) - 1) >>
                                             20; // 20 MiB
 constexpr std::int64_t kNumaTestWorkMs = static_cast<std::int64_t>(
-    static_cast<double>(kRandupdtElements * kRandupdtPasses) * kRandupdtUpdateWorkNs / 1e6);        // 200 ms
-constexpr double kNumaTestAccessesPerUs = kRandupdtLinesPerUpdate / kRandupdtUpdateWorkNs * 1000.0; // 593.75
+    static_cast<double>(kRandupdtElements * kRandupdtPasses) * kRandupdtUpdateWorkNs / 1e6);          // 200 ms
+constexpr double kNumaTestAccessesPerUs = kRandupdtLinesPerUpdate / kRandupdtUpdateWorkNs * kNsPerUs; // 593.75
 constexpr std::int64_t kNumaTestDisturbGroups = 10; // the report's "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbLoops = 100; // hackbench's default: the report ran a plain "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbAtMs = 3000; // the script: hackbench "3 seconds after the tasks were started"
@@ -74,7 +74,7 @@ void build_numa_test(Simulation &sim, const NumaTestParams &p, const std::string
     const std::int64_t tasks = p.tasks == 0 ? sim.topology().pu_count() : p.tasks;
     const std::int64_t mem_mb = p.memory_mb;
     const double work_ms = p.work_ms;
-    const double intensity = p.mem_accesses_per_us / 1000.0;
+    const double intensity = accesses_per_ns(p.mem_accesses_per_us);
     const int chunks = chunks_for_bytes(sim, mem_mb * 1024 * 1024);
     for (std::int64_t i = 0; i < tasks; ++i) {
         const ProcId proc = sim.add_process("numa_test." + std::to_string(i), chunks * sim.model().chunk_bytes);

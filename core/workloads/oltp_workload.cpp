@@ -122,7 +122,7 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
     const std::int64_t bmax = p.burst_max_us;
     const std::int64_t io = p.io_us;
     const std::int64_t steps = p.steps_per_txn;
-    const double intensity = p.mem_accesses_per_us / 1000.0;
+    const double intensity = accesses_per_ns(p.mem_accesses_per_us);
 
     const double sigma = p.io_sigma;
     require_in_range(p.irq_cpu, kOltpIrqSpread, sim.topology().pu_count() - 1, "irq_cpu", source);
@@ -139,10 +139,10 @@ void build_oltp(Simulation &sim, const OltpParams &p, const std::string &source)
     const int buffer_chunks = chunks_for_bytes(sim, buffer_mb * 1024 * 1024);
     const ProcId shm = sim.add_process("oltp", buffer_chunks * sim.model().chunk_bytes);
     // Sleep with b > a draws an exponential of mean (a + b) / 2: a = 0, b = 2 x mean.
-    const Op exp_io_op{Op::Kind::Sleep, 0, 2 * io * 1000, -1};
-    const Op burst_op{Op::Kind::Compute, bmin * 1000, bmax * 1000, -1};
+    const Op exp_io_op{Op::Kind::Sleep, 0, 2 * io * kNsPerUs, -1};
+    const Op burst_op{Op::Kind::Compute, bmin * kNsPerUs, bmax * kNsPerUs, -1};
     // Lognormal I/O times of mean `io`: log-mean mu = ln(io) - sigma^2 / 2.
-    const double mu = std::log(static_cast<double>(io) * 1000.0) - 0.5 * sigma * sigma;
+    const double mu = std::log(static_cast<double>(io * kNsPerUs)) - 0.5 * sigma * sigma;
     Prng draws(sim.config().seed ^ 0x6f6c7470ULL); // the workload's own stream, seeded from the run's
     for (std::int64_t i = 0; i < procs; ++i) {
         Simulation::TaskSpec s;

@@ -107,7 +107,7 @@ void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::
         s.program.iterations = 0;
         const auto [b, e] = slice_chunks(chunks, static_cast<int>(i), static_cast<int>(warehouses));
         s.segments = {AccessSegment{b, e, kSpecjbbOwnShare}, AccessSegment{0, chunks, 1.0 - kSpecjbbOwnShare}};
-        s.mem_intensity = kSpecjbbAccessesPerUs / 1000.0;
+        s.mem_intensity = accesses_per_ns(kSpecjbbAccessesPerUs);
         s.dependent_fraction = kPointerChasingDependentFraction; // object-graph walks
         s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
         s.start_ns = start_ns;
@@ -135,7 +135,7 @@ void add_gc_threads(Simulation &sim, ProcId jvm, const std::string &jname, std::
         s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, copied, kStreamAccessesPerUs), 0, -1},
                          Op{Op::Kind::Wait, 0, 0, next_collection}};
         s.program.iterations = 0;
-        s.mem_intensity = kStreamAccessesPerUs / 1000.0;
+        s.mem_intensity = accesses_per_ns(kStreamAccessesPerUs);
         s.working_set_bytes = copied;
         sim.add_task(jvm, std::move(s));
     }
@@ -182,7 +182,7 @@ void build_specjbb(Simulation &sim, const SpecjbbParams &p, const std::string &)
             s.program.ops = {Op{Op::Kind::Compute, 1'000'000, 0, -1}};
             s.program.iterations = 0;
             s.segments = {AccessSegment{0, nchunks, 1.0}};
-            s.mem_intensity = kSpecjbbNoiseAccessesPerUs / 1000.0;
+            s.mem_intensity = accesses_per_ns(kSpecjbbNoiseAccessesPerUs);
             s.dependent_fraction = kPointerChasingDependentFraction; // guests of the same kind
             s.working_set_bytes = kSpecjbbHotSetKiB * 1024;
             sim.add_task(vm, std::move(s));

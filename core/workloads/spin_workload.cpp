@@ -3,6 +3,7 @@
 
 #include "engine/simulation.h"
 #include "workloads/factories.h"
+#include "workloads/workload_support.h"
 
 namespace schedscope {
 
@@ -35,7 +36,7 @@ const ParamTable<SpinParams> &spin_table()
 void build_spin(Simulation &sim, const SpinParams &p, const std::string &)
 {
     const std::int64_t threads = p.threads == 0 ? sim.topology().pu_count() : p.threads;
-    const double intensity = p.mem_accesses_per_us / 1000.0;
+    const double intensity = accesses_per_ns(p.mem_accesses_per_us);
     const std::int64_t ws_bytes = static_cast<std::int64_t>(p.working_set_kb * 1024);
     const std::int64_t chunk = sim.model().chunk_bytes;
     const int chunks_per_thread = static_cast<int>(std::max<std::int64_t>(1, (ws_bytes + chunk - 1) / chunk));

@@ -58,7 +58,7 @@ void build_stream(Simulation &sim, const StreamParams &p, const std::string &)
         s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, moved, intensity_us), 0, -1}};
         s.program.iterations = ntimes;
         s.segments = {AccessSegment{0, chunks, 1.0}};
-        s.mem_intensity = intensity_us / 1000.0;
+        s.mem_intensity = accesses_per_ns(intensity_us);
         s.working_set_bytes = 3.0 * static_cast<double>(array_bytes);
         sim.add_task(proc, std::move(s));
     }

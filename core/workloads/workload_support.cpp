@@ -22,7 +22,7 @@ Simulation::TaskSpec bench_writer_task(const Simulation &sim, std::string name, 
     s.program.ops = {Op{Op::Kind::Compute, pass_work_ns(sim, touched, accesses_per_us), 0, -1}};
     s.program.iterations = loops;
     s.segments = {AccessSegment{chunk_begin, chunk_end, 1.0}};
-    s.mem_intensity = accesses_per_us / 1000.0;
+    s.mem_intensity = accesses_per_ns(accesses_per_us);
     s.working_set_bytes = touched;
     s.writeback_share = kStoreLoopWritebackShare;
     return s;
@@ -31,7 +31,7 @@ Simulation::TaskSpec bench_writer_task(const Simulation &sim, std::string name, 
 std::int64_t pass_work_ns(const Simulation &sim, double bytes, double accesses_per_us)
 {
     const double lines = bytes / sim.model().cache_line_bytes;
-    const double ns_per_line = 1000.0 / std::max(accesses_per_us, 1e-6);
+    const double ns_per_line = kNsPerUs / std::max(accesses_per_us, 1e-6);
     return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(lines * ns_per_line)));
 }
 

@@ -41,6 +41,13 @@ inline constexpr double kStoreLoopWritebackShare = 1.0;
 // Streaming loops (STREAM, the autonuma-benchmark's bzero passes) have 0.
 inline constexpr double kPointerChasingDependentFraction = 0.7;
 
+// Workload parameters give times in us and access rates per us of compute;
+// the engine counts in ns.
+inline constexpr std::int64_t kNsPerUs = 1'000;
+// An access rate per us of compute as the engine takes it, per ns
+// (Simulation::TaskSpec::mem_intensity).
+inline constexpr double accesses_per_ns(double accesses_per_us) { return accesses_per_us / kNsPerUs; }
+
 // Whole chunks needed for `bytes` (at least one).
 int chunks_for_bytes(const Simulation &sim, std::int64_t bytes);
 

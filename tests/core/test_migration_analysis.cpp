@@ -49,8 +49,8 @@ public:
         auto it = extra_params.find("cache_hot_time_ms");
         return it == extra_params.end() ? -1.0 : std::stod(it->second);
     }
-    int select_cpu_fork(Simulation &, TaskId t) override { return start_cpu.at(t); }
-    int select_cpu_wakeup(Simulation &sim, TaskId t, int) override
+    int select_cpu_fork(PolicyContext, TaskId t) override { return start_cpu.at(t); }
+    int select_cpu_wakeup(PolicyContext sim, TaskId t, int) override
     {
         auto &list = wake_cpus[t];
         if (list.empty())
@@ -61,7 +61,7 @@ public:
             sim.log(DecisionKind::Wakeup, t, sim.task(t).cpu, to, "scripted wakeup to CPU " + std::to_string(to));
         return to;
     }
-    void on_tick(Simulation &sim, int cpu) override
+    void on_tick(PolicyContext sim, int cpu) override
     {
         for (const Move &m : moves)
             if (m.at_ns == sim.now() && sim.task(m.task).cpu == cpu)

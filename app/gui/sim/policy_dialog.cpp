@@ -64,7 +64,8 @@ void PolicyDialog::rebuildFields(const PolicySpec &spec)
             info = &p;
     description_->setText(info ? QString::fromStdString(info->description) : QString());
     std::vector<ParamInfo> params = info ? info->params : std::vector<ParamInfo>{};
-    params.push_back(wakeup_param_info()); // every policy takes it besides its own
+    if (info) // every policy takes it besides its own, its default the policy's
+        params.push_back(wakeup_info(spec.name, spec.params));
     for (const ParamInfo &p : params) {
         auto *edit = new QLineEdit(fields_host_);
         edit->setPlaceholderText(QString::fromStdString(p.default_value.empty() ? "(none)" : p.default_value));
