@@ -253,15 +253,11 @@ std::string calibration_status_name(CalibrationStatus s)
 
 PublishedExperiment parse_published(const std::string &text, const std::string &path)
 {
-    const json doc = parse_json_input(text, path);
     const Reader r(path);
-    if (!doc.is_object())
-        r.fail("", "a published experiment is a JSON object");
-    r.only_keys(doc,
-                {"schedscope_published", "title", "source", "calibration", "kind", "scenario", "topology", "model",
-                 "profile", "seeds", "duration_s", "quick", "metric", "relative_to", "within", "rows", "direction",
-                 "notes"},
-                "");
+    const json doc = r.document(text, "published experiment",
+                                {"schedscope_published", "title", "source", "calibration", "kind", "scenario",
+                                 "topology", "model", "profile", "seeds", "duration_s", "quick", "metric",
+                                 "relative_to", "within", "rows", "direction", "notes"});
     PublishedExperiment e;
     e.path = path;
     e.name = fs::path(path).stem().string();

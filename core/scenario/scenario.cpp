@@ -34,14 +34,10 @@ json params_to_json(const ParamMap &p)
 
 Scenario parse_scenario(const std::string &text, const std::string &source)
 {
-    const json doc = parse_json_input(text, source);
     const Reader r(source);
-    if (!doc.is_object())
-        r.fail("", "a scenario is a JSON object");
-    r.only_keys(doc,
-                {"schedscope_scenario", "name", "description", "topology", "workload", "policies", "seed", "duration_s",
-                 "repeat", "sample_interval_ms", "model"},
-                "");
+    const json doc = r.document(text, "scenario",
+                                {"schedscope_scenario", "name", "description", "topology", "workload", "policies",
+                                 "seed", "duration_s", "repeat", "sample_interval_ms", "model"});
     Scenario s;
     s.source = source;
     if (!doc.contains("schedscope_scenario"))

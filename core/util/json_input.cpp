@@ -79,6 +79,16 @@ void JsonFieldReader::fail(const std::string &field, const std::string &msg) con
     throw InputError(source_, 0, field, msg);
 }
 
+nlohmann::json JsonFieldReader::document(const std::string &text, const std::string &what,
+                                         const std::set<std::string> &known) const
+{
+    nlohmann::json doc = parse_json_input(text, source_);
+    if (!doc.is_object())
+        fail("", "a " + what + " is a JSON object");
+    only_keys(doc, known, "");
+    return doc;
+}
+
 const nlohmann::json &JsonFieldReader::need(const nlohmann::json &obj, const std::string &key,
                                             const std::string &prefix) const
 {

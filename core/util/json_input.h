@@ -33,6 +33,9 @@ public:
     const std::string &source() const { return source_; }
     [[noreturn]] void fail(const std::string &field, const std::string &msg) const;
 
+    // `text` parsed as this source's document: a JSON object (else "a
+    // `what` is a JSON object") holding no key outside `known`.
+    nlohmann::json document(const std::string &text, const std::string &what, const std::set<std::string> &known) const;
     // obj[key], or "missing" naming prefix + key.
     const nlohmann::json &need(const nlohmann::json &obj, const std::string &key, const std::string &prefix) const;
     // An empty string is refused unless the field may be empty (a name or a
