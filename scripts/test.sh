@@ -2,11 +2,12 @@
 # Installs what is missing, builds everything with warnings as errors and
 # runs every test through ctest (GUI tests on Qt's offscreen platform; the
 # reference outputs of tests/golden and the include graph of core are tests
-# too); then builds the core, the CLI and the core tests again with
-# ASan+UBSan (CMakePresets.json "asan") and runs those tests under the
-# sanitizers; last, a few short reference runs again with the engine's
-# invariants checked after every event (SCHEDSCOPE_CHECK_INVARIANTS=1, the
-# test preset "invariants"), whose outputs must not change.
+# too) and clang-tidy over the files the change touches; then builds the
+# core, the CLI and the core tests again with ASan+UBSan (CMakePresets.json
+# "asan") and runs those tests under the sanitizers; last, a few short
+# reference runs again with the engine's invariants checked after every
+# event (SCHEDSCOPE_CHECK_INVARIANTS=1, the test preset "invariants"), whose
+# outputs must not change.
 #
 # Both builds carry line tables only (-g1, enough for the sanitizers' and a
 # debugger's backtraces): full debug information took about a third of the
@@ -31,7 +32,14 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_WERR
 # where a package was installed by hand (scripts/check-deps.sh).
 bash scripts/check-deps.sh build
 cmake --build build -j"$jobs"
-QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j"$jobs"
+# The published-table cases written Size::Nightly at their files' --quick
+# size; the full size is the nightly form, `ctest --preset nightly`
+# (docs/reliability.md, "CI time").
+SCHEDSCOPE_CALIBRATION=quick QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j"$jobs"
+
+# clang-tidy (.clang-tidy's checks) over the C++ files changed since HEAD
+# left origin/main (or main), or in the last commit; any finding fails.
+bash scripts/lint.sh -p build -j "$jobs"
 
 # Sanitizer pass (docs/reliability.md). Left out, and why:
 #  [calibration] (the "published table ..." cases too): reproduces published

@@ -247,6 +247,20 @@ int report_not_done(const CollectArgs &a, const Run &run, const std::vector<Poin
     return kExitOk;
 }
 
+// What both kinds do once set up: watch the queue if asked, then either
+// report what is not done (and write re-run scripts) or, with every point
+// done, hand the status to `finish` for the table.
+int watch_and_collect(const CollectArgs &a, const Run &run,
+                      const std::function<int(const std::vector<PointStatus> &)> &finish)
+{
+    if (a.watch)
+        watch(run, a.interval_s);
+    const auto status = run.scan();
+    if (!points_not_done(status).empty())
+        return report_not_done(a, run, status);
+    return finish(status);
+}
+
 int collect_sweep(const CollectArgs &a)
 {
     SlurmSweep m = read_slurm_sweep(a.dir);
@@ -259,19 +273,16 @@ int collect_sweep(const CollectArgs &a)
                std::to_string(sweep_point_seed(m.spec, p)) + ")";
     };
     run.write_rerun = [&](const std::vector<std::size_t> &which) {
-        return write_array_scripts(a.dir, m, which, next_rerun_stem(m));
+        return write_array_scripts(a.dir, m, which, next_rerun_stem(m.scripts));
     };
     run.save = [&] { write_slurm_sweep(a.dir, m); };
-    if (a.watch)
-        watch(run, a.interval_s);
-    const auto status = run.scan();
-    if (!points_not_done(status).empty())
-        return report_not_done(a, run, status);
-    const SweepResult r = collect_result(m, status);
-    std::cout << sweep_report(m.scenario_name, m.workload_name, r);
-    if (!a.json_file.empty())
-        write_file_atomically(a.json_file, sweep_report_json(m.scenario_name, m.workload_name, r));
-    return kExitOk;
+    return watch_and_collect(a, run, [&](const std::vector<PointStatus> &status) {
+        const SweepResult r = collect_result(m, status);
+        std::cout << sweep_report(m.scenario_name, m.workload_name, r);
+        if (!a.json_file.empty())
+            write_file_atomically(a.json_file, sweep_report_json(m.scenario_name, m.workload_name, r));
+        return kExitOk;
+    });
 }
 
 // reproduce --slurm: as a local reproduce, exit 1 when a published
@@ -285,27 +296,16 @@ int collect_reproduce_run(const CollectArgs &a)
     run.scan = [&] { return scan_experiments(a.dir, m); };
     run.describe = [&](std::size_t k) { return "experiment " + std::to_string(k) + " (" + m.experiments[k] + ")"; };
     run.write_rerun = [&](const std::vector<std::size_t> &which) {
-        std::string stem;
-        for (int n = 1; stem.empty(); ++n) {
-            const std::string candidate = "rerun-" + std::to_string(n);
-            if (std::none_of(m.scripts.begin(), m.scripts.end(), [&](const SlurmScript &s) {
-                    return s.file == candidate + ".sbatch" || s.file.rfind(candidate + "-", 0) == 0;
-                }))
-                stem = candidate;
-        }
-        return write_reproduce_scripts(a.dir, m, which, stem);
+        return write_reproduce_scripts(a.dir, m, which, next_rerun_stem(m.scripts));
     };
     run.save = [&] { write_slurm_reproduce(a.dir, m); };
-    if (a.watch)
-        watch(run, a.interval_s);
-    const auto status = run.scan();
-    if (!points_not_done(status).empty())
-        return report_not_done(a, run, status);
-    const ReproduceCollected c = collect_reproduce(a.dir, m, status);
-    std::cout << c.text;
-    if (!a.json_file.empty())
-        write_file_atomically(a.json_file, c.json_text);
-    return c.all_hold ? kExitOk : kExitFailure;
+    return watch_and_collect(a, run, [&](const std::vector<PointStatus> &status) {
+        const ReproduceCollected c = collect_reproduce(a.dir, m, status);
+        std::cout << c.text;
+        if (!a.json_file.empty())
+            write_file_atomically(a.json_file, c.json_text);
+        return c.all_hold ? kExitOk : kExitFailure;
+    });
 }
 
 int collect_command(const CollectArgs &a)

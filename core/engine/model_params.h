@@ -87,10 +87,10 @@ struct ModelParams {
     // walks cfs_rq -> curr's sched_entity (update_curr()) and cfs_rq -> the
     // rb-tree's few entries the same way: two or three.
     std::int64_t rq_remote_enqueue_lines = 2;
-    std::int64_t ipi_ns = 1'500;                // reschedule IPI send + receive
-    std::int64_t hinting_fault_ns = 1'500;      // NUMA hinting fault: trap, lookup, stats (~1-2 us)
-    std::int64_t scan_ns_per_page = 20;         // unmapping a PTE to arm a hinting fault
-    std::int64_t chunk_bytes = 4 * 1024 * 1024; // memory modelled in 4 MiB chunks (3 GiB = 768 chunks)
+    std::int64_t ipi_ns = 1'500;                      // reschedule IPI send + receive
+    std::int64_t hinting_fault_ns = 1'500;            // NUMA hinting fault: trap, lookup, stats (~1-2 us)
+    std::int64_t scan_ns_per_page = 20;               // unmapping a PTE to arm a hinting fault
+    std::int64_t chunk_bytes = std::int64_t{4} << 20; // memory modelled in 4 MiB chunks (3 GiB = 768 chunks)
     std::int64_t page_bytes = 4096;
 
     // --- OS noise (core/engine/os_noise.cpp): what a real machine runs

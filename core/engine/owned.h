@@ -57,7 +57,8 @@ public:
     Unshared() = default;
     Unshared(const Unshared &) {}
     Unshared(Unshared &&) noexcept = default;
-    Unshared &operator=(const Unshared &) { return *this; }
+    // Keeps its own observer whatever it is assigned, itself included.
+    Unshared &operator=(const Unshared &) { return *this; } // NOLINT(bugprone-unhandled-self-assignment)
     Unshared &operator=(Unshared &&) noexcept = default;
     Unshared &operator=(T *p)
     {

@@ -28,37 +28,11 @@ using nlohmann::json;
 
 namespace {
 
-// JSON field readers whose messages name the file and the field's path.
+// JSON field readers whose messages name the file and the field's path
+// (util/json_input.h), with the one reader of this format alone.
 class Reader : public JsonFieldReader {
 public:
     using JsonFieldReader::JsonFieldReader;
-    const json &need(const json &obj, const std::string &key, const std::string &prefix) const
-    {
-        if (!obj.contains(key))
-            fail(prefix + key, "missing");
-        return obj.at(key);
-    }
-    std::string string(const json &v, const std::string &field, bool allow_empty = false) const
-    {
-        if (!v.is_string())
-            fail(field, "expected a string");
-        if (!allow_empty && v.get<std::string>().empty())
-            fail(field, "must not be empty");
-        return v.get<std::string>();
-    }
-    double number(const json &v, const std::string &field, double lo, double hi) const
-    {
-        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
-            fail(field, "expected a number in [" + trim(lo) + ", " + trim(hi) + "], got " + v.dump());
-        return v.get<double>();
-    }
-    int whole(const json &v, const std::string &field, int lo, int hi) const
-    {
-        if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-            fail(field, "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                            v.dump());
-        return static_cast<int>(v.get<std::int64_t>());
-    }
     // A label or a list of labels.
     std::vector<std::string> labels(const json &v, const std::string &field) const
     {
@@ -72,16 +46,8 @@ public:
             fail(field, "expected a row label or a non-empty list of labels");
         return out;
     }
-    const std::string &path() const { return source_; }
-
-private:
-    static std::string trim(double d)
-    {
-        std::ostringstream os;
-        os << d;
-        return os.str();
-    }
 };
+using Empty = JsonFieldReader::Empty;
 
 // A scenario given inline or as a path relative to the experiment file.
 Scenario read_scenario(const Reader &r, const json &v, const std::string &field)
@@ -89,7 +55,7 @@ Scenario read_scenario(const Reader &r, const json &v, const std::string &field)
     if (v.is_string()) {
         fs::path p = v.get<std::string>();
         if (p.is_relative())
-            p = fs::path(r.path()).parent_path() / p;
+            p = fs::path(r.source()).parent_path() / p;
         if (!fs::is_regular_file(p))
             r.fail(field, "no scenario file '" + p.string() + "'");
         return load_scenario(p.string());
@@ -97,7 +63,7 @@ Scenario read_scenario(const Reader &r, const json &v, const std::string &field)
     if (!v.is_object())
         r.fail(field, "expected a scenario object or the path of a scenario file");
     try {
-        return parse_scenario(v.dump(), r.path());
+        return parse_scenario(v.dump(), r.source());
     } catch (const InputError &e) {
         r.fail(field + (e.field().empty() ? "" : "." + e.field()), e.message());
     }
@@ -148,7 +114,7 @@ void read_row_simulation(const Reader &r, const json &row, const std::string &f,
     if (!winfo)
         r.fail(f + "workload.name", "unknown workload '" + out.scenario.workload.name + "'");
     try {
-        check_param_names(out.scenario.workload.params, winfo->params, "workload " + wname, r.path());
+        check_param_names(out.scenario.workload.params, winfo->params, "workload " + wname, r.source());
     } catch (const InputError &e) {
         r.fail(f + "workload_params", e.message());
     }
@@ -165,7 +131,7 @@ void read_row_simulation(const Reader &r, const json &row, const std::string &f,
     as_run.policies = {out.policy};
     out.policy = effective_policies(as_run).front();
     try {
-        make_policy(out.policy.name, out.policy.params, r.path());
+        make_policy(out.policy.name, out.policy.params, r.source());
     } catch (const InputError &e) {
         r.fail(f + "policy", e.message());
     }
@@ -274,7 +240,7 @@ PublishedCalibration read_calibration(const Reader &r, const json &c)
     if (out.status == CalibrationStatus::Predicted && !out.fitted_by.empty())
         r.fail("calibration.status", "a predicted experiment has nothing fitted_by: it is fitted");
     if (c.contains("notes"))
-        out.notes = r.string(c["notes"], "calibration.notes", true);
+        out.notes = r.string(c["notes"], "calibration.notes", Empty::Allowed);
     return out;
 }
 
@@ -287,15 +253,11 @@ std::string calibration_status_name(CalibrationStatus s)
 
 PublishedExperiment parse_published(const std::string &text, const std::string &path)
 {
-    const json doc = parse_json_input(text, path);
     const Reader r(path);
-    if (!doc.is_object())
-        r.fail("", "a published experiment is a JSON object");
-    r.only_keys(doc,
-                {"schedscope_published", "title", "source", "calibration", "kind", "scenario", "topology", "model",
-                 "profile", "seeds", "duration_s", "quick", "metric", "relative_to", "within", "rows", "direction",
-                 "notes"},
-                "");
+    const json doc = r.document(text, "published experiment",
+                                {"schedscope_published", "title", "source", "calibration", "kind", "scenario",
+                                 "topology", "model", "profile", "seeds", "duration_s", "quick", "metric",
+                                 "relative_to", "within", "rows", "direction", "notes"});
     PublishedExperiment e;
     e.path = path;
     e.name = fs::path(path).stem().string();
@@ -312,9 +274,9 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
     e.source.date = r.string(r.need(src, "date", "source."), "source.date");
     e.source.machine = r.string(r.need(src, "machine", "source."), "source.machine");
     if (src.contains("notes"))
-        e.source.notes = r.string(src["notes"], "source.notes", true);
+        e.source.notes = r.string(src["notes"], "source.notes", Empty::Allowed);
     if (doc.contains("notes"))
-        e.notes = r.string(doc["notes"], "notes", true);
+        e.notes = r.string(doc["notes"], "notes", Empty::Allowed);
     e.calibration = read_calibration(r, r.need(doc, "calibration", ""));
     const PublishedWithin exp_within = doc.contains("within") ? read_within(r, doc["within"], "within")
                                                               : PublishedWithin::ThirtyPctOrRange;
@@ -419,7 +381,7 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
         out.metric = row.contains("metric") ? r.string(row["metric"], f + "metric") : e.metric;
         check_metric(r, out.metric, e.kind, f + "metric");
         if (row.contains("note"))
-            out.note = r.string(row["note"], f + "note", true);
+            out.note = r.string(row["note"], f + "note", Empty::Allowed);
         row_relative.push_back(row.contains("relative_to") ? r.string(row["relative_to"], f + "relative_to") : "");
         if (sim) {
             read_row_simulation(r, row, f, base, out);
@@ -479,12 +441,7 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
 
 PublishedExperiment load_published(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "cannot open published experiment file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parse_published(buf.str(), path);
+    return parse_published(read_input_file(path, "published experiment file"), path);
 }
 
 std::string published_dir()

@@ -19,35 +19,8 @@ namespace {
 
 using nlohmann::json;
 
-// Reads JSON fields with messages that name the field's path.
-class Reader : public JsonFieldReader {
-public:
-    using JsonFieldReader::JsonFieldReader;
-
-    std::string string(const json &v, const std::string &field) const
-    {
-        if (!v.is_string())
-            fail(field, "expected a string");
-        return v.get<std::string>();
-    }
-    double number(const json &v, const std::string &field, double lo, double hi) const
-    {
-        if (!v.is_number())
-            fail(field, "expected a number");
-        const double d = v.get<double>();
-        if (!std::isfinite(d) || d < lo || d > hi)
-            fail(field, "value " + v.dump() + " is out of range [" + trim(lo) + ", " + trim(hi) + "]");
-        return d;
-    }
-
-private:
-    static std::string trim(double d)
-    {
-        std::ostringstream os;
-        os << d;
-        return os.str();
-    }
-};
+using Reader = JsonFieldReader;
+using Empty = JsonFieldReader::Empty;
 
 json params_to_json(const ParamMap &p)
 {
@@ -61,14 +34,10 @@ json params_to_json(const ParamMap &p)
 
 Scenario parse_scenario(const std::string &text, const std::string &source)
 {
-    const json doc = parse_json_input(text, source);
     const Reader r(source);
-    if (!doc.is_object())
-        r.fail("", "a scenario is a JSON object");
-    r.only_keys(doc,
-                {"schedscope_scenario", "name", "description", "topology", "workload", "policies", "seed", "duration_s",
-                 "repeat", "sample_interval_ms", "model"},
-                "");
+    const json doc = r.document(text, "scenario",
+                                {"schedscope_scenario", "name", "description", "topology", "workload", "policies",
+                                 "seed", "duration_s", "repeat", "sample_interval_ms", "model"});
     Scenario s;
     s.source = source;
     if (!doc.contains("schedscope_scenario"))
@@ -79,9 +48,9 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
                                           " is newer than this schedscope reads (" +
                                           std::to_string(kScenarioFormatVersion) + ")");
     if (doc.contains("name"))
-        s.name = r.string(doc["name"], "name");
+        s.name = r.string(doc["name"], "name", Empty::Allowed);
     if (doc.contains("description"))
-        s.description = r.string(doc["description"], "description");
+        s.description = r.string(doc["description"], "description", Empty::Allowed);
     if (!doc.contains("topology"))
         r.fail("topology", "missing");
     if (!doc["topology"].is_string() && !doc["topology"].is_object())
@@ -110,9 +79,9 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
         r.only_keys(p, {"name", "params", "label"}, f + ".");
         if (!p.contains("name"))
             r.fail(f + ".name", "missing");
-        s.policies.push_back(PolicySpec{r.string(p["name"], f + ".name"),
-                                        r.params(p.value("params", json()), f + ".params"),
-                                        p.contains("label") ? r.string(p["label"], f + ".label") : std::string()});
+        s.policies.push_back(
+            PolicySpec{r.string(p["name"], f + ".name"), r.params(p.value("params", json()), f + ".params"),
+                       p.contains("label") ? r.string(p["label"], f + ".label", Empty::Allowed) : std::string()});
     }
     if (doc.contains("seed")) {
         const json &v = doc["seed"];
@@ -124,7 +93,7 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
     if (doc.contains("duration_s"))
         s.duration_s = r.number(doc["duration_s"], "duration_s", 0, kMaxDurationS);
     if (doc.contains("repeat"))
-        s.repeat = static_cast<int>(r.number(doc["repeat"], "repeat", 1, 1000));
+        s.repeat = r.whole(doc["repeat"], "repeat", 1, 1000);
     if (doc.contains("sample_interval_ms"))
         s.sample_interval_ms = r.number(doc["sample_interval_ms"], "sample_interval_ms", 1, 60'000);
     if (doc.contains("model")) {
@@ -142,12 +111,7 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
 
 Scenario load_scenario(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "cannot open scenario file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    const std::string text = buf.str();
+    const std::string text = read_input_file(path, "scenario file");
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         throw InputError(path, "scenario file is empty");
     return parse_scenario(text, path);

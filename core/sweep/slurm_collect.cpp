@@ -1,4 +1,5 @@
 #include "sweep/slurm_collect.h"
+#include "sweep/slurm_manifest.h"
 
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -30,7 +31,9 @@ nlohmann::json spec_json(const SweepSpec &spec)
             {"fixed_work", spec.fixed_work}};
 }
 
-bool read_text(const std::string &path, std::string &out)
+} // namespace
+
+bool read_slurm_text(const std::string &path, std::string &out)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -41,71 +44,96 @@ bool read_text(const std::string &path, std::string &out)
     return !in.bad();
 }
 
-// Field access that names the file and the field on every failure.
-class Fields {
-public:
-    explicit Fields(std::string source) : source_(std::move(source)) {}
-    [[noreturn]] void fail(const std::string &field, const std::string &msg) const
-    {
-        throw InputError(source_, 0, field, msg);
-    }
-    const nlohmann::json &at(const nlohmann::json &obj, const std::string &key, const std::string &field) const
-    {
-        if (!obj.is_object())
-            fail(field, "expected an object");
-        const auto it = obj.find(key);
-        if (it == obj.end())
-            fail(field.empty() ? key : field + "." + key, "missing (the file is cut short or not ours)");
-        return *it;
-    }
-    std::string str(const nlohmann::json &v, const std::string &field) const
-    {
-        if (!v.is_string())
-            fail(field, "expected a string");
-        return v.get<std::string>();
-    }
-    double num(const nlohmann::json &v, const std::string &field) const
-    {
-        if (!v.is_number())
-            fail(field, "expected a number");
-        return v.get<double>();
-    }
-    std::uint64_t whole(const nlohmann::json &v, const std::string &field) const
-    {
-        if (!v.is_number_unsigned())
-            fail(field, "expected a whole number");
-        return v.get<std::uint64_t>();
-    }
-    bool boolean(const nlohmann::json &v, const std::string &field) const
-    {
-        if (!v.is_boolean())
-            fail(field, "expected true or false");
-        return v.get<bool>();
-    }
-    std::vector<std::string> strings(const nlohmann::json &v, const std::string &field) const
-    {
-        if (!v.is_array())
-            fail(field, "expected an array of strings");
-        std::vector<std::string> out;
-        for (std::size_t i = 0; i < v.size(); ++i)
-            out.push_back(str(v[i], field + "[" + std::to_string(i) + "]"));
-        return out;
-    }
-    std::vector<PointRange> ranges(const nlohmann::json &v, std::size_t points, const std::string &field) const
-    {
-        std::vector<PointRange> out;
-        const auto texts = strings(v, field);
-        for (std::size_t i = 0; i < texts.size(); ++i)
-            out.push_back(
-                parse_point_range(texts[i], points, source_ + ": field '" + field + "[" + std::to_string(i) + "]'"));
-        return out;
-    }
+nlohmann::json read_slurm_json(const std::string &path, const std::string &hint)
+{
+    std::string text;
+    if (!read_slurm_text(path, text))
+        throw InputError(path, "cannot read it" + hint);
+    return parse_json_input(text, path);
+}
 
-private:
-    std::string source_;
-};
+void ManifestFields::fail(const std::string &field, const std::string &msg) const
+{
+    throw InputError(source_, 0, field, msg);
+}
 
-} // namespace
+const nlohmann::json &ManifestFields::at(const nlohmann::json &obj, const std::string &key,
+                                         const std::string &field) const
+{
+    if (!obj.is_object())
+        fail(field, "expected an object");
+    const auto it = obj.find(key);
+    if (it == obj.end())
+        fail(field.empty() ? key : field + "." + key, "missing (the file is cut short or not ours)");
+    return *it;
+}
+
+std::string ManifestFields::str(const nlohmann::json &v, const std::string &field) const
+{
+    if (!v.is_string())
+        fail(field, "expected a string");
+    return v.get<std::string>();
+}
+
+double ManifestFields::num(const nlohmann::json &v, const std::string &field) const
+{
+    if (!v.is_number())
+        fail(field, "expected a number");
+    return v.get<double>();
+}
+
+std::uint64_t ManifestFields::whole(const nlohmann::json &v, const std::string &field) const
+{
+    if (!v.is_number_unsigned())
+        fail(field, "expected a whole number");
+    return v.get<std::uint64_t>();
+}
+
+bool ManifestFields::boolean(const nlohmann::json &v, const std::string &field) const
+{
+    if (!v.is_boolean())
+        fail(field, "expected true or false");
+    return v.get<bool>();
+}
+
+std::vector<std::string> ManifestFields::strings(const nlohmann::json &v, const std::string &field) const
+{
+    if (!v.is_array())
+        fail(field, "expected an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out.push_back(str(v[i], field + "[" + std::to_string(i) + "]"));
+    return out;
+}
+
+std::vector<PointRange> ManifestFields::ranges(const nlohmann::json &v, std::size_t points,
+                                               const std::string &field) const
+{
+    std::vector<PointRange> out;
+    const auto texts = strings(v, field);
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        out.push_back(
+            parse_point_range(texts[i], points, source_ + ": field '" + field + "[" + std::to_string(i) + "]'"));
+    return out;
+}
+
+std::vector<SlurmScript> ManifestFields::scripts(const nlohmann::json &manifest, std::size_t points) const
+{
+    const auto &scripts = at(manifest, "scripts", "");
+    if (!scripts.is_array())
+        fail("scripts", "expected an array");
+    std::vector<SlurmScript> out;
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+        const std::string field = "scripts[" + std::to_string(i) + "]";
+        SlurmScript t;
+        t.file = str(at(scripts[i], "file", field), field + ".file");
+        t.job_name = str(at(scripts[i], "job_name", field), field + ".job_name");
+        t.tasks = ranges(at(scripts[i], "tasks", field), points, field + ".tasks");
+        t.jobs = strings(at(scripts[i], "jobs", field), field + ".jobs");
+        out.push_back(std::move(t));
+    }
+    return out;
+}
 
 std::string sweep_fingerprint(const std::string &scenario_text, const SweepSpec &spec)
 {
@@ -167,11 +195,9 @@ nlohmann::json slurm_sweep_json(const SlurmSweep &s)
 SlurmSweep read_slurm_sweep(const std::string &dir)
 {
     const std::string path = slurm_manifest_path(dir);
-    std::string text;
-    if (!read_text(path, text))
-        throw InputError(path, "cannot read it: is " + dir + " a folder written by `schedscope-cli sweep --slurm`?");
-    const nlohmann::json j = parse_json_input(text, path);
-    const Fields f(path);
+    const nlohmann::json j = read_slurm_json(path,
+                                             ": is " + dir + " a folder written by `schedscope-cli sweep --slurm`?");
+    const ManifestFields f(path);
     if (!j.is_object() || !j.contains(kManifestKey))
         f.fail(kManifestKey, "missing: not a sweep manifest written by `schedscope-cli sweep --slurm`");
     if (f.whole(j[kManifestKey], kManifestKey) != kManifestVersion)
@@ -204,18 +230,7 @@ SlurmSweep read_slurm_sweep(const std::string &dir)
         f.fail(s.chunk < 1 ? "chunk" : "max_array_size", "must be at least 1");
     s.sbatch_options = f.strings(f.at(j, "sbatch_options", ""), "sbatch_options");
     const std::size_t points = sweep_point_count(s.spec);
-    const auto &scripts = f.at(j, "scripts", "");
-    if (!scripts.is_array())
-        f.fail("scripts", "expected an array");
-    for (std::size_t i = 0; i < scripts.size(); ++i) {
-        const std::string field = "scripts[" + std::to_string(i) + "]";
-        SlurmScript t;
-        t.file = f.str(f.at(scripts[i], "file", field), field + ".file");
-        t.job_name = f.str(f.at(scripts[i], "job_name", field), field + ".job_name");
-        t.tasks = f.ranges(f.at(scripts[i], "tasks", field), points, field + ".tasks");
-        t.jobs = f.strings(f.at(scripts[i], "jobs", field), field + ".jobs");
-        s.scripts.push_back(std::move(t));
-    }
+    s.scripts = f.scripts(j, points);
     return s;
 }
 
@@ -254,11 +269,8 @@ void write_point_failure(const std::string &dir, std::size_t point, const std::s
 
 SweepRun read_point_result(const std::string &path, const SlurmSweep &s, std::size_t point)
 {
-    std::string text;
-    if (!read_text(path, text))
-        throw InputError(path, "cannot read it");
-    const nlohmann::json j = parse_json_input(text, path);
-    const Fields f(path);
+    const nlohmann::json j = read_slurm_json(path);
+    const ManifestFields f(path);
     if (!j.is_object() || !j.contains(kPointKey))
         f.fail(kPointKey, "missing: not a sweep point written by schedscope-cli");
     if (f.whole(j[kPointKey], kPointKey) != kPointVersion)
@@ -311,12 +323,12 @@ std::vector<std::size_t> write_array_scripts(const std::string &dir, SlurmSweep 
     return added;
 }
 
-std::string next_rerun_stem(const SlurmSweep &s)
+std::string next_rerun_stem(const std::vector<SlurmScript> &scripts)
 {
     for (int n = 1;; ++n) {
-        const std::string stem = "rerun-" + std::to_string(n);
+        std::string stem = "rerun-" + std::to_string(n);
         bool used = false;
-        for (const auto &script : s.scripts)
+        for (const auto &script : scripts)
             used = used || script.file == stem + ".sbatch" || script.file.rfind(stem + "-", 0) == 0;
         if (!used)
             return stem;
@@ -341,7 +353,7 @@ std::vector<PointStatus> scan_points(const std::string &dir, const SlurmSweep &s
             }
         } else if (fs::exists(failure, ec)) {
             std::string text;
-            read_text(failure, text);
+            read_slurm_text(failure, text);
             while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
                 text.pop_back();
             out[i].state = PointState::failed;

@@ -81,8 +81,9 @@ struct PointStatus {
 std::vector<std::size_t> write_array_scripts(const std::string &dir, SlurmSweep &s,
                                              const std::vector<std::size_t> &points, const std::string &stem);
 
-// The first "rerun-N" no script of s is named after yet.
-std::string next_rerun_stem(const SlurmSweep &s);
+// The first "rerun-N" none of `scripts` is named after yet (a sweep's or a
+// reproduce run's manifest).
+std::string next_rerun_stem(const std::vector<SlurmScript> &scripts);
 
 std::vector<PointStatus> scan_points(const std::string &dir, const SlurmSweep &s);
 

@@ -1,4 +1,5 @@
 #include "sweep/slurm_reproduce.h"
+#include "sweep/slurm_manifest.h"
 
 #include "scenario/published.h"
 
@@ -21,57 +22,24 @@ namespace {
 constexpr const char *kManifestKey = "schedscope_slurm_reproduce";
 constexpr int kManifestVersion = 1;
 
-bool read_text(const std::string &path, std::string &out)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return false;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return !in.bad();
-}
-
 std::string points_file(const std::string &dir, std::size_t k, const char *ext)
 {
     return (fs::path(dir) / "points" / (std::to_string(k) + ext)).string();
 }
 
-[[noreturn]] void fail(const std::string &path, const std::string &field, const std::string &msg)
-{
-    throw InputError(path, 0, field, msg);
-}
-
-std::vector<std::string> strings_at(const nlohmann::json &j, const std::string &key, const std::string &path,
-                                    const std::string &prefix = "")
-{
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_array())
-        fail(path, prefix + key, "missing or not an array of strings");
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        if (!(*it)[i].is_string())
-            fail(path, prefix + key + "[" + std::to_string(i) + "]", "expected a string");
-        out.push_back((*it)[i].get<std::string>());
-    }
-    return out;
-}
-
 // Experiment K's --json: one experiment, the one the manifest names.
 nlohmann::json read_experiment(const std::string &path, const std::string &name)
 {
-    std::string text;
-    if (!read_text(path, text))
-        throw InputError(path, "cannot read it");
-    const nlohmann::json j = parse_json_input(text, path);
+    const nlohmann::json j = read_slurm_json(path);
+    const ManifestFields f(path);
     if (!j.is_object() || !j.contains("experiments") || !j["experiments"].is_array() || j["experiments"].size() != 1 ||
         !j["experiments"][0].is_object())
-        fail(path, "experiments", "expected one experiment (the file is cut short or not a reproduce --json)");
+        f.fail("experiments", "expected one experiment (the file is cut short or not a reproduce --json)");
     const auto &e = j["experiments"][0];
     if (!e.contains("name") || e["name"] != name)
-        fail(path, "experiments[0].name", "is not '" + name + "', the experiment the manifest runs here");
+        f.fail("experiments[0].name", "is not '" + name + "', the experiment the manifest runs here");
     if (!e.contains("direction_ok") || !e["direction_ok"].is_boolean())
-        fail(path, "experiments[0].direction_ok", "missing or not true/false");
+        f.fail("experiments[0].direction_ok", "missing or not true/false");
     return e;
 }
 
@@ -97,37 +65,20 @@ nlohmann::json slurm_reproduce_json(const SlurmReproduce &r)
 SlurmReproduce read_slurm_reproduce(const std::string &dir)
 {
     const std::string path = slurm_reproduce_manifest_path(dir);
-    std::string text;
-    if (!read_text(path, text))
-        throw InputError(path, "cannot read it");
-    const nlohmann::json j = parse_json_input(text, path);
+    const nlohmann::json j = read_slurm_json(path);
+    const ManifestFields f(path);
     if (!j.is_object() || !j.contains(kManifestKey) || j[kManifestKey] != kManifestVersion)
-        fail(path, kManifestKey, "missing or not version 1: not written by `schedscope-cli reproduce --slurm`");
+        f.fail(kManifestKey, "missing or not version 1: not written by `schedscope-cli reproduce --slurm`");
     SlurmReproduce r;
-    r.experiments = strings_at(j, "experiments", path);
+    r.experiments = f.strings(f.at(j, "experiments", ""), "experiments");
     if (r.experiments.empty())
-        fail(path, "experiments", "no experiments");
-    r.command = strings_at(j, "command", path);
-    r.sbatch_options = strings_at(j, "sbatch_options", path);
-    if (!j.contains("max_array_size") || !j["max_array_size"].is_number_unsigned() || j["max_array_size"] == 0)
-        fail(path, "max_array_size", "expected a whole number of at least 1");
-    r.max_array_size = j["max_array_size"].get<std::size_t>();
-    if (!j.contains("scripts") || !j["scripts"].is_array())
-        fail(path, "scripts", "expected an array");
-    for (std::size_t i = 0; i < j["scripts"].size(); ++i) {
-        const auto &t = j["scripts"][i];
-        const std::string field = "scripts[" + std::to_string(i) + "].";
-        if (!t.is_object() || !t.contains("file") || !t["file"].is_string() || !t.contains("job_name") ||
-            !t["job_name"].is_string())
-            fail(path, field + "file", "expected an object with file and job_name");
-        SlurmScript s;
-        s.file = t["file"].get<std::string>();
-        s.job_name = t["job_name"].get<std::string>();
-        for (const auto &range : strings_at(t, "tasks", path, field))
-            s.tasks.push_back(parse_point_range(range, r.experiments.size(), path + ": field '" + field + "tasks'"));
-        s.jobs = strings_at(t, "jobs", path, field);
-        r.scripts.push_back(std::move(s));
-    }
+        f.fail("experiments", "no experiments");
+    r.command = f.strings(f.at(j, "command", ""), "command");
+    r.sbatch_options = f.strings(f.at(j, "sbatch_options", ""), "sbatch_options");
+    r.max_array_size = f.whole(f.at(j, "max_array_size", ""), "max_array_size");
+    if (r.max_array_size < 1)
+        f.fail("max_array_size", "must be at least 1");
+    r.scripts = f.scripts(j, r.experiments.size());
     return r;
 }
 
@@ -205,7 +156,7 @@ std::vector<PointStatus> scan_experiments(const std::string &dir, const SlurmRep
             try {
                 read_experiment(json, r.experiments[k]);
                 std::string text;
-                if (!read_text(txt, text))
+                if (!read_slurm_text(txt, text))
                     throw InputError(txt, "cannot read it (the task wrote its JSON but not its table)");
                 out[k].state = PointState::done;
             } catch (const InputError &e) {
@@ -214,7 +165,7 @@ std::vector<PointStatus> scan_experiments(const std::string &dir, const SlurmRep
             }
         } else if (fs::exists(failed, ec)) {
             std::string text;
-            read_text(failed, text);
+            read_slurm_text(failed, text);
             while (!text.empty() && text.back() == '\n')
                 text.pop_back();
             out[k].state = PointState::failed;
@@ -238,7 +189,7 @@ ReproduceCollected collect_reproduce(const std::string &dir, const SlurmReproduc
     for (std::size_t k = 0; k < r.experiments.size(); ++k) {
         const std::string txt = points_file(dir, k, ".txt");
         std::string text;
-        if (!read_text(txt, text))
+        if (!read_slurm_text(txt, text))
             throw InputError(txt, "cannot read it");
         // Each task printed its table, a blank line and its own scores;
         // reproduce prints the tables one blank line apart, then the scores

@@ -3,6 +3,9 @@
 #include "util/input_error.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 
 namespace schedscope {
 
@@ -28,12 +31,32 @@ int line_of_quoted_token(const std::string &text, const std::string &message)
     return at == std::string::npos ? 0 : line_of_offset(text, at);
 }
 
+// A range bound as the file would write it: 1e+300, 0.01, 86400.
+std::string bound(double d)
+{
+    std::ostringstream os;
+    os << d;
+    return os.str();
+}
+
 } // namespace
 
 int line_of_offset(const std::string &text, std::size_t offset)
 {
     offset = std::min(offset, text.size());
     return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+std::string read_input_file(const std::string &path, const std::string &what)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "cannot open " + what);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad())
+        throw InputError(path, "cannot read " + what);
+    return buf.str();
 }
 
 nlohmann::json parse_json_input(const std::string &text, const std::string &source)
@@ -54,6 +77,48 @@ nlohmann::json parse_json_input(const std::string &text, const std::string &sour
 void JsonFieldReader::fail(const std::string &field, const std::string &msg) const
 {
     throw InputError(source_, 0, field, msg);
+}
+
+nlohmann::json JsonFieldReader::document(const std::string &text, const std::string &what,
+                                         const std::set<std::string> &known) const
+{
+    nlohmann::json doc = parse_json_input(text, source_);
+    if (!doc.is_object())
+        fail("", "a " + what + " is a JSON object");
+    only_keys(doc, known, "");
+    return doc;
+}
+
+const nlohmann::json &JsonFieldReader::need(const nlohmann::json &obj, const std::string &key,
+                                            const std::string &prefix) const
+{
+    if (!obj.is_object() || !obj.contains(key))
+        fail(prefix + key, "missing");
+    return obj.at(key);
+}
+
+std::string JsonFieldReader::string(const nlohmann::json &v, const std::string &field, Empty empty) const
+{
+    if (!v.is_string())
+        fail(field, "expected a string");
+    if (empty == Empty::Refused && v.get<std::string>().empty())
+        fail(field, "must not be empty");
+    return v.get<std::string>();
+}
+
+double JsonFieldReader::number(const nlohmann::json &v, const std::string &field, double lo, double hi) const
+{
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
+        fail(field, "expected a number in [" + bound(lo) + ", " + bound(hi) + "], got " + v.dump());
+    return v.get<double>();
+}
+
+int JsonFieldReader::whole(const nlohmann::json &v, const std::string &field, int lo, int hi) const
+{
+    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+        fail(field,
+             "expected a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + v.dump());
+    return static_cast<int>(v.get<std::int64_t>());
 }
 
 std::map<std::string, std::string> JsonFieldReader::params(const nlohmann::json &v, const std::string &field) const

@@ -36,6 +36,23 @@ Task task_on(TaskId id, int nodes, int mem_node, double intensity, double workin
     return t;
 }
 
+// A two-node machine, one PU each: PU 0 runs `task` at rate 0.5 with all of
+// its time on memory, PU 1 idles. update() is the engine's congestion step
+// over them.
+struct BusyPu0 {
+    explicit BusyPu0(Task task) : tasks{std::move(task)}
+    {
+        rqs[0].current = 0;
+        rqs[0].rate = 0.5;
+        rqs[0].mem_frac = 1.0;
+    }
+    void update(MemoryModel &mm) const { mm.update_congestion(rqs, tasks, pu_node); }
+
+    std::vector<Task> tasks;
+    std::vector<Runqueue> rqs = std::vector<Runqueue>(2);
+    const std::vector<int> pu_node{0, 1};
+};
+
 } // namespace
 
 TEST_CASE("memory model: a cold pointer chase runs at 1 / (1 + I x latency), remote by the SLIT rule", "[memory_model]")
@@ -124,26 +141,21 @@ TEST_CASE("memory model: congestion moves by the square root of demand over band
     MemoryModel mm(topo, m);
     // One task on PU 0 over node 0's memory at rate 0.5, every access a
     // miss: 0.5 x 0.125 x 64 = 4 bytes per ns against 1 byte per ns.
-    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
-    std::vector<Runqueue> rqs(2);
-    rqs[0].current = 0;
-    rqs[0].rate = 0.5;
-    rqs[0].mem_frac = 1.0;
-    const std::vector<int> pu_node{0, 1};
-    mm.update_congestion(rqs, tasks, pu_node);
+    BusyPu0 run{task_on(0, 2, 0, 0.125, 1 << 20)};
+    run.update(mm);
     CHECK(mm.memory_congestion(0) == Approx(2.0)); // sqrt(4 / 1)
     CHECK(mm.memory_congestion(1) == 1.0);
-    mm.update_congestion(rqs, tasks, pu_node); // the same demand again: 2 x sqrt(4)
+    run.update(mm); // the same demand again: 2 x sqrt(4)
     CHECK(mm.memory_congestion(0) == Approx(4.0));
     // The rate then sees 80 ns x 4.
     Runqueue rq;
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 320.0)));
+    CHECK(mm.memory_bound_rate(run.tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 320.0)));
     // Demand under the bandwidth lets it fall back, never below 1.
-    rqs[0].rate = 0.0625; // 0.5 bytes per ns: x sqrt(0.5) each update
-    mm.update_congestion(rqs, tasks, pu_node);
+    run.rqs[0].rate = 0.0625; // 0.5 bytes per ns: x sqrt(0.5) each update
+    run.update(mm);
     CHECK(mm.memory_congestion(0) == Approx(4.0 * std::sqrt(0.5)));
     for (int i = 0; i < 10; ++i)
-        mm.update_congestion(rqs, tasks, pu_node);
+        run.update(mm);
     CHECK(mm.memory_congestion(0) == 1.0);
 }
 
@@ -156,22 +168,17 @@ TEST_CASE("memory model: below saturation the controller queues, M/D/1, half way
     MemoryModel mm(topo, m);
     // 0.5 x 0.125 x 64 = 4 bytes per ns of 10: u = 0.4, a wait of
     // u / (2 (1 - u)) = 1/3 transfers of 6.4 ns, over 80 ns of latency.
-    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
-    std::vector<Runqueue> rqs(2);
-    rqs[0].current = 0;
-    rqs[0].rate = 0.5;
-    rqs[0].mem_frac = 1.0;
-    const std::vector<int> pu_node{0, 1};
+    BusyPu0 run{task_on(0, 2, 0, 0.125, 1 << 20)};
     const double target = 6.4 * (0.4 / (2 * 0.6)) / 80.0;
-    mm.update_congestion(rqs, tasks, pu_node);
+    run.update(mm);
     CHECK(mm.memory_congestion(0) == 1.0);
     CHECK(mm.memory_queue_wait(0) == Approx(target / 2));
-    mm.update_congestion(rqs, tasks, pu_node);
+    run.update(mm);
     CHECK(mm.memory_queue_wait(0) == Approx(target * 3 / 4));
     CHECK(mm.memory_queue_wait(1) == 0.0);
     // The rate waits the latency plus the queue, in local latencies.
     Runqueue rq;
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 80.0 * (1 + target * 3 / 4))));
+    CHECK(mm.memory_bound_rate(run.tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 80.0 * (1 + target * 3 / 4))));
 }
 
 TEST_CASE("memory model: remote traffic loads the link, a saturated link is a multiplier", "[memory_model]")
@@ -182,21 +189,16 @@ TEST_CASE("memory model: remote traffic loads the link, a saturated link is a mu
     m.queueing_max_utilisation = 0;
     MemoryModel mm(topo, m);
     // PU 0 over node 1's memory: 8 bytes per ns across one link of 2.
-    std::vector<Task> tasks{task_on(0, 2, 1, 0.25, 1 << 20)};
-    std::vector<Runqueue> rqs(2);
-    rqs[0].current = 0;
-    rqs[0].rate = 0.5;
-    rqs[0].mem_frac = 1.0;
-    const std::vector<int> pu_node{0, 1};
+    BusyPu0 run{task_on(0, 2, 1, 0.25, 1 << 20)};
     CHECK(mm.link_hops(0, 1) == 1.0);
-    mm.update_congestion(rqs, tasks, pu_node);
+    run.update(mm);
     CHECK(mm.link_congestion(0, 1) == Approx(2.0)); // sqrt(8 / 2)
     CHECK(mm.link_congestion(1, 0) == mm.link_congestion(0, 1));
     CHECK(mm.memory_congestion(1) == 1.0); // 8 of node 1's 10 bytes per ns
     // Latency: 80 x 1.5 (SLIT 20 by the rule), plus the link's wait of
     // (2 - 1) local latencies.
     Runqueue rq;
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * (120.0 + 80.0))));
+    CHECK(mm.memory_bound_rate(run.tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.25 * (120.0 + 80.0))));
 }
 
 TEST_CASE("memory model: a saturated node's wait adds to every access, local or remote alike", "[memory_model]")
@@ -210,20 +212,15 @@ TEST_CASE("memory model: a saturated node's wait adds to every access, local or 
     m.mem_bandwidth_bytes_per_ns = 1.0;
     m.queueing_max_utilisation = 0;
     MemoryModel mm(topo, m);
-    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
-    std::vector<Runqueue> rqs(2);
-    rqs[0].current = 0;
-    rqs[0].rate = 0.5;
-    rqs[0].mem_frac = 1.0;
-    const std::vector<int> pu_node{0, 1};
-    mm.update_congestion(rqs, tasks, pu_node);
-    mm.update_congestion(rqs, tasks, pu_node);
+    BusyPu0 run{task_on(0, 2, 0, 0.125, 1 << 20)};
+    run.update(mm);
+    run.update(mm);
     REQUIRE(mm.memory_congestion(0) == Approx(4.0)); // a wait of 3 local latencies, 240 ns
     CHECK(mm.access_factor(0, 0) == Approx(4.0));
     CHECK(mm.access_factor(1, 0) == Approx(1.5 + 3.0)); // 120 + 240 ns, not 120 x 4
     Runqueue rq;
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 320.0)));
-    CHECK(mm.memory_bound_rate(tasks[0], rq, 1, 1) == Approx(1.0 / (1.0 + 0.125 * 360.0)));
+    CHECK(mm.memory_bound_rate(run.tasks[0], rq, 0, 0) == Approx(1.0 / (1.0 + 0.125 * 320.0)));
+    CHECK(mm.memory_bound_rate(run.tasks[0], rq, 1, 1) == Approx(1.0 / (1.0 + 0.125 * 360.0)));
 }
 
 TEST_CASE("memory model: a store loop's write-backs load the node and the link's other direction", "[memory_model]")
@@ -235,18 +232,13 @@ TEST_CASE("memory model: a store loop's write-backs load the node and the link's
     m.queueing_max_utilisation = 0;
     MemoryModel mm(topo, m);
     // Reads only: 0.5 x 0.125 x 64 = 4 bytes per ns, node 0 at its bandwidth.
-    std::vector<Task> tasks{task_on(0, 2, 0, 0.125, 1 << 20)};
-    std::vector<Runqueue> rqs(2);
-    rqs[0].current = 0;
-    rqs[0].rate = 0.5;
-    rqs[0].mem_frac = 1.0;
-    const std::vector<int> pu_node{0, 1};
-    mm.update_congestion(rqs, tasks, pu_node);
+    BusyPu0 run{task_on(0, 2, 0, 0.125, 1 << 20)};
+    run.update(mm);
     CHECK(mm.memory_congestion(0) == 1.0);
     // The same lines written by ordinary stores: each also written back,
     // 8 bytes per ns of a node that delivers 4.
-    tasks[0].writeback_share = 1.0;
-    mm.update_congestion(rqs, tasks, pu_node);
+    run.tasks[0].writeback_share = 1.0;
+    run.update(mm);
     CHECK(mm.memory_congestion(0) == Approx(std::sqrt(2.0)));
 
     // Links are per direction. Two readers across one link, each 8 bytes
@@ -262,12 +254,12 @@ TEST_CASE("memory model: a store loop's write-backs load the node and the link's
         both[static_cast<size_t>(cpu)].rate = 0.5;
         both[static_cast<size_t>(cpu)].mem_frac = 1.0;
     }
-    across.update_congestion(both, two, pu_node);
+    across.update_congestion(both, two, run.pu_node);
     CHECK(across.link_congestion(0, 1) == 1.0);
     // The first one stores: its 8 bytes per ns written back join the
     // second one's reads from node 0 to node 1, 16 of 10.
     two[0].writeback_share = 1.0;
-    across.update_congestion(both, two, pu_node);
+    across.update_congestion(both, two, run.pu_node);
     CHECK(across.link_congestion(0, 1) == Approx(std::sqrt(1.6)));
 }
 
@@ -277,17 +269,12 @@ TEST_CASE("memory model: a copy carries on exactly as the original", "[memory_mo
     ModelParams m;
     m.link_bandwidth_bytes_per_ns = 2.0;
     MemoryModel mm(topo, m);
-    std::vector<Task> tasks{task_on(0, 2, 1, 0.25, 1 << 20)};
-    std::vector<Runqueue> rqs(2);
-    rqs[0].current = 0;
-    rqs[0].rate = 0.5;
-    rqs[0].mem_frac = 1.0;
-    const std::vector<int> pu_node{0, 1};
-    mm.update_congestion(rqs, tasks, pu_node);
+    BusyPu0 run{task_on(0, 2, 1, 0.25, 1 << 20)};
+    run.update(mm);
     MemoryModel copy = mm;
     for (int i = 0; i < 3; ++i) {
-        mm.update_congestion(rqs, tasks, pu_node);
-        copy.update_congestion(rqs, tasks, pu_node);
+        run.update(mm);
+        run.update(copy);
     }
     CHECK(copy.link_congestion(0, 1) == mm.link_congestion(0, 1));
     CHECK(copy.link_queue_wait(0, 1) == mm.link_queue_wait(0, 1));

@@ -22,25 +22,39 @@ std::shared_ptr<const Topology> synth(const std::string &s)
     return std::make_shared<const Topology>(import_synthetic(s));
 }
 
-// `tasks` tasks on node 0's PUs over node 0's memory, no caches (every
-// access goes to memory). Returns the bytes per ns they move together.
-double local_bytes_per_ns(int tasks, double dependent, double bandwidth, double queueing = 0.0)
+// Streams (or chases) on node 0's PUs over one node's memory, no caches
+// (every access goes to memory), with the OS noise off: the tasks alone.
+struct Streams {
+    int tasks = 1;
+    int mem_node = 0;
+    double dependent = 0.0; // 1: a pointer chase
+    double writeback = 0.0; // lines written back per line (1: bzero's ordinary stores)
+    double node_bw = ModelParams{}.mem_bandwidth_bytes_per_ns;
+    double link_bw = ModelParams{}.link_bandwidth_bytes_per_ns;
+    double queueing = 0.0;
+    SimTime duration_ns = 200'000'000;
+};
+
+// The bytes per ns of lines the streams move together.
+double bytes_per_ns(const Streams &w)
 {
     SimConfig cfg;
-    cfg.duration_ns = 200'000'000;
-    cfg.model.os_noise = 0; // the task alone: no kernel threads or interrupts
-    cfg.model.mem_bandwidth_bytes_per_ns = bandwidth;
-    cfg.model.queueing_max_utilisation = queueing;
+    cfg.duration_ns = w.duration_ns;
+    cfg.model.os_noise = 0;
+    cfg.model.mem_bandwidth_bytes_per_ns = w.node_bw;
+    cfg.model.link_bandwidth_bytes_per_ns = w.link_bw;
+    cfg.model.queueing_max_utilisation = w.queueing;
     const auto topo = synth("pack:2 [numa] core:8 pu:1");
     Simulation sim(topo, make_policy("simple", {}, "t"), cfg);
     const ProcId p = sim.add_process("m", 256 << 20);
-    sim.place_chunks(p, 0, 64, 0);
-    for (int i = 0; i < tasks; ++i) {
+    sim.place_chunks(p, 0, 64, w.mem_node);
+    for (int i = 0; i < w.tasks; ++i) {
         Simulation::TaskSpec s;
         s.program.ops = {{Op::Kind::Compute, 10'000'000'000}};
         s.segments = {AccessSegment{0, 64, 1.0}};
         s.mem_intensity = 0.2;
-        s.dependent_fraction = dependent;
+        s.dependent_fraction = w.dependent;
+        s.writeback_share = w.writeback;
         s.working_set_bytes = 256 << 20;
         s.cpus_allowed = topo->pus_of_node(0);
         sim.add_task(p, std::move(s));
@@ -50,6 +64,17 @@ double local_bytes_per_ns(int tasks, double dependent, double bandwidth, double 
     for (const Task &t : sim.tasks())
         accesses += t.stats.accesses;
     return accesses * sim.model().cache_line_bytes / static_cast<double>(sim.end_time());
+}
+
+// `tasks` tasks over node 0's memory, 200 ms.
+double local_bytes_per_ns(int tasks, double dependent, double bandwidth, double queueing = 0.0)
+{
+    Streams w;
+    w.tasks = tasks;
+    w.dependent = dependent;
+    w.node_bw = bandwidth;
+    w.queueing = queueing;
+    return bytes_per_ns(w);
 }
 
 // Hand figures at the defaults: I = 0.2 per ns, L = 80 ns, 64-byte lines.
@@ -170,33 +195,16 @@ namespace {
 // stores). Returns the lines' bytes per ns they move together.
 double stream_bytes_per_ns(int tasks, int mem_node, double writeback, double node_bw, double link_bw)
 {
-    SimConfig cfg;
+    Streams w;
+    w.tasks = tasks;
+    w.mem_node = mem_node;
+    w.writeback = writeback;
+    w.node_bw = node_bw;
+    w.link_bw = link_bw;
     // A second: the first ticks, before the congestion settles, run
     // faster than the node allows and count for under 1 %.
-    cfg.duration_ns = 1'000'000'000;
-    cfg.model.os_noise = 0;
-    cfg.model.mem_bandwidth_bytes_per_ns = node_bw;
-    cfg.model.link_bandwidth_bytes_per_ns = link_bw;
-    cfg.model.queueing_max_utilisation = 0.0;
-    const auto topo = synth("pack:2 [numa] core:8 pu:1");
-    Simulation sim(topo, make_policy("simple", {}, "t"), cfg);
-    const ProcId p = sim.add_process("m", 256 << 20);
-    sim.place_chunks(p, 0, 64, mem_node);
-    for (int i = 0; i < tasks; ++i) {
-        Simulation::TaskSpec s;
-        s.program.ops = {{Op::Kind::Compute, 10'000'000'000}};
-        s.segments = {AccessSegment{0, 64, 1.0}};
-        s.mem_intensity = 0.2;
-        s.writeback_share = writeback;
-        s.working_set_bytes = 256 << 20;
-        s.cpus_allowed = topo->pus_of_node(0);
-        sim.add_task(p, std::move(s));
-    }
-    sim.run_to_end();
-    double accesses = 0;
-    for (const Task &t : sim.tasks())
-        accesses += t.stats.accesses;
-    return accesses * kLine / static_cast<double>(sim.end_time());
+    w.duration_ns = 1'000'000'000;
+    return bytes_per_ns(w);
 }
 
 } // namespace

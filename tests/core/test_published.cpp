@@ -6,6 +6,7 @@
 // the calibration tests' business, and reproduce reports them as they come.
 
 #include "scenario/published.h"
+#include "scenario/scenario.h"
 #include "test_files.h"
 #include "topology_test_support.h"
 
@@ -203,6 +204,60 @@ TEST_CASE("published files: ranges, errors, the within rule and the calibration 
     CHECK(field_of(d) == "no error");
     d["direction"]["claims"] = "none";
     CHECK(field_of(d) == "direction.claims");
+}
+
+TEST_CASE("scenario and published files read a field the same way: empty strings and numbers out of range",
+          "[published][scenario][errors]")
+{
+    // Both formats read their fields through one JsonFieldReader: the same
+    // input gets the same message, naming the file and the field's path.
+    auto message = [](const std::function<void()> &parse) -> std::string {
+        try {
+            parse();
+        } catch (const InputError &e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    auto scenario_message = [&](const nlohmann::json &doc) {
+        return message([&] { parse_scenario(doc.dump(), "s.json"); });
+    };
+    auto published_message = [&](const nlohmann::json &doc) {
+        return message([&] { parse_published(doc.dump(), "x.json"); });
+    };
+    const nlohmann::json scenario = tiny(false)["scenario"];
+
+    // An empty name is refused in both; a scenario's own name and its
+    // description may be empty (a saved scenario writes them so).
+    auto s = scenario;
+    s["workload"]["name"] = "";
+    CHECK(scenario_message(s) == "s.json: field 'workload.name': must not be empty");
+    auto p = tiny(false);
+    p["rows"][0]["policy"]["name"] = "";
+    CHECK(published_message(p) == "x.json: field 'rows[0].policy.name': must not be empty");
+    s = scenario;
+    s["name"] = "";
+    s["description"] = "";
+    CHECK(scenario_message(s) == "no error");
+
+    // A number out of range, or not a number: the range and the value.
+    s = scenario;
+    s["duration_s"] = -1;
+    CHECK(scenario_message(s) == "s.json: field 'duration_s': expected a number in [0, 86400], got -1");
+    s["duration_s"] = "ten";
+    CHECK(scenario_message(s) == "s.json: field 'duration_s': expected a number in [0, 86400], got \"ten\"");
+    p = tiny(false);
+    p["duration_s"] = -1;
+    CHECK(published_message(p) == "x.json: field 'duration_s': expected a number in [0, 86400], got -1");
+    p["duration_s"] = "ten";
+    CHECK(published_message(p) == "x.json: field 'duration_s': expected a number in [0, 86400], got \"ten\"");
+    // A whole number: 2.5 repeats or seeds are refused, not truncated.
+    s = scenario;
+    s["repeat"] = 2.5;
+    CHECK(scenario_message(s) == "s.json: field 'repeat': expected a whole number in [1, 1000], got 2.5");
+    p = tiny(false);
+    p["seeds"] = 2.5;
+    CHECK(published_message(p).rfind("x.json: field 'seeds': expected a whole number in [1, ", 0) == 0);
 }
 
 TEST_CASE("claims: a negative margin is a tolerance ('must not win it')", "[published]")

@@ -314,12 +314,12 @@ TEST_CASE("array scripts for the missing points, chunked and split like the firs
     CHECK(m.scripts[0].file == "sweep-1.sbatch");
     CHECK(m.scripts[3].tasks == std::vector<PointRange>{{18, 19}});
     CHECK(fs::exists(dir.path / "sweep-4.sbatch"));
-    CHECK(next_rerun_stem(m) == "rerun-1");
-    const auto again = write_array_scripts(d, m, {1, 2, 3, 9}, next_rerun_stem(m));
+    CHECK(next_rerun_stem(m.scripts) == "rerun-1");
+    const auto again = write_array_scripts(d, m, {1, 2, 3, 9}, next_rerun_stem(m.scripts));
     REQUIRE(again.size() == 1);
     CHECK(m.scripts[again[0]].file == "rerun-1.sbatch");
     CHECK(m.scripts[again[0]].tasks == std::vector<PointRange>{{1, 2}, {3, 3}, {9, 9}});
-    CHECK(next_rerun_stem(m) == "rerun-2");
+    CHECK(next_rerun_stem(m.scripts) == "rerun-2");
     // Job names differ per script, and per folder for the same sweep.
     std::set<std::string> names;
     for (const auto &s : m.scripts)
