@@ -149,8 +149,13 @@ void Simulation::sample_accesses(Task &t, int cpu)
 {
     if (t.segments.empty() || t.mem_intensity <= 0)
         return;
+    // Touches matter for first-touch placement and armed hinting faults
+    // only. With no chunk armed in any process the task's own figure says
+    // it, without reading its process (a cache miss per PU per tick on a
+    // machine of a thousand single-task processes).
+    if (t.unplaced_weight <= 0 && armed_chunks_total_ == 0)
+        return;
     Process &p = procs_[t.proc];
-    // Touches matter for first-touch placement and armed hinting faults only.
     if (t.unplaced_weight <= 0 && p.armed_chunks == 0)
         return;
     double total = 0;
@@ -182,6 +187,7 @@ void Simulation::sample_accesses(Task &t, int cpu)
         if (p.chunk_armed[chunk]) {
             p.chunk_armed[chunk] = 0;
             --p.armed_chunks;
+            --armed_chunks_total_;
             ++hinting_faults_;
             charge_sys(cpu, static_cast<double>(cfg_.model.hinting_fault_ns));
             policy_->on_hinting_fault(*this, t.id, chunk, node);
@@ -266,6 +272,7 @@ void Simulation::arm_chunk(ProcId proc, int chunk, int by_cpu, double scan_cost_
     if (!p.chunk_armed[chunk]) {
         p.chunk_armed[chunk] = 1;
         ++p.armed_chunks;
+        ++armed_chunks_total_;
     }
     if (scan_cost_ns < 0) {
         const double pages = static_cast<double>(cfg_.model.chunk_bytes) / static_cast<double>(cfg_.model.page_bytes);
