@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side engine benchmark: this checkout against revision REV, N full
 # `engine_bench` runs each, alternating, so both see the same host load.
-# Prints, per case and build, the median and the best of the N runs.
+# Prints, per case and build, the median and the best of the N runs, and
+# target (c) of issue 36: the storm's events per CPU s over the bare
+# binary-heap loop's (BM_bare_heap) in the same runs.
 #
 #   bash scripts/bench-vs.sh REV [N]     (N defaults to 7)
 #
