@@ -92,7 +92,8 @@ void BM_sembench_2048_on_128(benchmark::State &state)
 // event is pushed back a uniform 1-10 000 ns later (the storm's bursts and
 // wakeups are microseconds apart). The delays are drawn in advance so the
 // loop times the heap, not the generator.
-constexpr std::size_t kBareHeapEvents = 256;   // about the storm's queue: 208 events on average (BENCHMARKS.md, 15th round)
+// About the storm's queue: 208 events on average (BENCHMARKS.md, 15th round).
+constexpr std::size_t kBareHeapEvents = 256;
 constexpr std::int64_t kBareHeapEventsRun = 1'000'000; // events per iteration, about the storm's 1.2 M
 
 void BM_bare_heap(benchmark::State &state)
