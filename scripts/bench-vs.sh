@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side engine benchmark: this checkout against revision REV, N full
 # `engine_bench` runs each, alternating, so both see the same host load.
-# Prints, per case and build, the median and the best of the N runs.
+# Prints, per case and build, the median and the best of the N runs, and
+# target (c) of issue 36: the storm's events per CPU s over the bare
+# binary-heap loop's (BM_bare_heap) in the same runs.
 #
 #   bash scripts/bench-vs.sh REV [N]     (N defaults to 7)
 #
@@ -14,6 +16,10 @@ cd "$(dirname "$0")/.."
 rev=${1:?usage: bench-vs.sh REV [N]}
 runs=${2:-7}
 cfg=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_BUILD_GUI=OFF -DSCHEDSCOPE_BUILD_BENCHMARKS=ON)
+if command -v ccache >/dev/null; then
+  cfg+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=$PWD
+fi
 
 sha=$(git rev-parse --short=12 "$rev^{commit}")
 tree=build-bench/src-$sha
@@ -58,4 +64,17 @@ for name, by in rows.items():
         print(f"{name:28} {label:12} {statistics.median(sims):9.2f} (best {max(sims):7.2f})"
               f" {statistics.median(evs):8.3f} M (best {max(evs):6.3f})  {max(x[2] for x in v):6.1f} MiB")
         print(f"{'':28} {'':12} runs: {' / '.join(f'{s:.3g}' for s in sims)}")
+# Target (c) is a share of the bare heap loop measured in the same runs
+# (engine_bench runs it before and after the engine cases): per build, the
+# storm's events per CPU s over the bare loop's, median of the runs, and
+# best over best.
+def events(name, label):
+    return sorted(x[1] for x in rows.get(name, {}).get(label, []))
+for label in (sys.argv[2], 'here'):
+    # A build from before the bare loop was added is compared with the
+    # bare loop of this checkout's runs, which alternate with its own.
+    storm, bare = events('BM_sembench_2048_on_128', label), events('BM_bare_heap', label) or events('BM_bare_heap', 'here')
+    if storm and bare:
+        print(f"(c) storm / bare heap, {label:12} {statistics.median(storm) / statistics.median(bare):.3f}"
+              f" (best {storm[-1] / bare[-1]:.3f})")
 EOF

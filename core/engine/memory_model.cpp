@@ -77,6 +77,7 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
     pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
     cache_changes_.assign(caches_.size(), 0);
     kept_rate_.assign(static_cast<size_t>(npu), KeptRate{});
+    warm_kept_.assign(static_cast<size_t>(npu), WarmKept{});
 }
 
 // --- caches ---
@@ -109,8 +110,16 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
     // the same instant, as a storm does all the time).
     if (t.working_set_bytes <= 0 || user_ns <= 0)
         return;
+    // The pass below found every share of this task above this PU at its
+    // target last time, and no share of those caches changed since: it
+    // would find the same again and change nothing (a CPU-bound task that
+    // owns its caches, on every tick of a big machine).
+    WarmKept &kept = warm_kept_[static_cast<size_t>(cpu)];
+    if (kept.task == t.id && t.stray_share <= 0 && kept.caches == cache_changes_above(cpu))
+        return;
     if (t.stray_share > 0)
         cool_by_stray_lines(t, cpu, user_ns, work_ns);
+    bool all_full = true;
     const double line = model_.cache_line_bytes;
     const double fill_cap = model_.cache_fill_bytes_per_ns * user_ns;
     // Past-L1 accesses miss a level in proportion to what it does not hold;
@@ -129,6 +138,7 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
         const double target = std::min(t.working_set_bytes, c.capacity_bytes);
         if (mine.bytes >= target)
             continue;
+        all_full = false;
         // Its share grows below, and others' may shrink.
         ++cache_changes_[static_cast<size_t>(pc.cache)];
         // A share just added holds nothing: its hit share is 0 without the
@@ -153,6 +163,12 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
         const double keep = std::max(0.0, 1.0 - (c.used_bytes - goal) / others);
         c.shrink_others(t.id, keep, kForgetBytes);
     }
+    // Nothing changed in this pass (no share added or grown, no stray lines):
+    // the same pass is a no-op until one of these caches changes.
+    if (all_full && t.stray_share <= 0)
+        kept = WarmKept{t.id, cache_changes_above(cpu)};
+    else
+        kept.task = -1;
 }
 
 void MemoryModel::cool_by_stray_lines(const Task &t, int cpu, double user_ns, double work_ns)

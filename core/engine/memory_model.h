@@ -239,6 +239,15 @@ private:
     // How many updates changed a node's or a link's congestion or queueing.
     std::uint64_t congestion_changes_ = 0;
     std::vector<KeptRate> kept_rate_; // per PU
+    // Per PU: the task whose warming there last changed nothing, all its
+    // shares above the PU being at their target, and cache_changes_above
+    // then. Warming it there again before any of those caches changes is a
+    // no-op, and is skipped without reading the caches.
+    struct WarmKept {
+        TaskId task = -1; // -1: none
+        std::uint64_t caches = 0;
+    };
+    std::vector<WarmKept> warm_kept_;
     // PU p's caches are [pu_cache_first_[p], pu_cache_first_[p + 1]) of pu_cache_list_.
     std::vector<PuCache> pu_cache_list_;
     std::vector<int> pu_cache_first_;     // PU count + 1 entries

@@ -407,6 +407,7 @@ private:
         double done_ns = 0;
     };
     FiniteWork finite_;
+    std::int64_t armed_chunks_total_ = 0; // Process::armed_chunks summed over the processes
     std::int64_t page_migrations_ = 0;
     std::int64_t hinting_faults_ = 0;
     NumaActivity numa_activity_;
