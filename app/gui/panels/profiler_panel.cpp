@@ -17,6 +17,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -126,9 +127,17 @@ void ProfilerPanel::buildUi()
     run_layout->addWidget(migration_view_, 3);
     run_layout->addWidget(totals_);
     run_layout->addWidget(since_ran_, 2);
+    // Shorter than the matrix, its figures and the histogram need (a
+    // 1280x720 window), the three scroll together: squeezed below their
+    // minimum, the layout drew the matrix's last row over the figures.
+    auto *run_scroll = new QScrollArea(this);
+    run_scroll->setWidget(run_box);
+    run_scroll->setWidgetResizable(true);
+    run_scroll->setFrameShape(QFrame::NoFrame);
+    run_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *matrices = new QSplitter(Qt::Horizontal, this);
     matrices->addWidget(titled(cost_title_, cost_view_, matrices));
-    matrices->addWidget(titled(migration_title_, run_box, matrices));
+    matrices->addWidget(titled(migration_title_, run_scroll, matrices));
 
     classes_ = new QTableWidget(0, 5, this);
     classes_->setHorizontalHeaderLabels({tr("Class"), tr("SLIT"), tr("Pairs"), tr("Min ms"), tr("Max ms")});
