@@ -729,8 +729,7 @@ TEST_CASE("teaching: lines of two panes on top of each other get a note", "[teac
     view.resize(600, 240);
     view.setChartData(d);
     CHECK(view.overlapNote() ==
-          QStringLiteral("on top of each other: linux-2.5-numa idle_balance_mask=node = linux-2.5-numa "
-                         "idle_balance_mask=cpu"));
+          QStringLiteral("on top of each other: linux-2.5-numa idle_balance_mask=node = idle_balance_mask=cpu"));
     // Apart by more than a line's width: no note.
     d.lines[1].y = {4.0, 2.5, 3.7};
     view.setChartData(d);

@@ -382,8 +382,14 @@ void CursorChartView::updateOverlapNote()
                 names << QString::fromStdString(line.label);
             }
             // Lines that stay at 0 lie on the axis, which the note cannot help.
-            if (runs.size() > 1 && drawn_above_zero)
-                groups << names.join(QStringLiteral(" = "));
+            if (runs.size() < 2 || !drawn_above_zero)
+                continue;
+            // The policy they share said once: "bind mode=hard = mode=inverse".
+            const QString first_word = names.front().section(QLatin1Char(' '), 0, 0) + QLatin1Char(' ');
+            if (std::all_of(names.begin(), names.end(), [&](const QString &n) { return n.startsWith(first_word); }))
+                for (qsizetype i = 1; i < names.size(); ++i)
+                    names[i] = names[i].mid(first_word.size());
+            groups << names.join(QStringLiteral(" = "));
         }
         if (!groups.isEmpty())
             overlap_text_ = tr("on top of each other: %1").arg(groups.join(QStringLiteral("; ")));
