@@ -508,6 +508,14 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     const QRect matrix_box(run_matrix->mapTo(profiler, QPoint(0, 0)), run_matrix->size());
     const QRect totals_box(totals->mapTo(profiler, QPoint(0, 0)), totals->size());
     INFO("matrix " << matrix_box.top() << "-" << matrix_box.bottom() << ", figures from " << totals_box.top());
+    QString chain;
+    for (QWidget *p = run_matrix; p && p != profiler; p = p->parentWidget())
+        chain += QStringLiteral("%1 %2 min %3/%4; ")
+                     .arg(QString::fromLatin1(p->metaObject()->className()))
+                     .arg(p->height())
+                     .arg(p->minimumSizeHint().height())
+                     .arg(p->minimumHeight());
+    INFO(chain.toStdString());
     CHECK_FALSE(matrix_box.intersects(totals_box));
     CHECK(run_matrix->rowViewportPosition(7) + run_matrix->rowHeight(7) <= run_matrix->viewport()->height());
 
