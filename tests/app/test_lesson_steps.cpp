@@ -133,7 +133,10 @@ struct LessonWalk {
         for (int i = 0; i < 5; ++i)
             QCoreApplication::processEvents();
     }
-    const PaneFigures &figures(int pane) const { return c()->frame()->panes.at(static_cast<std::size_t>(pane)).figures; }
+    const PaneFigures &figures(int pane) const
+    {
+        return c()->frame()->panes.at(static_cast<std::size_t>(pane)).figures;
+    }
     ChartData chart(ChartKind kind) const
     {
         for (const ChartData &d : docks().charts->charts())
@@ -142,10 +145,7 @@ struct LessonWalk {
         FAIL("no chart " << chart_title(kind));
         return {};
     }
-    int paneNamed(const QString &label) const
-    {
-        return static_cast<int>(docks().explain->paneNames().indexOf(label));
-    }
+    int paneNamed(const QString &label) const { return static_cast<int>(docks().explain->paneNames().indexOf(label)); }
 };
 
 // The mean of a pane's line(s) of a chart over the run (window figures).
@@ -223,8 +223,7 @@ QAction *menu_action(MainWindow &window, const QString &text_start)
 // "Save the scenario (File › Save scenario as...), change `key` ... and open
 // it again (File › Open scenario...)": the file saved, edited as a student
 // edits it, and opened through the window.
-void save_edit_reopen(LessonWalk &walk, const QTemporaryDir &dir,
-                      const std::function<void(QJsonObject &)> &edit)
+void save_edit_reopen(LessonWalk &walk, const QTemporaryDir &dir, const std::function<void(QJsonObject &)> &edit)
 {
     const QString path = dir.filePath(QStringLiteral("lesson.json"));
     REQUIRE(walk.w.window.saveScenarioAs(path));
@@ -441,7 +440,8 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     e->setCurrentPane(corrected);
     const QStringList pulls = explain_rows(e, {QStringLiteral("pulled")});
     const auto count = [](const QStringList &rows, const QString &words) {
-        return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const QString &r) { return r.contains(words); }));
+        return static_cast<int>(
+            std::count_if(rows.begin(), rows.end(), [&](const QString &r) { return r.contains(words); }));
     };
     INFO(pulls.join(QLatin1Char('\n')).toStdString());
     const int busy = count(pulls, QStringLiteral("busy tick")), newly = count(pulls, QStringLiteral("newly idle")),
@@ -668,8 +668,10 @@ TEST_CASE("lesson steps: 3, NUMA convergence, step by step", "[lessons][steps][w
     e->setCurrentPane(autonuma);
     const QStringList rows = explain_rows(e, {QStringLiteral("memory moved"), QStringLiteral("exchanged")});
     REQUIRE_FALSE(rows.isEmpty());
-    CHECK(std::any_of(rows.begin(), rows.end(), [](const QString &r) { return r.contains(QStringLiteral("exchanged")); }));
-    CHECK(std::any_of(rows.begin(), rows.end(), [](const QString &r) { return r.contains(QStringLiteral("memory moved")); }));
+    CHECK(std::any_of(rows.begin(), rows.end(),
+                      [](const QString &r) { return r.contains(QStringLiteral("exchanged")); }));
+    CHECK(std::any_of(rows.begin(), rows.end(),
+                      [](const QString &r) { return r.contains(QStringLiteral("memory moved")); }));
     QTableView *table = e->findChild<QTableView *>();
     REQUIRE(table);
     int task_row = -1;
@@ -792,7 +794,8 @@ TEST_CASE("lesson steps: 4, wakeup storms, step by step", "[lessons][steps][wind
     }
     INFO(woken.mid(0, 5).join(QLatin1Char('\n')).toStdString());
     // Where they came from: each names its waker; some came from another CPU.
-    CHECK(std::all_of(woken.begin(), woken.end(), [](const QString &r) { return r.contains(QStringLiteral("waker")); }));
+    CHECK(
+        std::all_of(woken.begin(), woken.end(), [](const QString &r) { return r.contains(QStringLiteral("waker")); }));
     CHECK(std::any_of(woken.begin(), woken.end(), [](const QString &r) {
         return r.contains(QRegularExpression(QStringLiteral("CPU (?!5\\b)\\d+ CPU 5")));
     }));

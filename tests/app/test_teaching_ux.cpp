@@ -854,7 +854,8 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
         REQUIRE(w.window.openScenarioFile(scenario_path("lesson-idle-balancing-2003.json")));
         SimulationController *c = w.window.comparisonPage()->controller();
         REQUIRE(c->runTo(4'000'000'000, -1));
-        REQUIRE(schedscope::test::wait_until([&] { return w.window.analysisDocks().profiler->analysis().has_value(); }));
+        REQUIRE(
+            schedscope::test::wait_until([&] { return w.window.analysisDocks().profiler->analysis().has_value(); }));
         save_shot(w.window, "profiler-lesson-02-1280x720.png");
         w.window.showDocks({QStringLiteral("charts")});
         w.window.analysisDocks().charts->setShowAll(true);

@@ -377,8 +377,8 @@ void CursorChartView::updateOverlapNote()
             for (int i : group) {
                 const ChartLine &line = data_.lines[static_cast<std::size_t>(i)];
                 runs.insert(line.run);
-                drawn_above_zero = drawn_above_zero || std::any_of(line.y.begin(), line.y.end(),
-                                                                   [](double v) { return v != 0.0; });
+                drawn_above_zero = drawn_above_zero ||
+                                   std::any_of(line.y.begin(), line.y.end(), [](double v) { return v != 0.0; });
                 names << QString::fromStdString(line.label);
             }
             // Lines that stay at 0 lie on the axis, which the note cannot help.

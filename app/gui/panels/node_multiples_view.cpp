@@ -6,6 +6,7 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLegend>
@@ -42,6 +43,8 @@ constexpr int kMaxOverlapNotes = 4;
 // The note's lines under the charts: two keep four panes' notes whole at
 // 1280x720 and take one text line from the charts.
 constexpr qsizetype kMaxOverlapLines = 2;
+// Past this many nodes in one overlap group, the note counts them.
+constexpr std::size_t kMaxNodesListed = 4;
 
 bool all_zero(const ChartLine &line)
 {
@@ -56,6 +59,11 @@ QString node_list(const std::vector<int> &nodes)
         consecutive = consecutive && nodes[i] == nodes[i - 1] + 1;
     if (consecutive)
         return QStringLiteral("%1-%2").arg(nodes.front()).arg(nodes.back());
+    // A big machine's scattered groups (altix-1024: "1+6+9+13+18+...")
+    // would fill the note: their size says enough; hovering a small chart
+    // gives every node's value.
+    if (nodes.size() > kMaxNodesListed)
+        return QCoreApplication::translate("NodeMultiplesView", "%1 nodes").arg(nodes.size());
     QStringList parts;
     for (int n : nodes)
         parts << QString::number(n);
@@ -302,7 +310,7 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         for (int r = 0; r < runs; ++r)
             if (!pane_overlaps[static_cast<std::size_t>(r)].isEmpty())
                 overlaps << QStringLiteral("%1 %2").arg(r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1),
-                                                         pane_overlaps[static_cast<std::size_t>(r)]);
+                                                        pane_overlaps[static_cast<std::size_t>(r)]);
     if (overlaps.size() > kMaxOverlapNotes) {
         const auto more = overlaps.size() - kMaxOverlapNotes;
         overlaps = overlaps.mid(0, kMaxOverlapNotes);
