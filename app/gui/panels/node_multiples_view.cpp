@@ -337,7 +337,7 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     // that, rather than that there is no memory.
     const bool sampled = data.t_max_s > 0;
     if (items.isEmpty())
-        items << (sampled ? tr("no memory on any node yet")
+        items << (sampled ? tr("no memory placed on any node so far")
                           : tr("no sample yet: the first comes after one sample interval"));
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
     legend_->setToolTip(legend_tip);
