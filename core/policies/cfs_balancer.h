@@ -40,6 +40,8 @@ public:
     bool check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken) override;
     // Linux 3.6 kernel/sched/features.h: TTWU_QUEUE is on.
     WakeupMode default_wakeup_mode() const override { return WakeupMode::Queued; }
+    // task_hot()'s threshold, sysctl_sched_migration_cost (cfs_balancer.cpp).
+    double cache_hot_time_ms() const override { return static_cast<double>(cp_.sched_migration_cost_ns) / 1e6; }
     // Linux 3.6 kernel/sched/core.c: ttwu_queue() queues only a wakeup that
     // crosses a last-level cache (!cpus_share_cache(), since 3.3); within
     // one the waker takes the target's lock.

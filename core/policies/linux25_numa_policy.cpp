@@ -133,6 +133,9 @@ public:
     std::unique_ptr<Policy> clone() const override { return std::make_unique<Linux25NumaPolicy>(*this); }
     std::string name() const override { return "linux-2.5-numa"; }
     ParamMap params() const override { return policy_params(linux25_table(), p_, wakeup_mode()); }
+    // 2.5.59's cache_decay_ticks, the threshold every pull is judged by
+    // (linux25_orig.h), so analyses count hot moves as this kernel did.
+    double cache_hot_time_ms() const override { return kLinux25CacheDecayMs; }
 
     // timeslice=o1: a CPU-bound task keeps the CPU for its whole O(1)
     // timeslice (the nice-0 slice), so a task queued behind it has not run

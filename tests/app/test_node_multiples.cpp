@@ -82,7 +82,7 @@ TEST_CASE("multiples: one chart per pane, shared axes, a node legend, overlap sa
     CHECK(view.titleText().contains(QStringLiteral("all processes")));
     CHECK(view.legendText().contains(QStringLiteral("node 0")));
     CHECK(view.legendText().contains(QStringLiteral("node 1")));
-    CHECK(view.overlapText().contains(QStringLiteral("autonuma: nodes 0, 1 overlap")));
+    CHECK(view.overlapText() == QStringLiteral("nodes on top of each other: autonuma 0+1"));
     CHECK_FALSE(view.overlapText().contains(QStringLiteral("sched-domains")));
 }
 
@@ -113,7 +113,7 @@ TEST_CASE("multiples: the charts dock shows memory per node as small multiples",
     REQUIRE(m->charts().size() == 2);
     CHECK(m->charts()[0]->chart()->title() == QLatin1String("bind mode=hard"));
     CHECK(m->charts()[1]->chart()->title() == QLatin1String("bind mode=inverse"));
-    CHECK(m->overlapText().contains(QStringLiteral("bind mode=inverse: nodes 0, 1 overlap")));
+    CHECK(m->overlapText().contains(QStringLiteral("bind mode=inverse 0+1")));
 }
 
 TEST_CASE("multiples: the column count follows the area's shape", "[charts][multiples]")
@@ -158,7 +158,7 @@ TEST_CASE("multiples: four panes in a wide, short view sit in one row, and the o
         CHECK(c->geometry().top() == top);
     // The same note in every pane, said once; and the whole of it is kept
     // (tooltip, overlapText) when the label shows it cut.
-    CHECK(view.overlapText() == QStringLiteral("every pane: nodes 0-3 overlap (64 MiB now)"));
+    CHECK(view.overlapText() == QStringLiteral("nodes on top of each other: every pane 0-3"));
 
     view.resize(420, 700);
     QApplication::processEvents();

@@ -31,6 +31,8 @@
 #include "window_settings.h"
 #include "window_test_support.h"
 
+#include "catalog/catalog.h"
+#include "engine/policy.h"
 #include "scenario/pane_label.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -322,6 +324,11 @@ TEST_CASE("teaching: four panes at 1280x720 show every header figure", "[teachin
         CHECK(shown.contains(QStringLiteral("local access")));
         CHECK(shown.contains(QStringLiteral("sys ")));
         CHECK_FALSE(shown.contains(QChar(0x2026)));
+        // The title whole too: "autonuma scan_sleep_pass_ms=1250" on two
+        // lines, not "autonuma…".
+        INFO(pane->shownHeaderTitle().toStdString());
+        CHECK_FALSE(pane->shownHeaderTitle().contains(QChar(0x2026)));
+        CHECK(pane->shownHeaderTitle().simplified() == pane->headerTitle().simplified());
     }
     // The migration key lists this machine's classes, farthest first: the
     // remote moves a NUMA lesson is about are never the ones cut.
@@ -411,6 +418,18 @@ TEST_CASE("teaching: node convergence reads at the default dock height", "[teach
             if (auto *y = qobject_cast<QValueAxis *>(a))
                 CHECK(mini->chart()->plotArea().height() / (y->max() / y->tickInterval()) >= 20);
     }
+    // The note on overlapping lines is read whole (two lines at most), not cut.
+    if (!m->overlapText().isEmpty()) {
+        QLabel *note = nullptr;
+        for (QLabel *l : m->findChildren<QLabel *>())
+            if (l->toolTip() == m->overlapText())
+                note = l;
+        REQUIRE(note);
+        INFO(note->text().toStdString());
+        CHECK_FALSE(note->text().contains(QChar(0x2026)));
+        CHECK(note->text().simplified() == m->overlapText().simplified());
+        CHECK(note->geometry().bottom() <= m->height());
+    }
 }
 
 TEST_CASE("teaching: All charts at 1280x720 lays every chart out whole, scrolling if need be",
@@ -445,6 +464,36 @@ TEST_CASE("teaching: the bar says when the simulation cannot keep up", "[teachin
     CHECK(rate_text(0.5, 0.05).contains(QStringLiteral("0.05x")));
     CHECK(rate_text(0.5, 0.05).contains(QStringLiteral("cannot keep up")));
     CHECK(rate_text(0, 12.5) == QStringLiteral("12.5x real time")); // at max: what it reaches
+}
+
+// Item 8: playing altix-1024 at 1/2 real time, the bar says the rate really
+// reached, and the time label, that rate and the frame rate sit side by
+// side at the width the bar has in a 1280x720 window.
+TEST_CASE("teaching: the bar's time, rate and fps labels never overlap", "[teaching][playback][window]")
+{
+    PlaybackBar bar;
+    bar.resize(1000, bar.sizeHint().height());
+    bar.show();
+    bar.setSpeed(0.5);
+    bar.setPlaying(true);
+    bar.setTime(3'599'999'000'000, 3'600'000'000'000);
+    bar.setActualRate(0.05);
+    bar.setFps(58);
+    QCoreApplication::processEvents();
+    CHECK(bar.rateText().contains(QStringLiteral("0.05x")));
+    std::vector<QLabel *> shown;
+    for (QLabel *l : bar.findChildren<QLabel *>())
+        if (l->isVisible() && !l->text().isEmpty())
+            shown.push_back(l);
+    for (std::size_t a = 0; a < shown.size(); ++a) {
+        INFO(shown[a]->text().toStdString());
+        // Each label wide enough for its whole text.
+        CHECK(shown[a]->width() >= shown[a]->fontMetrics().horizontalAdvance(shown[a]->text()));
+        for (std::size_t b = a + 1; b < shown.size(); ++b) {
+            INFO(shown[b]->text().toStdString());
+            CHECK_FALSE(shown[a]->geometry().intersects(shown[b]->geometry()));
+        }
+    }
 }
 
 TEST_CASE("teaching: on a 1024-PU machine Ctrl+wheel zooms at the pointer and Ctrl+0 fits again",
@@ -645,6 +694,55 @@ TEST_CASE("teaching: a finished run's Progress line ends at 100 % when it ends",
     const ChartData done = derive_chart(ChartKind::Progress, {{"kernbench", samples, 0.34}}, kAllProcesses);
     CHECK(done.lines[0].t_s.back() == Approx(0.34));
     CHECK(done.lines[0].y.back() == Approx(100.0));
+    // The run's last sample taken at its end, before the last jobs counted
+    // (lesson 2 played to its end in the window): that point reads 100 %.
+    const ChartData at_end = derive_chart(ChartKind::Progress, {{"kernbench", samples, 0.3}}, kAllProcesses);
+    CHECK(at_end.lines[0].t_s.back() == Approx(0.3));
+    CHECK(at_end.lines[0].y.back() == Approx(100.0));
+    CHECK(at_end.lines[0].y.size() == 3);
+}
+
+// Item 9: the profiler's summary counts a move as hot by the threshold the
+// pane's own policy judges pulls by, as its Explain entries say.
+TEST_CASE("teaching: each policy states the cache-hot threshold its balancer uses", "[teaching][profiler][unit]")
+{
+    // 2.5.59's cache_decay_ticks ("ran 3 ms ago < 10 ms" in Explain).
+    CHECK(make_policy("linux-2.5-numa", {}, "test")->cache_hot_time_ms() == 10.0);
+    // 3.6's sysctl_sched_migration_cost, and what the pane sets.
+    CHECK(make_policy("cfs", {}, "test")->cache_hot_time_ms() == 0.5);
+    CHECK(make_policy("cfs", {{"sched_migration_cost_ns", "250000"}}, "test")->cache_hot_time_ms() == 0.25);
+    CHECK(make_policy("autonuma", {}, "test")->cache_hot_time_ms() == 0.5);
+    // 2.6's cache_hot_time, as given.
+    CHECK(make_policy("sched-domains", {}, "test")->cache_hot_time_ms() == 2.5);
+    CHECK(make_policy("sched-domains", {{"cache_hot_time_ms", "10"}}, "test")->cache_hot_time_ms() == 10.0);
+}
+
+TEST_CASE("teaching: lines of two panes on top of each other get a note", "[teaching][charts][unit]")
+{
+    ChartData d;
+    d.kind = ChartKind::IdlePct;
+    d.lines = {{"linux-2.5-numa idle_balance_mask=node", 0, -1, {0.1, 0.2, 0.3}, {4.0, 3.5, 3.7}},
+               {"linux-2.5-numa idle_balance_mask=cpu", 1, -1, {0.1, 0.2, 0.3}, {4.0, 3.5, 3.7}}};
+    d.t_max_s = 0.3;
+    d.y_max = 4.0;
+    CursorChartView view;
+    view.resize(600, 240);
+    view.setChartData(d);
+    CHECK(view.overlapNote() ==
+          QStringLiteral("on top of each other: linux-2.5-numa idle_balance_mask=node = idle_balance_mask=cpu"));
+    // Apart by more than a line's width: no note.
+    d.lines[1].y = {4.0, 2.5, 3.7};
+    view.setChartData(d);
+    CHECK(view.overlapNote().isEmpty());
+    // Both at zero lie on the axis: nothing to say.
+    d.lines[0].y = d.lines[1].y = {0.0, 0.0, 0.0};
+    view.setChartData(d);
+    CHECK(view.overlapNote().isEmpty());
+    // One pane's own lines (two classes at one rate) are not hidden panes.
+    d.kind = ChartKind::MigrationRate;
+    d.lines = {{"cfs smt", 0, 1, {0.1, 0.2}, {5.0, 6.0}}, {"cfs same package", 0, 2, {0.1, 0.2}, {5.0, 6.0}}};
+    view.setChartData(d);
+    CHECK(view.overlapNote().isEmpty());
 }
 
 // Not run by default ([.]): the screenshots a reviewer looks at, written to
@@ -736,6 +834,32 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
             }
             save_shot(w.window, ("lesson-" + lessons[i].id + "-last-step.png").c_str());
         }
+    }
+    SECTION("a 1024-PU machine at 1920x1080")
+    {
+        QuietWindow w;
+        w.window.resize(1920, 1080);
+        w.window.show();
+        w.window.showDocks({QStringLiteral("charts")});
+        REQUIRE(w.window.openTopology("sample:altix-1024"));
+        REQUIRE(w.window.comparisonPage()->controller()->runTo(200'000'000, -1));
+        save_shot(w.window, "altix-1024-1920x1080.png");
+    }
+    SECTION("lesson 2's profiler and All charts at 1280x720")
+    {
+        QuietWindow w;
+        w.window.resize(1280, 720);
+        w.window.show();
+        w.window.showDocks({QStringLiteral("charts"), QStringLiteral("explain"), QStringLiteral("profiler")});
+        REQUIRE(w.window.openScenarioFile(scenario_path("lesson-idle-balancing-2003.json")));
+        SimulationController *c = w.window.comparisonPage()->controller();
+        REQUIRE(c->runTo(4'000'000'000, -1));
+        REQUIRE(
+            schedscope::test::wait_until([&] { return w.window.analysisDocks().profiler->analysis().has_value(); }));
+        save_shot(w.window, "profiler-lesson-02-1280x720.png");
+        w.window.showDocks({QStringLiteral("charts")});
+        w.window.analysisDocks().charts->setShowAll(true);
+        save_shot(w.window, "all-charts-lesson-02-1280x720.png");
     }
     SECTION("altix-1024 zoomed in on N#0")
     {

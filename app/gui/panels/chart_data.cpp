@@ -132,9 +132,15 @@ void derive_simple(ChartData &out, ChartKind kind, const RunSamples &run, int r,
     }
     // A finished fixed-work run is 100 % done when it ends, which falls
     // between samples: without this point its line stops at 97 % while the
-    // pane header says "done".
-    if (kind == ChartKind::Progress && run.end_s >= 0 && (line.t_s.empty() || line.t_s.back() < run.end_s))
-        push(line, run.end_s, 100.0);
+    // pane header says "done". A sample taken at the end itself (the
+    // GUI's runs, played to their end) can still read the work as it was
+    // before the last jobs completed in that instant: it reads 100 % too.
+    if (kind == ChartKind::Progress && run.end_s >= 0) {
+        if (line.t_s.empty() || line.t_s.back() < run.end_s)
+            push(line, run.end_s, 100.0);
+        else
+            line.y.back() = 100.0;
+    }
     out.lines.push_back(std::move(line));
 }
 

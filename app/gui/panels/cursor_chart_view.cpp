@@ -1,5 +1,7 @@
 #include "panels/cursor_chart_view.h"
 
+#include "panels/chart_overlap.h"
+
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace schedscope::gui {
 
@@ -48,6 +51,8 @@ constexpr int kShortCompactHeightPx = 110;
 
 // The time cursor: the one red mark of every chart.
 const QColor kCursorColour(200, 0, 0);
+// The note on lines lying on top of each other: the node charts' brown.
+const QColor kOverlapNoteColour(0x6a, 0x4a, 0x00);
 
 // Six styles, one per migration distance class (smt ... remote node): with
 // five, remote-node wrapped round to smt's solid line. The last is a long
@@ -125,6 +130,10 @@ CursorChartView::CursorChartView(QWidget *parent) : QChartView(new QChart, paren
     cursor_ = new QGraphicsLineItem(chart());
     cursor_->setPen(QPen(kCursorColour, 1.5));
     cursor_->setZValue(10);
+    overlap_note_ = new QGraphicsSimpleTextItem(chart());
+    overlap_note_->setBrush(kOverlapNoteColour);
+    overlap_note_->setZValue(9);
+    overlap_note_->hide();
     hover_box_ = new QGraphicsRectItem(chart());
     hover_box_->setBrush(QColor(255, 255, 255, 230));
     hover_box_->setPen(QPen(QColor(160, 160, 160)));
@@ -268,6 +277,7 @@ void CursorChartView::setChartData(const ChartData &data, const QString &subtitl
     y->setTickInterval(scale.step);
     y->setLabelFormat(label_format(scale.decimals));
     addMarks(scale.top);
+    updateOverlapNote();
     fitCompactAxes();
     // New labels, new legend: let Qt lay the chart out again before aligning.
     c->setPlotArea(QRectF());
@@ -353,6 +363,58 @@ void CursorChartView::placeMarks()
     }
 }
 
+void CursorChartView::updateOverlapNote()
+{
+    overlap_text_.clear();
+    if (!compact_) {
+        QStringList groups;
+        for (const std::vector<int> &group : overlapping_lines(data_, overlap_tolerance(data_.y_max))) {
+            // Only lines of different panes hide one another: a pane's own
+            // classes at the same rate are told apart by the hover text.
+            std::set<int> runs;
+            bool drawn_above_zero = false;
+            QStringList names;
+            for (int i : group) {
+                const ChartLine &line = data_.lines[static_cast<std::size_t>(i)];
+                runs.insert(line.run);
+                drawn_above_zero = drawn_above_zero ||
+                                   std::any_of(line.y.begin(), line.y.end(), [](double v) { return v != 0.0; });
+                names << QString::fromStdString(line.label);
+            }
+            // Lines that stay at 0 lie on the axis, which the note cannot help.
+            if (runs.size() < 2 || !drawn_above_zero)
+                continue;
+            // The policy they share said once: "bind mode=hard = mode=inverse".
+            const QString first_word = names.front().section(QLatin1Char(' '), 0, 0) + QLatin1Char(' ');
+            if (std::all_of(names.begin(), names.end(), [&](const QString &n) { return n.startsWith(first_word); }))
+                for (qsizetype i = 1; i < names.size(); ++i)
+                    names[i] = names[i].mid(first_word.size());
+            groups << names.join(QStringLiteral(" = "));
+        }
+        if (!groups.isEmpty())
+            overlap_text_ = tr("on top of each other: %1").arg(groups.join(QStringLiteral("; ")));
+    }
+    overlap_note_->setVisible(!overlap_text_.isEmpty());
+}
+
+void CursorChartView::placeOverlapNote()
+{
+    const QRectF area = chart()->plotArea();
+    if (overlap_text_.isEmpty() || area.isEmpty()) {
+        overlap_note_->hide();
+        if (!compact_)
+            setToolTip({});
+        return;
+    }
+    // One line across the top of the plot, cut to its width; the whole
+    // note is the view's tooltip.
+    const QFontMetricsF fm(overlap_note_->font());
+    overlap_note_->setText(fm.elidedText(overlap_text_, Qt::ElideRight, std::max(area.width() - 8, 20.0)));
+    overlap_note_->setPos(area.left() + 4, area.top() + 2);
+    overlap_note_->show();
+    setToolTip(overlap_text_);
+}
+
 void CursorChartView::setCursorTime(double t_s)
 {
     cursor_s_ = t_s;
@@ -362,6 +424,7 @@ void CursorChartView::setCursorTime(double t_s)
 void CursorChartView::placeCursor()
 {
     placeMarks();
+    placeOverlapNote();
     const QRectF area = chart()->plotArea();
     if (chart()->series().isEmpty() || area.isEmpty()) {
         cursor_->hide();

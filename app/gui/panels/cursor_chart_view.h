@@ -33,6 +33,11 @@ public:
     double cursorTime() const { return cursor_s_; }
     // The hover text at time t: one "label: value unit" line per line.
     QString valuesText(double t_s) const;
+    // The note a full-size chart draws at the top of its plot when lines of
+    // different panes lie on top of each other (one would hide the other):
+    // "on top of each other: a = b"; empty when none do. Small multiples
+    // leave it to NodeMultiplesView, which says it under them.
+    QString overlapNote() const { return overlap_text_; }
 
     static QColor runColour(int run);
     static QColor groupColour(int group);
@@ -60,6 +65,8 @@ private:
     void placeCursor();
     void addMarks(double y_top);
     void placeMarks();
+    void updateOverlapNote();
+    void placeOverlapNote();
     void showHover(const QPointF &view_pos);
 
     ChartData data_;
@@ -73,6 +80,8 @@ private:
     // One dashed series and one text per reference mark (data_.marks).
     std::vector<QLineSeries *> mark_series_;
     std::vector<QGraphicsSimpleTextItem *> mark_labels_;
+    QString overlap_text_;
+    QGraphicsSimpleTextItem *overlap_note_ = nullptr;
     QGraphicsRectItem *hover_box_ = nullptr;
     QGraphicsSimpleTextItem *hover_text_ = nullptr;
 };

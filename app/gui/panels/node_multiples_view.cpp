@@ -6,6 +6,7 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLegend>
@@ -38,14 +39,19 @@ constexpr int kMaxLegendNodes = 8;
 // The chart's margins either side of its title.
 constexpr int kMiniTitleMarginPx = 16;
 // Overlap notes past this many would push the charts out of their cell.
-constexpr int kMaxOverlapNotes = 3;
+constexpr int kMaxOverlapNotes = 4;
+// The note's lines under the charts: two keep four panes' notes whole at
+// 1280x720 and take one text line from the charts.
+constexpr qsizetype kMaxOverlapLines = 2;
+// Past this many nodes in one overlap group, the note counts them.
+constexpr std::size_t kMaxNodesListed = 4;
 
 bool all_zero(const ChartLine &line)
 {
     return std::all_of(line.y.begin(), line.y.end(), [](double v) { return v == 0; });
 }
 
-// "0-3", "0, 2": node numbers of an overlap group, short.
+// "0-3", "0+2": node numbers of an overlap group, short.
 QString node_list(const std::vector<int> &nodes)
 {
     bool consecutive = nodes.size() > 2;
@@ -53,10 +59,15 @@ QString node_list(const std::vector<int> &nodes)
         consecutive = consecutive && nodes[i] == nodes[i - 1] + 1;
     if (consecutive)
         return QStringLiteral("%1-%2").arg(nodes.front()).arg(nodes.back());
+    // A big machine's scattered groups (altix-1024: "1+6+9+13+18+...")
+    // would fill the note: their size says enough; hovering a small chart
+    // gives every node's value.
+    if (nodes.size() > kMaxNodesListed)
+        return QCoreApplication::translate("NodeMultiplesView", "%1 nodes").arg(nodes.size());
     QStringList parts;
     for (int n : nodes)
         parts << QString::number(n);
-    return parts.join(QStringLiteral(", "));
+    return parts.join(QLatin1Char('+'));
 }
 
 } // namespace
@@ -212,8 +223,20 @@ bool NodeMultiplesView::eventFilter(QObject *watched, QEvent *event)
 
 void NodeMultiplesView::showOverlap()
 {
+    // Up to kMaxOverlapLines lines broken between words (numa01's four
+    // panes at 1280x720 need two), the last cut if even they are short.
     const int room = std::max(overlap_->width(), 40);
-    overlap_->setText(overlap_->fontMetrics().elidedText(overlap_text_, Qt::ElideRight, room));
+    const QFontMetrics fm = overlap_->fontMetrics();
+    QStringList lines{QString()};
+    for (const QString &word : overlap_text_.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = lines.back().isEmpty() ? word : lines.back() + QLatin1Char(' ') + word;
+        if (lines.back().isEmpty() || fm.horizontalAdvance(longer) <= room || lines.size() == kMaxOverlapLines)
+            lines.back() = longer;
+        else
+            lines << word;
+    }
+    lines.back() = fm.elidedText(lines.back(), Qt::ElideRight, room);
+    overlap_->setText(lines.join(QLatin1Char('\n')));
     overlap_->setToolTip(overlap_text_);
 }
 
@@ -262,16 +285,17 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
         view->setCursorTime(cursor_s_);
         QStringList groups;
         for (const std::vector<int> &group : overlapping_lines(mine, overlap_tolerance(data.y_max))) {
+            // Lines that never leave 0 lie along the axis, as a node with
+            // none of this memory does: naming them would cost the note a
+            // second line, and the plots their third value tick.
+            if (std::all_of(group.begin(), group.end(),
+                            [&](int i) { return all_zero(mine.lines[static_cast<std::size_t>(i)]); }))
+                continue;
             std::vector<int> group_nodes;
             for (int i : group)
                 group_nodes.push_back(mine.lines[static_cast<std::size_t>(i)].group);
-            const double at = mine.lines[static_cast<std::size_t>(group.front())].y.empty()
-                                  ? 0.0
-                                  : mine.lines[static_cast<std::size_t>(group.front())].y.back();
-            groups << tr("nodes %1 overlap (%2 %3 now)")
-                          .arg(node_list(group_nodes))
-                          .arg(at, 0, 'f', at >= 10 ? 0 : 1)
-                          .arg(QString::fromUtf8(chart_unit(data.kind)));
+            // Where they lie, the chart shows: the note only says which.
+            groups << node_list(group_nodes);
         }
         pane_overlaps.push_back(groups.join(QStringLiteral(", ")));
     }
@@ -281,16 +305,16 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
                                      return !o.isEmpty() && o == pane_overlaps.front();
                                  });
     if (same_everywhere)
-        overlaps << tr("every pane: %1").arg(pane_overlaps.front());
+        overlaps << tr("every pane %1").arg(pane_overlaps.front());
     else
         for (int r = 0; r < runs; ++r)
             if (!pane_overlaps[static_cast<std::size_t>(r)].isEmpty())
-                overlaps << QStringLiteral("%1: %2").arg(r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1),
-                                                         pane_overlaps[static_cast<std::size_t>(r)]);
+                overlaps << QStringLiteral("%1 %2").arg(r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1),
+                                                        pane_overlaps[static_cast<std::size_t>(r)]);
     if (overlaps.size() > kMaxOverlapNotes) {
         const auto more = overlaps.size() - kMaxOverlapNotes;
         overlaps = overlaps.mid(0, kMaxOverlapNotes);
-        overlaps << tr("%1 more panes with overlapping lines").arg(more);
+        overlaps << tr("%1 more pane(s)").arg(more);
     }
 
     fitTitles(); // setChartData titled each mini with the chart's name
@@ -313,12 +337,15 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     // that, rather than that there is no memory.
     const bool sampled = data.t_max_s > 0;
     if (items.isEmpty())
-        items << (sampled ? tr("no memory on any node yet")
+        items << (sampled ? tr("no memory placed on any node so far")
                           : tr("no sample yet: the first comes after one sample interval"));
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
     legend_->setToolTip(legend_tip);
     legend_->setVisible(!items.isEmpty());
-    overlap_text_ = overlaps.join(QStringLiteral("; "));
+    // Short enough for two lines under four small charts at 1280x720:
+    // "nodes on top of each other: cfs 0+1; bind mode=hard 0-3".
+    overlap_text_ = overlaps.isEmpty() ? QString()
+                                       : tr("nodes on top of each other: %1").arg(overlaps.join(QStringLiteral("; ")));
     overlap_->setVisible(!overlaps.isEmpty());
     showOverlap();
 }

@@ -3,8 +3,9 @@
 // one mini chart per pane (its label as the title), each with a line per
 // NUMA node coloured by node, all on the same time and MiB axes so heights
 // compare across panes. One legend of node colours that is always shown,
-// and a line under it naming lines that lie on top of each other ("nodes
-// 0-3 overlap"), which a single line cannot say by itself.
+// and a line under it naming lines that lie on top of each other ("nodes on
+// top of each other: every pane 0-3"), which a single line
+// cannot say by itself.
 
 #include "panels/chart_data.h"
 
@@ -67,7 +68,7 @@ private:
     void ensureCharts(int count);
     // Puts the minis in the grid at the column count the area suits.
     void layOut();
-    // The overlap note on one line, cut to the width; the whole in its tooltip.
+    // The overlap note on up to two lines, cut to the width; the whole in its tooltip.
     void showOverlap();
     // Each mini's title at its width (mini_title); the full label is its tooltip.
     void fitTitles();

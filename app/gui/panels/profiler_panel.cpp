@@ -17,6 +17,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -114,9 +115,16 @@ void ProfilerPanel::buildUi()
     connect(migration_view_, &HeatmapView::cellClicked, this, &ProfilerPanel::showCell);
     cost_title_ = new QLabel(tr("<b>Migration cost</b> (ms, rows: from CPU, columns: to CPU)"), this);
     migration_title_ = new QLabel(tr("<b>Migrations of this run</b> (count, same order)"), this);
+    // The run's name makes this title two lines in a half-width column; as
+    // for the figures below, its height is asked for up front.
+    migration_title_->setMinimumHeight(2 * migration_title_->fontMetrics().lineSpacing() + 2);
 
     totals_ = new QLabel(this);
     totals_->setWordWrap(true);
+    // Room for the figures wrapped to three lines, asked of the layout up
+    // front: a wrapped label's height comes too late for the minimum the
+    // scroll area below grants, and the matrix's last row lay under it.
+    totals_->setMinimumHeight(3 * totals_->fontMetrics().lineSpacing() + 4);
     auto *run_box = new QWidget(this);
     auto *run_layout = new QVBoxLayout(run_box);
     run_layout->setContentsMargins(0, 0, 0, 0);
@@ -173,10 +181,18 @@ void ProfilerPanel::buildUi()
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
 
+    // A dock shorter than the matrices, their figures and the tables need
+    // (a 1280x720 window) scrolls them as a whole: squeezed below their
+    // minimum, the layout drew the matrix's last row over its figures.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(vertical);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(status_);
-    layout->addWidget(vertical, 1);
+    layout->addWidget(scroll, 1);
 }
 
 void ProfilerPanel::setTopology(std::shared_ptr<const Topology> topology, bool running_machine)

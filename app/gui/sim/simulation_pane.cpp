@@ -334,9 +334,43 @@ QFont SimulationPane::headerTitleFont() const
     return bold;
 }
 
+namespace {
+// `text` in at most `max_lines` lines of whole words at `room` pixels,
+// greedily; what does not fit the last line is cut there at a word.
+QStringList wrap_words(const QString &text, const QFontMetrics &fm, int room, int max_lines)
+{
+    QStringList lines{QString()};
+    for (const QString &word : text.split(QLatin1Char(' '))) {
+        QString &line = lines.back();
+        if (line.isEmpty() && word.isEmpty() && lines.size() > 1)
+            continue; // a double space at a break
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (line.isEmpty() || fm.horizontalAdvance(longer) <= room || word.isEmpty())
+            line = longer;
+        else
+            lines << word;
+    }
+    while (lines.size() > max_lines) {
+        lines[lines.size() - 2] += QLatin1Char(' ') + lines.back();
+        lines.removeLast();
+    }
+    for (QString &l : lines)
+        l = elide_words(l, fm, room);
+    return lines;
+}
+} // namespace
+
 QString SimulationPane::shownHeaderTitle() const
 {
-    return elide_words(headerTitle(), QFontMetrics(headerTitleFont()), width() - 12);
+    // A second line rather than "autonuma…" when the parameters do not fit
+    // beside the policy's name (four panes in a row at 1280x720).
+    return wrap_words(headerTitle(), QFontMetrics(headerTitleFont()), width() - 12, kMaxHeaderTitleLines)
+        .join(QLatin1Char('\n'));
+}
+
+int SimulationPane::headerTitleLines() const
+{
+    return static_cast<int>(shownHeaderTitle().count(QLatin1Char('\n'))) + 1;
 }
 
 namespace {
@@ -374,7 +408,10 @@ int SimulationPane::headerFigureLines() const
     return static_cast<int>(std::clamp<qsizetype>(lines, 1, kMaxHeaderFigureLines));
 }
 
-int SimulationPane::headerHeight() const { return kPaneHeaderPx + (headerFigureLines() - 1) * kPaneHeaderLinePx; }
+int SimulationPane::headerHeight() const
+{
+    return kPaneHeaderPx + (headerTitleLines() - 1 + headerFigureLines() - 1) * kPaneHeaderLinePx;
+}
 
 QString SimulationPane::shownHeaderFigures() const
 {
@@ -477,11 +514,15 @@ void SimulationPane::paintEvent(QPaintEvent *)
     p.drawLine(0, header - 1, width(), header - 1);
     p.setPen(to_qcolor(pal.header_text));
     p.setFont(headerTitleFont());
-    p.drawText(QRect(6, 3, width() - 12, 17), Qt::AlignLeft | Qt::AlignVCenter, shownHeaderTitle());
+    const QStringList title_lines = shownHeaderTitle().split(QLatin1Char('\n'));
+    for (int i = 0; i < title_lines.size(); ++i)
+        p.drawText(QRect(6, 3 + i * kPaneHeaderLinePx, width() - 12, kPaneHeaderLinePx),
+                   Qt::AlignLeft | Qt::AlignVCenter, title_lines[i]);
     p.setFont(header_font_);
+    const int figures_top = 20 + (static_cast<int>(title_lines.size()) - 1) * kPaneHeaderLinePx;
     const QStringList figure_lines = shownHeaderFigures().split(QLatin1Char('\n'));
     for (int i = 0; i < figure_lines.size(); ++i)
-        p.drawText(QRect(6, 20 + i * kPaneHeaderLinePx, width() - 12, kPaneHeaderLinePx),
+        p.drawText(QRect(6, figures_top + i * kPaneHeaderLinePx, width() - 12, kPaneHeaderLinePx),
                    Qt::AlignLeft | Qt::AlignVCenter, figure_lines[i]);
 
     if (frame() && mode_ == PaneMode::Compact) {

@@ -65,15 +65,17 @@ public:
     // Header text lines, also used by tests and the docs.
     QString headerTitle() const;
     QString headerFigures() const;
-    // What the header shows at the pane's width (elided at a word boundary)
-    // and its tooltip, which always carries the full title and figures.
+    // What the header shows at the pane's width (one or two lines, split
+    // and elided at word boundaries) and its tooltip, which always carries
+    // the full title and figures.
     QString shownHeaderTitle() const;
+    int headerTitleLines() const;
     // One line, or two or three (split between figures) when the widest
     // figures a run can show do not fit the pane's width on one: every
     // figure stays visible in a 3-4 pane layout.
     QString shownHeaderFigures() const;
     QString headerToolTip() const;
-    // The title line and 1 to 3 lines of figures, as many as the widest
+    // One or two title lines and 1 to 3 lines of figures, as many as the widest
     // figures a run can show take at this width (a function of the width
     // only, so the drawing does not jump as the numbers grow).
     int headerHeight() const;
@@ -146,6 +148,7 @@ QString elide_words(const QString &text, const QFontMetrics &metrics, int width)
 inline constexpr int kPaneHeaderPx = 40;
 inline constexpr int kPaneHeaderLinePx = 17;
 inline constexpr int kMaxHeaderFigureLines = 3;
+inline constexpr int kMaxHeaderTitleLines = 2;
 inline constexpr int kPaneMinWidthPx = 160;
 inline constexpr int kPaneMinHeightPx = 120;
 
