@@ -46,6 +46,11 @@ const std::vector<Accessor> &accessors()
         SS_DOUBLE(link_bandwidth_bytes_per_ns, 0.01, 1e4,
                   "interconnect bandwidth between two directly linked nodes, each direction, bytes/ns (/ hops beyond "
                   "SLIT 20)"),
+        SS_DOUBLE(link_packet_header_bytes, 0, 1024,
+                  "link bytes ahead of each line sent over it (packet header), bytes"),
+        SS_DOUBLE(link_message_bytes, 0, 1024,
+                  "link bytes sent the other way for each line transferred (read request or write completion), "
+                  "bytes"),
         SS_DOUBLE(cache_fill_bytes_per_ns, 0.01, 1e4, "max cache refill rate of one core, bytes/ns"),
         SS_DOUBLE(page_copy_bytes_per_ns, 0.01, 1e4, "page migration copy rate, bytes/ns"),
         SS_DOUBLE(

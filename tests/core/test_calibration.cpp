@@ -551,7 +551,7 @@ TEST_CASE("published table autonuma-2node: hard binding below AutoNUMA", "[calib
     check_direction("autonuma-2node", Size::Full, claims_of("hard bind"));
 }
 
-TEST_CASE("published table autonuma-2node: inverse binding above upstream", "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-2node: inverse binding above upstream", "[calibration][published]")
 {
     check_direction("autonuma-2node", Size::Full, claims_of("inverse bind"));
 }
