@@ -540,8 +540,7 @@ std::function<bool(const PublishedClaim &)> claims_of(const std::string &part, P
 
 // --- autonuma-2node (full size: 3 GiB numa01, the benchmark's loops) ---
 
-TEST_CASE("published table autonuma-2node: AutoNUMA below upstream on all three",
-          "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-2node: AutoNUMA below upstream on all three", "[calibration][published]")
 {
     check_direction("autonuma-2node", Size::Full, claims_of("AutoNUMA"));
 }
