@@ -43,6 +43,7 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
         lat_ratio_by_slit_[static_cast<size_t>(d)] = model.latency_ratio(d, nearest_remote);
     compute_per_work_ = model.compute_ns_per_work_ns();
     per_in_flight_ = 1.0 / model.mem_misses_in_flight;
+    link_wire_ = link_wire_bytes_per_line(model);
 
     auto latency_of = [&](int level) {
         return level == 1 ? model.l1_latency_ns : level == 2 ? model.l2_latency_ns : model.l3_latency_ns;
@@ -416,7 +417,8 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
     // per-pair account (as long as the loop above) can be skipped.
     const double max_out = *std::max_element(remote_out, remote_out + nn);
     const double room = qmax > 0 ? kQueueFreeUtilisation : 1.0;
-    if (link_active_.empty() && 2 * max_out * max_link_hops_ <= room * model_.link_bandwidth_bytes_per_ns)
+    if (link_active_.empty() &&
+        2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <= room * model_.link_bandwidth_bytes_per_ns)
         return;
     // Per direction: entry from * nn + to.
     std::vector<double> &link_demand = link_demand_.v;
@@ -439,8 +441,11 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
                 link_active_.push_back(static_cast<int>(pair));
             const size_t to_reader = static_cast<size_t>(n) * nn + static_cast<size_t>(here);
             const size_t to_memory = static_cast<size_t>(here) * nn + static_cast<size_t>(n);
-            link_demand[to_reader] += b;                     // lines read
-            link_demand[to_memory] += b * t.writeback_share; // lines written back
+            // Lines read: data towards the reader, requests towards the
+            // memory; lines written back: data towards the memory,
+            // completions towards the writer (link_wire_bytes_per_line).
+            link_demand[to_reader] += b * (link_wire_.data + link_wire_.message * t.writeback_share);
+            link_demand[to_memory] += b * (link_wire_.message + link_wire_.data * t.writeback_share);
         }
     }
     // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
@@ -456,7 +461,7 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         const double ratio = std::max(busier, 1e-9) * hops * per_link_bw;
         link_demand[pair] = link_demand[mirror] = 0;
         const double qbefore = link_queue_.empty() ? 0.0 : link_queue_[pair];
-        const double q = settle(qbefore, queue_wait(ratio, line * hops * per_link_bw));
+        const double q = settle(qbefore, queue_wait(ratio, line * link_wire_.data * hops * per_link_bw));
         if (q != qbefore) {
             // Allocated when a first link queues, as the multipliers below.
             if (link_queue_.empty())
@@ -478,6 +483,16 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         ++congestion_changes_;
         return c == 1.0 && q == 0.0;
     });
+}
+
+MemoryModel::LinkWire MemoryModel::link_wire_bytes_per_line(const ModelParams &model)
+{
+    // A line crosses as a data packet, its header ahead of it; the message
+    // that asks for it (or acknowledges it) crosses the other way. Both in
+    // line bytes, so that the link's demand stays in the units of the
+    // lines it carries. (Snoops and probes to third nodes are not counted.)
+    const double line = model.cache_line_bytes;
+    return LinkWire{(line + model.link_packet_header_bytes) / line, model.link_message_bytes / line};
 }
 
 double MemoryModel::link_hops(int a, int b) const { return std::max(1.0, (topo_->node_distance(a, b) - 10) / 10.0); }

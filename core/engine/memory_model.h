@@ -120,6 +120,14 @@ public:
     double memory_congestion(int n) const { return node_congestion_[static_cast<size_t>(n)]; }
     double link_congestion(int a, int b) const { return link_row(a)[b]; }
     double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
+    // What one line transferred between two nodes puts on their link, in
+    // line bytes: `data` in the line's direction (the line and its packet
+    // header), `message` in the other (its read request or write
+    // completion). ModelParams::link_packet_header_bytes, link_message_bytes.
+    struct LinkWire {
+        double data = 1.0, message = 0.0;
+    };
+    static LinkWire link_wire_bytes_per_line(const ModelParams &model);
     // Memory latency from node a to node b over the local latency.
     double latency_ratio(int a, int b) const
     {
@@ -269,6 +277,7 @@ private:
     std::vector<double> lat_ratio_by_slit_;
     double compute_per_work_ = 1.0;
     double per_in_flight_ = 1.0; // 1 / mem_misses_in_flight
+    LinkWire link_wire_;         // a line's bytes on the link, each way
 };
 
 } // namespace schedscope

@@ -59,6 +59,10 @@ const Declared &declared()
         field(t, "link_bandwidth_bytes_per_ns", &ModelParams::link_bandwidth_bytes_per_ns, 0.01, 1e4,
               "interconnect bandwidth between two directly linked nodes, each direction, bytes/ns (/ hops beyond SLIT "
               "20)");
+        field(t, "link_packet_header_bytes", &ModelParams::link_packet_header_bytes, 0, 1024,
+              "link bytes ahead of each line sent over it (packet header), bytes");
+        field(t, "link_message_bytes", &ModelParams::link_message_bytes, 0, 1024,
+              "link bytes sent the other way for each line transferred (read request or write completion), bytes");
         field(t, "cache_fill_bytes_per_ns", &ModelParams::cache_fill_bytes_per_ns, 0.01, 1e4,
               "max cache refill rate of one core, bytes/ns");
         field(t, "page_copy_bytes_per_ns", &ModelParams::page_copy_bytes_per_ns, 0.01, 1e4,

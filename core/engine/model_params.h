@@ -44,6 +44,16 @@ struct ModelParams {
     // 1 / ((d - 10) / 10) of it. Lines read cross it from the memory's
     // node, lines written back towards it.
     double link_bandwidth_bytes_per_ns = 5.0; // QPI / HyperTransport: remote STREAM gets ~half of local
+    // What a line costs the link beyond its own bytes (the link's bandwidth
+    // figure counts every payload byte, headers and messages included): a
+    // line travels as a data packet, its header ahead of it, and each
+    // transfer sends a message the other way (the read request for a line
+    // read, the completion for a line written back). Defaults: QPI, whose
+    // 12.8 GB/s counts 8 bytes a flit: a line is 8 data flits behind 1
+    // header flit, a request or completion 1 flit ("An Introduction to the
+    // Intel QuickPath Interconnect", Intel, 2009).
+    double link_packet_header_bytes = 8.0;
+    double link_message_bytes = 8.0;
     double cache_fill_bytes_per_ns = 5.0;     // one core refilling its caches: ~half a node's bandwidth
     double page_copy_bytes_per_ns = 2.0;      // kernel page migration, ~2 GB/s (copy + TLB work)
     // Below saturation a memory controller or link still queues: each line

@@ -563,8 +563,7 @@ std::function<bool(const PublishedClaim &)> claims_of(const std::string &part, P
 
 // --- autonuma-2node (full size: 3 GiB numa01, the benchmark's loops) ---
 
-TEST_CASE("published table autonuma-2node: AutoNUMA below upstream on all three",
-          "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-2node: AutoNUMA below upstream on all three", "[calibration][published]")
 {
     check_direction("autonuma-2node", Size::Nightly, claims_of("AutoNUMA"));
 }
@@ -574,7 +573,7 @@ TEST_CASE("published table autonuma-2node: hard binding below AutoNUMA", "[calib
     check_direction("autonuma-2node", Size::Nightly, claims_of("hard bind"));
 }
 
-TEST_CASE("published table autonuma-2node: inverse binding above upstream", "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-2node: inverse binding above upstream", "[calibration][published]")
 {
     check_direction("autonuma-2node", Size::Nightly, claims_of("inverse bind"));
 }

@@ -187,6 +187,8 @@ TEST_CASE("memory model: remote traffic loads the link, a saturated link is a mu
     ModelParams m;
     m.link_bandwidth_bytes_per_ns = 2.0;
     m.queueing_max_utilisation = 0;
+    m.link_packet_header_bytes = 0; // bare lines (headers and requests: the case below)
+    m.link_message_bytes = 0;
     MemoryModel mm(topo, m);
     // PU 0 over node 1's memory: 8 bytes per ns across one link of 2.
     BusyPu0 run{task_on(0, 2, 1, 0.25, 1 << 20)};
@@ -230,6 +232,8 @@ TEST_CASE("memory model: a store loop's write-backs load the node and the link's
     m.mem_bandwidth_bytes_per_ns = 4.0;
     m.link_bandwidth_bytes_per_ns = 10.0;
     m.queueing_max_utilisation = 0;
+    m.link_packet_header_bytes = 0; // bare lines (headers and requests: the case below)
+    m.link_message_bytes = 0;
     MemoryModel mm(topo, m);
     // Reads only: 0.5 x 0.125 x 64 = 4 bytes per ns, node 0 at its bandwidth.
     BusyPu0 run{task_on(0, 2, 0, 0.125, 1 << 20)};
@@ -261,6 +265,53 @@ TEST_CASE("memory model: a store loop's write-backs load the node and the link's
     two[0].writeback_share = 1.0;
     across.update_congestion(both, two, run.pu_node);
     CHECK(across.link_congestion(0, 1) == Approx(std::sqrt(1.6)));
+}
+
+TEST_CASE("memory model: a line crosses a link behind its packet header, its request the other way",
+          "[memory_model]")
+{
+    // Two readers across one link, each 8 bytes of lines per ns from the
+    // other's node. With QPI's figures (a 64-byte line is 8 data flits
+    // behind a header flit of 8 bytes; the read request one flit the other
+    // way) a direction carries 8 x 72 / 64 = 9 bytes per ns of one reader's
+    // lines and 8 x 8 / 64 = 1 of the other's requests: 10 of a 5 GB/s link.
+    const auto topo = synth("pack:2 [numa] core:1 pu:1");
+    ModelParams m;
+    m.mem_bandwidth_bytes_per_ns = 1000.0;
+    m.link_bandwidth_bytes_per_ns = 5.0;
+    m.queueing_max_utilisation = 0;
+    m.link_packet_header_bytes = 8;
+    m.link_message_bytes = 8;
+    const MemoryModel::LinkWire wire = MemoryModel::link_wire_bytes_per_line(m);
+    CHECK(wire.data == Approx(72.0 / 64.0));
+    CHECK(wire.message == Approx(8.0 / 64.0));
+    std::vector<Task> two{task_on(0, 2, 1, 0.25, 1 << 20), task_on(1, 2, 0, 0.25, 1 << 20)};
+    std::vector<Runqueue> both(2);
+    for (int cpu = 0; cpu < 2; ++cpu) {
+        both[static_cast<size_t>(cpu)].current = cpu;
+        both[static_cast<size_t>(cpu)].rate = 0.5;
+        both[static_cast<size_t>(cpu)].mem_frac = 1.0;
+    }
+    const std::vector<int> pu_node{0, 1};
+    MemoryModel framed(topo, m);
+    framed.update_congestion(both, two, pu_node);
+    CHECK(framed.link_congestion(0, 1) == Approx(std::sqrt(10.0 / 5.0)));
+    // Bare lines: 8 of 5.
+    ModelParams bare = m;
+    bare.link_packet_header_bytes = 0;
+    bare.link_message_bytes = 0;
+    MemoryModel lines_only(topo, bare);
+    lines_only.update_congestion(both, two, pu_node);
+    CHECK(lines_only.link_congestion(0, 1) == Approx(std::sqrt(8.0 / 5.0)));
+    // A store loop's write-backs go as data packets towards the memory, and
+    // their completions come back: with both readers storing, a direction
+    // carries 9 (lines read) + 1 (requests) + 9 (lines written back) + 1
+    // (completions) = 20 bytes per ns.
+    two[0].writeback_share = 1.0;
+    two[1].writeback_share = 1.0;
+    MemoryModel stores(topo, m);
+    stores.update_congestion(both, two, pu_node);
+    CHECK(stores.link_congestion(0, 1) == Approx(std::sqrt(20.0 / 5.0)));
 }
 
 TEST_CASE("memory model: a copy carries on exactly as the original", "[memory_model]")
