@@ -417,8 +417,8 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
     // per-pair account (as long as the loop above) can be skipped.
     const double max_out = *std::max_element(remote_out, remote_out + nn);
     const double room = qmax > 0 ? kQueueFreeUtilisation : 1.0;
-    if (link_active_.empty() &&
-        2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <= room * model_.link_bandwidth_bytes_per_ns)
+    if (link_active_.empty() && 2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <=
+                                    room * model_.link_bandwidth_bytes_per_ns)
         return;
     // Per direction: entry from * nn + to.
     std::vector<double> &link_demand = link_demand_.v;

@@ -54,8 +54,8 @@ struct ModelParams {
     // Intel QuickPath Interconnect", Intel, 2009).
     double link_packet_header_bytes = 8.0;
     double link_message_bytes = 8.0;
-    double cache_fill_bytes_per_ns = 5.0;     // one core refilling its caches: ~half a node's bandwidth
-    double page_copy_bytes_per_ns = 2.0;      // kernel page migration, ~2 GB/s (copy + TLB work)
+    double cache_fill_bytes_per_ns = 5.0; // one core refilling its caches: ~half a node's bandwidth
+    double page_copy_bytes_per_ns = 2.0;  // kernel page migration, ~2 GB/s (copy + TLB work)
     // Below saturation a memory controller or link still queues: each line
     // waits an M/D/1 u / (2 (1 - u)) line transfer times at utilisation u,
     // up to this utilisation (0 = no queueing); past it the wait rises along

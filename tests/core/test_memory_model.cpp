@@ -267,8 +267,7 @@ TEST_CASE("memory model: a store loop's write-backs load the node and the link's
     CHECK(across.link_congestion(0, 1) == Approx(std::sqrt(1.6)));
 }
 
-TEST_CASE("memory model: a line crosses a link behind its packet header, its request the other way",
-          "[memory_model]")
+TEST_CASE("memory model: a line crosses a link behind its packet header, its request the other way", "[memory_model]")
 {
     // Two readers across one link, each 8 bytes of lines per ns from the
     // other's node. With QPI's figures (a 64-byte line is 8 data flits
