@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <set>
 #include <vector>
 
 class QGridLayout;
@@ -72,6 +73,11 @@ private:
     void showOverlap();
     // Each mini's title at its width (mini_title); the full label is its tooltip.
     void fitTitles();
+    // setChartData's parts: the legend of the nodes holding memory (`sampled`:
+    // the charts have a sample), and the note of lines on top of each other
+    // from each pane's overlap groups (`names`: the pane labels).
+    void setLegend(const std::set<int> &nodes, bool sampled);
+    void setOverlapNote(const std::vector<QString> &pane_overlaps, const QStringList &names);
 
     QLabel *title_;
     QWidget *grid_host_;
