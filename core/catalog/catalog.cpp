@@ -52,7 +52,7 @@ std::unique_ptr<Policy> make_policy(const std::string &name, const ParamMap &par
 {
     const PolicyInfo &info = find_policy(name, source);
     std::vector<ParamInfo> known = info.params;
-    known.push_back(wakeup_param_info(WakeupMode::Locked));
+    known.push_back(wakeup_param_row());
     const std::string what = "policy '" + name + "'";
     check_param_names(params, known, what, source);
     auto policy = info.make(params, source);
@@ -70,9 +70,7 @@ ParamInfo wakeup_info(const std::string &policy, const ParamMap &params)
     try {
         return wakeup_param_info(make_policy(policy, own, "wakeup default")->default_wakeup_mode());
     } catch (const std::exception &) {
-        ParamInfo unknown = wakeup_param_info(WakeupMode::Locked);
-        unknown.default_value.clear();
-        return unknown;
+        return wakeup_param_row();
     }
 }
 

@@ -339,6 +339,34 @@ void MemoryModel::price_migration(Task &t, Runqueue &rq, int here, double cache_
 
 // --- congestion ---
 
+namespace {
+
+// Below saturation each line also waits in the queue of the controller or
+// link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in local
+// memory latencies (lat0). Past qmax (queueing_max_utilisation) the wait
+// goes on rising along the curve's tangent there, finite at and beyond
+// saturation (where the congestion multipliers bound the demand as well).
+// Under kQueueFreeUtilisation the wait is about 1 % of a transfer or less
+// and counts as none.
+double queue_wait(double u, double transfer_ns, double qmax, double lat0)
+{
+    if (qmax <= 0 || u <= kQueueFreeUtilisation)
+        return 0.0;
+    const double transfers = u <= qmax ? u / (2 * (1 - u))
+                                       : qmax / (2 * (1 - qmax)) + (u - qmax) / (2 * (1 - qmax) * (1 - qmax));
+    return transfer_ns * transfers / lat0;
+}
+
+// The wait moves halfway to its target each update, since it slows the
+// demand it is computed from.
+double settle(double before, double target)
+{
+    const double q = 0.5 * (before + target);
+    return q < kNoQueue ? 0.0 : q;
+}
+
+} // namespace
+
 void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                     std::span<const int> pu_node)
 {
@@ -357,7 +385,28 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
     // per PU line bytes per unit of node weight.
     std::vector<double> scratch(2 * nn + static_cast<size_t>(npu), 0.0);
     double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
+    node_demand(rqs, tasks, pu_node, demand, remote_out, per_weight);
+    // Rates derived before are stale once a figure they read moved.
+    if (settle_nodes(demand))
+        ++congestion_changes_;
+    // A direction of a pair carries at most what its two ends exchange:
+    // while that is below the narrowest route (or, with queueing, a
+    // route's queue-free load) and no link is congested or queued, the
+    // per-pair account (as long as the rest) can be skipped.
+    const double max_out = *std::max_element(remote_out, remote_out + nn);
+    const double room = model_.queueing_max_utilisation > 0 ? kQueueFreeUtilisation : 1.0;
+    if (link_active_.empty() && 2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <=
+                                    room * model_.link_bandwidth_bytes_per_ns)
+        return;
+    add_link_demand(rqs, tasks, pu_node, per_weight);
+    settle_links();
+}
+
+void MemoryModel::node_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
+                              double *demand, double *remote_out, double *per_weight) const
+{
     const double line = model_.cache_line_bytes;
+    const int npu = static_cast<int>(rqs.size());
     for (int cpu = 0; cpu < npu; ++cpu) {
         const Runqueue &rq = rqs[static_cast<size_t>(cpu)];
         if (rq.current < 0 || rq.mem_frac <= 0)
@@ -377,49 +426,31 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         demand[here] += scale * transfers * t.unplaced_weight;
         remote_out[here] += scale * transfers * (total - t.unplaced_weight - t.weight_on(here));
     }
-    // Below saturation each line also waits in the queue of the controller
-    // or link: M/D/1, u / (2 (1 - u)) transfer times at utilisation u, in
-    // local memory latencies. Past queueing_max_utilisation the wait goes
-    // on rising along the curve's tangent there, finite at and beyond
-    // saturation (where the multipliers above bound the demand as well).
-    // Under kQueueFreeUtilisation the wait is about 1 % of a transfer or
-    // less and counts as none; the wait moves halfway to its target each
-    // update, since it slows the demand it is computed from.
+}
+
+bool MemoryModel::settle_nodes(const double *demand)
+{
     const double qmax = model_.queueing_max_utilisation;
     const double lat0 = model_.mem_latency_local_ns;
-    const auto queue_wait = [qmax, lat0](double u, double transfer_ns) {
-        if (qmax <= 0 || u <= kQueueFreeUtilisation)
-            return 0.0;
-        const double transfers = u <= qmax ? u / (2 * (1 - u))
-                                           : qmax / (2 * (1 - qmax)) + (u - qmax) / (2 * (1 - qmax) * (1 - qmax));
-        return transfer_ns * transfers / lat0;
-    };
-    const auto settle = [](double before, double target) {
-        const double q = 0.5 * (before + target);
-        return q < kNoQueue ? 0.0 : q;
-    };
+    const double line = model_.cache_line_bytes;
     const double bw = model_.mem_bandwidth_bytes_per_ns;
     bool changed = false;
-    for (size_t n = 0; n < nn; ++n) {
+    for (size_t n = 0; n < node_congestion_.size(); ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
         const double c = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
-        const double q = settle(node_queue_[n], queue_wait(ratio, line / bw));
+        const double q = settle(node_queue_[n], queue_wait(ratio, line / bw, qmax, lat0));
         changed = changed || c != node_congestion_[n] || q != node_queue_[n];
         node_congestion_[n] = c;
         node_queue_[n] = q;
     }
-    // Rates derived before are stale once a figure they read moved.
-    if (changed)
-        ++congestion_changes_;
-    // A direction of a pair carries at most what its two ends exchange:
-    // while that is below the narrowest route (or, with queueing, a
-    // route's queue-free load) and no link is congested or queued, the
-    // per-pair account (as long as the loop above) can be skipped.
-    const double max_out = *std::max_element(remote_out, remote_out + nn);
-    const double room = qmax > 0 ? kQueueFreeUtilisation : 1.0;
-    if (link_active_.empty() && 2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <=
-                                    room * model_.link_bandwidth_bytes_per_ns)
-        return;
+    return changed;
+}
+
+void MemoryModel::add_link_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                  std::span<const int> pu_node, const double *per_weight)
+{
+    const size_t nn = node_congestion_.size();
+    const int npu = static_cast<int>(rqs.size());
     // Per direction: entry from * nn + to.
     std::vector<double> &link_demand = link_demand_.v;
     if (link_demand.size() != nn * nn)
@@ -448,11 +479,20 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
             link_demand[to_memory] += b * (link_wire_.message + link_wire_.data * t.writeback_share);
         }
     }
+}
+
+void MemoryModel::settle_links()
+{
     // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
     // that share of one link's bandwidth (a crude stand-in for routing).
     // The link's figure is per direction, and its busier direction sets
     // the wait of both (a request goes one way, its data the other).
+    const size_t nn = node_congestion_.size();
+    const double qmax = model_.queueing_max_utilisation;
+    const double lat0 = model_.mem_latency_local_ns;
+    const double line = model_.cache_line_bytes;
     const double per_link_bw = 1.0 / model_.link_bandwidth_bytes_per_ns;
+    std::vector<double> &link_demand = link_demand_.v;
     std::erase_if(link_active_, [&](int pair) {
         const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
         const double hops = link_hops(a, b);
@@ -461,7 +501,7 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
         const double ratio = std::max(busier, 1e-9) * hops * per_link_bw;
         link_demand[pair] = link_demand[mirror] = 0;
         const double qbefore = link_queue_.empty() ? 0.0 : link_queue_[pair];
-        const double q = settle(qbefore, queue_wait(ratio, line * link_wire_.data * hops * per_link_bw));
+        const double q = settle(qbefore, queue_wait(ratio, line * link_wire_.data * hops * per_link_bw, qmax, lat0));
         if (q != qbefore) {
             // Allocated when a first link queues, as the multipliers below.
             if (link_queue_.empty())

@@ -161,6 +161,18 @@ public:
     double compute_ns_per_work() const { return compute_per_work_; }
 
 private:
+    // update_congestion's steps: each running task's demand on the nodes
+    // (and the remote traffic each node sends, and per PU line bytes per
+    // unit of node weight); the nodes' congestion and queueing moved
+    // towards it (whether any moved); the remote lines' demand on each
+    // link direction; the links' congestion and queueing moved towards it.
+    void node_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
+                     double *demand, double *remote_out, double *per_weight) const;
+    bool settle_nodes(const double *demand);
+    void add_link_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
+                         const double *per_weight);
+    void settle_links();
+
     // What memory_bound_rate derives, before any migration pricing.
     struct RateParts {
         double cache_lat, miss, mem_factor, local, lat, rate;

@@ -30,6 +30,22 @@ enum class WakeupMode {
     Queued, // the waker queues on the target's wake list and sends an IPI
 };
 
+// The Linux release whose scheduler a policy models (Policy::modelled_kernel());
+// {0, 0} for a policy that models none.
+struct KernelRelease {
+    int major = 0;
+    int minor = 0;
+};
+
+// `wakeup`'s default (engine/wakeup_param.h), stated here once for every
+// policy: the wakeup path of the kernel it models. Queued remote wakeups
+// (TTWU_QUEUE) came with Linux 3.0, on by default; every older kernel, and
+// a policy that models none, takes the target runqueue's lock.
+constexpr WakeupMode default_wakeup_for(KernelRelease k)
+{
+    return k.major >= 3 ? WakeupMode::Queued : WakeupMode::Locked;
+}
+
 // Why a task joins a runqueue, for Policy::on_enqueue.
 enum class EnqueueKind {
     New,     // fork/exec: its first runqueue
@@ -80,13 +96,17 @@ public:
     // (the 2.6 balancer's cache_hot_time), in ms; negative when it has none.
     virtual double cache_hot_time_ms() const { return -1.0; }
 
+    // The Linux release whose scheduler the policy models; what follows
+    // from the release alone (the wakeup path) is derived from it, not
+    // restated by each policy. Default: none ({0, 0}).
+    virtual KernelRelease modelled_kernel() const { return {}; }
     // The wakeup path the policy runs with: the one `wakeup` set
     // (engine/wakeup_param.h), else its kernel's.
     WakeupMode wakeup_mode() const { return wakeup_ ? *wakeup_ : default_wakeup_mode(); }
     void set_wakeup_mode(WakeupMode m) { wakeup_ = m; }
-    // The wakeup path of the kernel the policy models when `wakeup` is not
-    // given. Locked: every kernel before the queued remote wakeups.
-    virtual WakeupMode default_wakeup_mode() const { return WakeupMode::Locked; }
+    // The wakeup path of the kernel the policy models, when `wakeup` is not
+    // given (default_wakeup_for()).
+    WakeupMode default_wakeup_mode() const { return default_wakeup_for(modelled_kernel()); }
     // With queued wakeups: whether a wakeup from `waker_cpu` onto `target`
     // goes through the target's wake list and an IPI rather than the
     // target's runqueue lock. Default: every remote wakeup, as the series

@@ -13,6 +13,17 @@ ParamTable<WakeupParam> make_table(WakeupMode default_mode)
     return t;
 }
 
+// The row's name, choices and help, which do not depend on its default.
+const ParamInfo &row_without_default()
+{
+    static const ParamInfo row = [] {
+        ParamInfo info = make_table(WakeupMode{}).infos().front();
+        info.default_value.clear();
+        return info;
+    }();
+    return row;
+}
+
 } // namespace
 
 const ParamTable<WakeupParam> &wakeup_table(WakeupMode default_mode)
@@ -22,13 +33,11 @@ const ParamTable<WakeupParam> &wakeup_table(WakeupMode default_mode)
     return default_mode == WakeupMode::Queued ? queued : locked;
 }
 
-const std::string &wakeup_param_name()
-{
-    static const std::string name = wakeup_table(WakeupMode::Locked).fields().front().info.name;
-    return name;
-}
+const std::string &wakeup_param_name() { return row_without_default().name; }
 
 ParamInfo wakeup_param_info(WakeupMode default_mode) { return wakeup_table(default_mode).infos().front(); }
+
+ParamInfo wakeup_param_row() { return row_without_default(); }
 
 std::string wakeup_text(WakeupMode mode)
 {
@@ -38,7 +47,7 @@ std::string wakeup_text(WakeupMode mode)
 std::string wakeup_choices_text()
 {
     std::string out;
-    for (char c : wakeup_param_info(WakeupMode::Locked).range)
+    for (char c : row_without_default().range)
         if (c != ' ')
             out += c;
     return out;

@@ -38,8 +38,9 @@ public:
     int pick_next(PolicyContext sim, int cpu) override;
     bool check_preempt_tick(PolicyContext sim, int cpu) override;
     bool check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken) override;
-    // Linux 3.6 kernel/sched/features.h: TTWU_QUEUE is on.
-    WakeupMode default_wakeup_mode() const override { return WakeupMode::Queued; }
+    // Linux 3.6 (so TTWU_QUEUE on, kernel/sched/features.h: wakeup=queued
+    // by default, engine/policy.h's default_wakeup_for()).
+    KernelRelease modelled_kernel() const override { return {3, 6}; }
     // task_hot()'s threshold, sysctl_sched_migration_cost (cfs_balancer.cpp).
     double cache_hot_time_ms() const override { return static_cast<double>(cp_.sched_migration_cost_ns) / 1e6; }
     // Linux 3.6 kernel/sched/core.c: ttwu_queue() queues only a wakeup that

@@ -712,7 +712,10 @@ bool DomainBalancer::pull_from(PolicyContext sim, int cpu, int busiest, SchedDom
         return tries;
     };
     int moved = 0;
-    for (const auto &[rank, t] : ranked) {
+    for (const auto &ranked_task : ranked) {
+        // A plain variable, not a structured binding: the lambdas below
+        // capture it (which clang before 16 refuses for a binding).
+        const TaskId t = ranked_task.second;
         if (moved >= want)
             break;
         const Task &task = sim.task(t);

@@ -68,6 +68,9 @@ public:
     SimTime earliest_balance_ns(PolicyView sim, int cpu, bool idle) const;
     const BalancerParams &balancer_params() const { return bp_; }
     double cache_hot_time_ms() const override { return bp_.cache_hot_time_ms; }
+    // Linux 2.6.9's balancer (the NUMA policies on base=sched-domains and
+    // bind too).
+    KernelRelease modelled_kernel() const override { return {2, 6}; }
 
 protected:
     enum class IdleType { NotIdle, Idle, NewIdle };

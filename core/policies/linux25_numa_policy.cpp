@@ -136,6 +136,7 @@ public:
     // 2.5.59's cache_decay_ticks, the threshold every pull is judged by
     // (linux25_orig.h), so analyses count hot moves as this kernel did.
     double cache_hot_time_ms() const override { return kLinux25CacheDecayMs; }
+    KernelRelease modelled_kernel() const override { return {2, 5}; }
 
     // timeslice=o1: a CPU-bound task keeps the CPU for its whole O(1)
     // timeslice (the nice-0 slice), so a task queued behind it has not run

@@ -244,23 +244,9 @@ PublishedCalibration read_calibration(const Reader &r, const json &c)
     return out;
 }
 
-} // namespace
-
-std::string calibration_status_name(CalibrationStatus s)
+// The document's header: its version, title, source, notes and calibration.
+void read_header(const Reader &r, const json &doc, PublishedExperiment &e)
 {
-    return s == CalibrationStatus::Fitted ? "fitted" : "predicted";
-}
-
-PublishedExperiment parse_published(const std::string &text, const std::string &path)
-{
-    const Reader r(path);
-    const json doc = r.document(text, "published experiment",
-                                {"schedscope_published", "title", "source", "calibration", "kind", "scenario",
-                                 "topology", "model", "profile", "seeds", "duration_s", "quick", "metric",
-                                 "relative_to", "within", "rows", "direction", "notes"});
-    PublishedExperiment e;
-    e.path = path;
-    e.name = fs::path(path).stem().string();
     const double version = r.number(r.need(doc, "schedscope_published", ""), "schedscope_published", 1, 1e6);
     if (version > kPublishedFormatVersion)
         r.fail("schedscope_published", "version " + doc["schedscope_published"].dump() +
@@ -278,112 +264,114 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
     if (doc.contains("notes"))
         e.notes = r.string(doc["notes"], "notes", Empty::Allowed);
     e.calibration = read_calibration(r, r.need(doc, "calibration", ""));
-    const PublishedWithin exp_within = doc.contains("within") ? read_within(r, doc["within"], "within")
-                                                              : PublishedWithin::ThirtyPctOrRange;
+}
 
-    const std::string kind = doc.contains("kind") ? r.string(doc["kind"], "kind") : "simulation";
-    if (kind != "simulation" && kind != "profile")
-        r.fail("kind", "expected simulation or profile, got '" + kind + "'");
-    e.kind = kind == "profile" ? PublishedKind::Profile : PublishedKind::Simulation;
-    const bool sim = e.kind == PublishedKind::Simulation;
+// Kind simulation: the scenario the rows vary, the seeds and the duration.
+Scenario read_simulation_setup(const Reader &r, const json &doc, PublishedExperiment &e)
+{
+    for (const char *k : {"topology", "model", "profile"})
+        if (doc.contains(k))
+            r.fail(k, "only for kind profile (a simulation's machine and model are its scenario's)");
+    Scenario base = read_scenario(r, r.need(doc, "scenario", ""), "scenario");
+    constexpr int kMaxSeeds = 100;
+    e.seeds = r.whole(r.need(doc, "seeds", ""), "seeds", 1, kMaxSeeds);
+    if (doc.contains("duration_s"))
+        e.duration_s = r.number(doc["duration_s"], "duration_s", 0, 86'400);
+    e.quick_seeds = 1;
+    e.quick_duration_s = e.duration_s;
+    return base;
+}
 
-    Scenario base;
-    if (sim) {
-        for (const char *k : {"topology", "model", "profile"})
-            if (doc.contains(k))
-                r.fail(k, "only for kind profile (a simulation's machine and model are its scenario's)");
-        base = read_scenario(r, r.need(doc, "scenario", ""), "scenario");
-        constexpr int kMaxSeeds = 100;
-        e.seeds = r.whole(r.need(doc, "seeds", ""), "seeds", 1, kMaxSeeds);
-        if (doc.contains("duration_s"))
-            e.duration_s = r.number(doc["duration_s"], "duration_s", 0, 86'400);
-        e.quick_seeds = 1;
-        e.quick_duration_s = e.duration_s;
-    } else {
-        for (const char *k : {"scenario", "seeds", "duration_s", "quick"})
-            if (doc.contains(k))
-                r.fail(k, "not for kind profile (the profiler's model mode is deterministic and has no duration)");
-        e.topology = r.string(r.need(doc, "topology", ""), "topology");
-        try {
-            load_topology(e.topology);
-        } catch (const InputError &err) {
-            r.fail("topology", err.what());
-        }
-        if (doc.contains("model")) {
-            if (!doc["model"].is_object())
-                r.fail("model", "expected an object of model constants");
-            ModelParams check;
-            for (auto &[k, v] : doc["model"].items()) {
-                const double d = r.number(v, "model." + k, -1e300, 1e300);
-                try {
-                    check.set(k, d, path); // validates the name and the range
-                } catch (const InputError &err) {
-                    r.fail("model." + k, err.message());
-                }
-                e.model[k] = d;
-            }
-        }
-        if (doc.contains("profile")) {
-            r.only_keys(doc["profile"], {"level", "factor"}, "profile.");
-            if (doc["profile"].contains("level"))
-                e.profile_level = r.string(doc["profile"]["level"], "profile.level");
-            if (doc["profile"].contains("factor"))
-                e.profile_factor = r.number(doc["profile"]["factor"], "profile.factor", 0.01, 100);
-        }
-        // The profiler refuses a cache level the machine lacks: now, not mid-run.
-        try {
-            ProfilerOptions opt;
-            opt.level = e.profile_level;
-            opt.factor = e.profile_factor;
-            MigrationProfiler(load_topology(e.topology), opt);
-        } catch (const InputError &err) {
-            r.fail(err.source() == "--factor" ? "profile.factor" : "profile.level", err.message());
-        }
+// Kind profile: the machine, the model and the profiler's options, each
+// checked now (a cache level the machine lacks is refused here, not mid-run).
+void read_profile_setup(const Reader &r, const json &doc, PublishedExperiment &e)
+{
+    for (const char *k : {"scenario", "seeds", "duration_s", "quick"})
+        if (doc.contains(k))
+            r.fail(k, "not for kind profile (the profiler's model mode is deterministic and has no duration)");
+    e.topology = r.string(r.need(doc, "topology", ""), "topology");
+    try {
+        load_topology(e.topology);
+    } catch (const InputError &err) {
+        r.fail("topology", err.what());
     }
+    if (doc.contains("model"))
+        e.model = read_model_overrides(r, doc["model"]);
+    if (doc.contains("profile")) {
+        r.only_keys(doc["profile"], {"level", "factor"}, "profile.");
+        if (doc["profile"].contains("level"))
+            e.profile_level = r.string(doc["profile"]["level"], "profile.level");
+        if (doc["profile"].contains("factor"))
+            e.profile_factor = r.number(doc["profile"]["factor"], "profile.factor", 0.01, 100);
+    }
+    try {
+        ProfilerOptions opt;
+        opt.level = e.profile_level;
+        opt.factor = e.profile_factor;
+        MigrationProfiler(load_topology(e.topology), opt);
+    } catch (const InputError &err) {
+        r.fail(err.source() == "--factor" ? "profile.factor" : "profile.level", err.message());
+    }
+}
+
+// The quick block's seeds and duration; its workload parameters are
+// returned, to be checked against the rows' workloads (check_quick_params).
+ParamMap read_quick(const Reader &r, const json &doc, PublishedExperiment &e)
+{
     ParamMap quick_params;
-    if (doc.contains("quick")) {
-        const json &q = doc["quick"];
-        r.only_keys(q, {"seeds", "duration_s", "workload_params"}, "quick.");
-        if (q.contains("seeds"))
-            e.quick_seeds = r.whole(q["seeds"], "quick.seeds", 1, e.seeds);
-        if (q.contains("duration_s"))
-            e.quick_duration_s = r.number(q["duration_s"], "quick.duration_s", 0, 86'400);
-        if (q.contains("workload_params"))
-            quick_params = r.params(q["workload_params"], "quick.workload_params");
-    }
+    if (!doc.contains("quick"))
+        return quick_params;
+    const json &q = doc["quick"];
+    r.only_keys(q, {"seeds", "duration_s", "workload_params"}, "quick.");
+    if (q.contains("seeds"))
+        e.quick_seeds = r.whole(q["seeds"], "quick.seeds", 1, e.seeds);
+    if (q.contains("duration_s"))
+        e.quick_duration_s = r.number(q["duration_s"], "quick.duration_s", 0, 86'400);
+    if (q.contains("workload_params"))
+        quick_params = r.params(q["workload_params"], "quick.workload_params");
+    return quick_params;
+}
 
-    e.metric = r.string(r.need(doc, "metric", ""), "metric");
-    check_metric(r, e.metric, e.kind, "metric");
-    const json &rows = r.need(doc, "rows", "");
-    if (!rows.is_array() || rows.empty())
-        r.fail("rows", "expected a non-empty list of published rows");
-    std::set<std::string> labels;
-    std::vector<std::string> row_relative; // as written, "" = not given
+// One row, its kind's fields aside: label (unique among `labels`), the
+// published figure and its range, within, metric and note.
+PublishedRow read_row_common(const Reader &r, const json &row, const std::string &f, PublishedWithin exp_within,
+                             const PublishedExperiment &e, std::set<std::string> &labels)
+{
+    r.only_keys(row,
+                e.kind == PublishedKind::Simulation
+                    ? std::set<std::string>{"label", "published", "published_min", "published_max", "published_error",
+                                            "within", "metric", "relative_to", "note", "policy", "scenario", "workload",
+                                            "workload_params"}
+                    : std::set<std::string>{"label", "published", "published_min", "published_max", "published_error",
+                                            "within", "metric", "relative_to", "note", "pairs", "stat"},
+                f);
+    PublishedRow out;
+    out.label = r.string(r.need(row, "label", f), f + "label");
+    if (!labels.insert(out.label).second)
+        r.fail(f + "label", "duplicate label '" + out.label + "'");
+    out.published = r.number(r.need(row, "published", f), f + "published", -1e300, 1e300);
+    read_range(r, row, f, out);
+    out.within = row.contains("within") ? read_within(r, row["within"], f + "within") : exp_within;
+    out.metric = row.contains("metric") ? r.string(row["metric"], f + "metric") : e.metric;
+    check_metric(r, out.metric, e.kind, f + "metric");
+    if (row.contains("note"))
+        out.note = r.string(row["note"], f + "note", Empty::Allowed);
+    return out;
+}
+
+// The rows, into e.rows; returns each row's relative_to as written ("" = not
+// given) and fills `labels`.
+std::vector<std::string> read_rows(const Reader &r, const json &rows, const Scenario &base, PublishedWithin exp_within,
+                                   PublishedExperiment &e, std::set<std::string> &labels)
+{
+    std::vector<std::string> row_relative;
     std::set<std::string> topologies_checked;
     for (size_t i = 0; i < rows.size(); ++i) {
         const std::string f = "rows[" + std::to_string(i) + "].";
         const json &row = rows[i];
-        r.only_keys(row,
-                    sim ? std::set<std::string>{"label", "published", "published_min", "published_max",
-                                                "published_error", "within", "metric", "relative_to", "note", "policy",
-                                                "scenario", "workload", "workload_params"}
-                        : std::set<std::string>{"label", "published", "published_min", "published_max",
-                                                "published_error", "within", "metric", "relative_to", "note", "pairs",
-                                                "stat"},
-                    f);
-        PublishedRow out;
-        out.label = r.string(r.need(row, "label", f), f + "label");
-        if (!labels.insert(out.label).second)
-            r.fail(f + "label", "duplicate label '" + out.label + "'");
-        out.published = r.number(r.need(row, "published", f), f + "published", -1e300, 1e300);
-        read_range(r, row, f, out);
-        out.within = row.contains("within") ? read_within(r, row["within"], f + "within") : exp_within;
-        out.metric = row.contains("metric") ? r.string(row["metric"], f + "metric") : e.metric;
-        check_metric(r, out.metric, e.kind, f + "metric");
-        if (row.contains("note"))
-            out.note = r.string(row["note"], f + "note", Empty::Allowed);
+        PublishedRow out = read_row_common(r, row, f, exp_within, e, labels);
         row_relative.push_back(row.contains("relative_to") ? r.string(row["relative_to"], f + "relative_to") : "");
-        if (sim) {
+        if (e.kind == PublishedKind::Simulation) {
             read_row_simulation(r, row, f, base, out);
             // Each machine once: a bad topology is bad input now, not mid-run.
             const std::string topo = out.scenario.topology.dump() + "@" + out.scenario.source;
@@ -398,15 +386,78 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
             read_row_profile(r, row, f, out);
         e.rows.push_back(std::move(out));
     }
+    return row_relative;
+}
+
+// The quick block's workload parameters, against every row's workload.
+void check_quick_params(const Reader &r, const ParamMap &quick_params, PublishedExperiment &e)
+{
     for (size_t i = 0; i < e.rows.size() && !quick_params.empty(); ++i) {
         const auto [wname, mode] = split_bind_suffix(e.rows[i].scenario.workload.name);
         try {
-            check_param_names(quick_params, find_workload(wname, path).params, "workload " + wname, path);
+            check_param_names(quick_params, find_workload(wname, r.source()).params, "workload " + wname, r.source());
         } catch (const InputError &err) {
             r.fail("quick.workload_params", err.message());
         }
     }
     e.quick_workload_params = quick_params;
+}
+
+// The direction: its text and claims over the rows' labels.
+void read_direction(const Reader &r, const json &dir, const std::set<std::string> &labels, PublishedExperiment &e)
+{
+    r.only_keys(dir, {"text", "claims"}, "direction.");
+    e.direction_text = r.string(r.need(dir, "text", "direction."), "direction.text");
+    const json &claims = r.need(dir, "claims", "direction.");
+    // An empty list: the published result has no direction (a flat matrix);
+    // it is judged on its rows alone, and the text says so.
+    if (!claims.is_array())
+        r.fail("direction.claims", "expected a list of claims (empty: no direction, judged on the rows)");
+    for (size_t i = 0; i < claims.size(); ++i)
+        e.claims.push_back(read_claim(r, claims[i], "direction.claims[" + std::to_string(i) + "].", labels));
+    check_claims(e);
+}
+
+} // namespace
+
+std::string calibration_status_name(CalibrationStatus s)
+{
+    return s == CalibrationStatus::Fitted ? "fitted" : "predicted";
+}
+
+PublishedExperiment parse_published(const std::string &text, const std::string &path)
+{
+    const Reader r(path);
+    const json doc = r.document(text, "published experiment",
+                                {"schedscope_published", "title", "source", "calibration", "kind", "scenario",
+                                 "topology", "model", "profile", "seeds", "duration_s", "quick", "metric",
+                                 "relative_to", "within", "rows", "direction", "notes"});
+    PublishedExperiment e;
+    e.path = path;
+    e.name = fs::path(path).stem().string();
+    read_header(r, doc, e);
+    const PublishedWithin exp_within = doc.contains("within") ? read_within(r, doc["within"], "within")
+                                                              : PublishedWithin::ThirtyPctOrRange;
+
+    const std::string kind = doc.contains("kind") ? r.string(doc["kind"], "kind") : "simulation";
+    if (kind != "simulation" && kind != "profile")
+        r.fail("kind", "expected simulation or profile, got '" + kind + "'");
+    e.kind = kind == "profile" ? PublishedKind::Profile : PublishedKind::Simulation;
+    Scenario base;
+    if (e.kind == PublishedKind::Simulation)
+        base = read_simulation_setup(r, doc, e);
+    else
+        read_profile_setup(r, doc, e);
+    const ParamMap quick_params = read_quick(r, doc, e);
+
+    e.metric = r.string(r.need(doc, "metric", ""), "metric");
+    check_metric(r, e.metric, e.kind, "metric");
+    const json &rows = r.need(doc, "rows", "");
+    if (!rows.is_array() || rows.empty())
+        r.fail("rows", "expected a non-empty list of published rows");
+    std::set<std::string> labels;
+    const std::vector<std::string> row_relative = read_rows(r, rows, base, exp_within, e, labels);
+    check_quick_params(r, quick_params, e);
 
     // Relative rows: the experiment's relative_to applies to the rows of the
     // reference row's metric; a row's own relative_to overrides it.
@@ -425,17 +476,7 @@ PublishedExperiment parse_published(const std::string &text, const std::string &
                    "judged on the published range (within: range), but the row has none (published_min and "
                    "published_max, or published_error)");
 
-    const json &dir = r.need(doc, "direction", "");
-    r.only_keys(dir, {"text", "claims"}, "direction.");
-    e.direction_text = r.string(r.need(dir, "text", "direction."), "direction.text");
-    const json &claims = r.need(dir, "claims", "direction.");
-    // An empty list: the published result has no direction (a flat matrix);
-    // it is judged on its rows alone, and the text says so.
-    if (!claims.is_array())
-        r.fail("direction.claims", "expected a list of claims (empty: no direction, judged on the rows)");
-    for (size_t i = 0; i < claims.size(); ++i)
-        e.claims.push_back(read_claim(r, claims[i], "direction.claims[" + std::to_string(i) + "].", labels));
-    check_claims(e);
+    read_direction(r, r.need(doc, "direction", ""), labels, e);
     return e;
 }
 

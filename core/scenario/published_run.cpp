@@ -262,22 +262,27 @@ std::string format_scores(const std::vector<PublishedResult> &results)
     return out;
 }
 
-std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment> &experiments, bool quick,
-                                           unsigned threads, const std::function<void(int, int)> &progress,
-                                           const std::atomic<bool> *cancel)
-{
-    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    // Collect the distinct simulations; raw[e][row][seed] indexes into jobs.
+namespace {
+
+// The distinct simulations of the experiments, and for each experiment,
+// row and seed the job that runs it (slot[e][row][seed]).
+struct JobPlan {
     std::vector<Job> jobs;
+    std::vector<std::vector<std::vector<size_t>>> slot;
+};
+
+JobPlan plan_jobs(const std::vector<PublishedExperiment> &experiments, bool quick)
+{
+    JobPlan plan;
     std::map<std::string, size_t> job_of_key;
     std::map<std::string, std::shared_ptr<const Topology>> topo_of;
-    std::vector<std::vector<std::vector<size_t>>> slot(experiments.size());
+    plan.slot.resize(experiments.size());
     for (size_t ei = 0; ei < experiments.size(); ++ei) {
         const PublishedExperiment &e = experiments[ei];
         if (e.kind != PublishedKind::Simulation)
             continue;
         const int seeds = quick ? e.quick_seeds : e.seeds;
-        slot[ei].resize(e.rows.size());
+        plan.slot[ei].resize(e.rows.size());
         for (size_t ri = 0; ri < e.rows.size(); ++ri) {
             const Scenario s = effective_scenario(e, e.rows[ri], quick);
             const std::string tkey = s.topology.dump() + "@" + s.source;
@@ -286,14 +291,23 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
             for (int k = 0; k < seeds; ++k) {
                 const std::uint64_t seed = s.seed + static_cast<std::uint64_t>(k);
                 const std::string key = job_key(s, e.rows[ri].policy, seed);
-                auto [it, fresh] = job_of_key.emplace(key, jobs.size());
+                auto [it, fresh] = job_of_key.emplace(key, plan.jobs.size());
                 if (fresh)
-                    jobs.push_back(Job{
+                    plan.jobs.push_back(Job{
                         s, e.rows[ri].policy, seed, topo_of[tkey], e.name + ": row '" + e.rows[ri].label + "'", {}});
-                slot[ei][ri].push_back(it->second);
+                plan.slot[ei][ri].push_back(it->second);
             }
         }
     }
+    return plan;
+}
+
+// Runs the jobs on `threads` threads; throws PublishedCancelled once
+// `cancel` is set.
+void run_jobs(std::vector<Job> &jobs, unsigned threads, const std::function<void(int, int)> &progress,
+              const std::atomic<bool> *cancel)
+{
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     const int total = static_cast<int>(jobs.size());
     run_parallel(
         jobs.size(), threads,
@@ -319,107 +333,150 @@ std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment
         });
     if (cancelled())
         throw PublishedCancelled();
+}
 
+// An experiment's raw values per row (seeds, or the profile's selected
+// pairs) and each row's point estimate (mean over seeds, or the row's
+// statistic).
+struct RowValues {
+    std::vector<std::vector<double>> raw;
+    std::vector<double> point;
+};
+
+RowValues simulation_row_values(const PublishedExperiment &e, const std::vector<std::vector<size_t>> &slot,
+                                const std::vector<Job> &jobs)
+{
+    RowValues v{std::vector<std::vector<double>>(e.rows.size()), std::vector<double>(e.rows.size())};
+    for (size_t ri = 0; ri < e.rows.size(); ++ri) {
+        for (size_t j : slot[ri])
+            v.raw[ri].push_back(metric_value(jobs[j].result, e.rows[ri].metric));
+        v.point[ri] = mean(v.raw[ri]);
+    }
+    return v;
+}
+
+RowValues profile_row_values(const PublishedExperiment &e)
+{
+    RowValues v{std::vector<std::vector<double>>(e.rows.size()), std::vector<double>(e.rows.size())};
+    const Topology topo = load_topology(e.topology);
+    ProfilerOptions opt;
+    opt.mode = ProfileMode::Model;
+    opt.level = e.profile_level;
+    opt.factor = e.profile_factor;
+    for (auto &[k, val] : e.model)
+        opt.params.set(k, val, e.path);
+    const MigrationProfile prof = MigrationProfiler(topo, opt).run();
+    for (size_t ri = 0; ri < e.rows.size(); ++ri) {
+        v.raw[ri] = profile_values(prof, topo, e.rows[ri]);
+        if (v.raw[ri].empty())
+            throw InputError(e.path, 0, "rows[" + std::to_string(ri) + "].pairs",
+                             "machine " + e.topology + " has no pair of class '" + e.rows[ri].pairs + "'");
+        v.point[ri] = stat_of(v.raw[ri], e.rows[ri].stat);
+    }
+    return v;
+}
+
+// Row `ri` of `e` against its published figure, in the published unit
+// (scaled by its reference row's, `index` finding rows by label).
+PublishedRowResult row_result(const PublishedExperiment &e, size_t ri, const RowValues &v,
+                              const std::map<std::string, size_t> &index)
+{
+    const PublishedRow &row = e.rows[ri];
+    const std::vector<double> &raw = v.raw[ri];
+    PublishedRowResult rr;
+    rr.label = row.label;
+    rr.metric = row.metric;
+    rr.relative_to = row.relative_to;
+    rr.published = row.published;
+    rr.published_min = row.published_min;
+    rr.published_max = row.published_max;
+    rr.published_error = row.published_error;
+    rr.within_rule = row.within;
+    rr.per_seed = raw;
+    rr.reference = row.relative_to == row.label;
+    double scale = 1.0; // ours in the published unit
+    if (!row.relative_to.empty()) {
+        const size_t ref = index.at(row.relative_to);
+        scale = v.point[ref] != 0 ? e.rows[ref].published / v.point[ref] : std::nan("");
+    }
+    // A reference row is its own scale: exactly the published figure
+    // (point * (published / point) may round to 99.99999999).
+    rr.ours = rr.reference ? row.published : v.point[ri] * scale;
+    rr.ours_min = *std::min_element(raw.begin(), raw.end()) * scale;
+    rr.ours_max = *std::max_element(raw.begin(), raw.end()) * scale;
+    if (e.kind == PublishedKind::Simulation && !row.relative_to.empty()) {
+        // Per seed against the same seed's reference run.
+        const auto &refv = v.raw[index.at(row.relative_to)];
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (size_t k = 0; k < raw.size() && k < refv.size(); ++k) {
+            const double x = refv[k] != 0 ? raw[k] / refv[k] * e.rows[index.at(row.relative_to)].published
+                                          : std::nan("");
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+        }
+        rr.ours_min = lo;
+        rr.ours_max = hi;
+    }
+    if (row.published != 0 && std::isfinite(rr.ours))
+        rr.ratio = rr.ours / row.published;
+    rr.compared = !rr.reference && std::isfinite(rr.ours) && (rr.ratio || rr.published_min);
+    rr.within = rr.compared && row_within(rr);
+    return rr;
+}
+
+// One experiment's result: its rows from their values, then its claims.
+PublishedResult judge_experiment(const PublishedExperiment &e, const RowValues &v, bool quick)
+{
+    PublishedResult res;
+    res.name = e.name;
+    res.title = e.title;
+    res.metric = e.metric;
+    res.source = e.source;
+    res.calibration = e.calibration;
+    res.quick = quick;
+    if (e.kind == PublishedKind::Simulation) {
+        res.seeds = quick ? e.quick_seeds : e.seeds;
+        res.duration_s = effective_scenario(e, e.rows.front(), quick).duration_s;
+    }
+    std::map<std::string, size_t> index;
+    for (size_t ri = 0; ri < e.rows.size(); ++ri)
+        index[e.rows[ri].label] = ri;
+    std::map<std::string, double> ours_raw;
+    for (size_t ri = 0; ri < e.rows.size(); ++ri) {
+        PublishedRowResult rr = row_result(e, ri, v, index);
+        res.compared += rr.compared ? 1 : 0;
+        res.within_30pct += rr.within ? 1 : 0;
+        ours_raw[e.rows[ri].label] = v.point[ri];
+        res.rows.push_back(std::move(rr));
+    }
+    // Claims compare rows of one metric, so the unscaled figures do.
+    res.has_direction = !e.claims.empty();
+    res.direction_ok = true;
+    res.claims = static_cast<int>(e.claims.size());
+    for (const auto &c : e.claims)
+        if (claim_holds(c, ours_raw)) {
+            ++res.claims_held;
+        } else {
+            res.direction_ok = false;
+            res.failed_claims.push_back(describe_claim(c));
+        }
+    return res;
+}
+
+} // namespace
+
+std::vector<PublishedResult> run_published(const std::vector<PublishedExperiment> &experiments, bool quick,
+                                           unsigned threads, const std::function<void(int, int)> &progress,
+                                           const std::atomic<bool> *cancel)
+{
+    JobPlan plan = plan_jobs(experiments, quick);
+    run_jobs(plan.jobs, threads, progress, cancel);
     std::vector<PublishedResult> out;
     for (size_t ei = 0; ei < experiments.size(); ++ei) {
         const PublishedExperiment &e = experiments[ei];
-        PublishedResult res;
-        res.name = e.name;
-        res.title = e.title;
-        res.metric = e.metric;
-        res.source = e.source;
-        res.calibration = e.calibration;
-        res.quick = quick;
-        // raw values per row (seeds, or the profile's selected pairs) and the
-        // row's point estimate (mean over seeds, or the row's statistic).
-        std::vector<std::vector<double>> raw(e.rows.size());
-        std::vector<double> point(e.rows.size());
-        if (e.kind == PublishedKind::Simulation) {
-            res.seeds = quick ? e.quick_seeds : e.seeds;
-            res.duration_s = effective_scenario(e, e.rows.front(), quick).duration_s;
-            for (size_t ri = 0; ri < e.rows.size(); ++ri) {
-                for (size_t j : slot[ei][ri])
-                    raw[ri].push_back(metric_value(jobs[j].result, e.rows[ri].metric));
-                point[ri] = mean(raw[ri]);
-            }
-        } else {
-            const Topology topo = load_topology(e.topology);
-            ProfilerOptions opt;
-            opt.mode = ProfileMode::Model;
-            opt.level = e.profile_level;
-            opt.factor = e.profile_factor;
-            for (auto &[k, v] : e.model)
-                opt.params.set(k, v, e.path);
-            const MigrationProfile prof = MigrationProfiler(topo, opt).run();
-            for (size_t ri = 0; ri < e.rows.size(); ++ri) {
-                raw[ri] = profile_values(prof, topo, e.rows[ri]);
-                if (raw[ri].empty())
-                    throw InputError(e.path, 0, "rows[" + std::to_string(ri) + "].pairs",
-                                     "machine " + e.topology + " has no pair of class '" + e.rows[ri].pairs + "'");
-                point[ri] = stat_of(raw[ri], e.rows[ri].stat);
-            }
-        }
-        std::map<std::string, size_t> index;
-        for (size_t ri = 0; ri < e.rows.size(); ++ri)
-            index[e.rows[ri].label] = ri;
-        std::map<std::string, double> ours_raw;
-        for (size_t ri = 0; ri < e.rows.size(); ++ri) {
-            const PublishedRow &row = e.rows[ri];
-            PublishedRowResult rr;
-            rr.label = row.label;
-            rr.metric = row.metric;
-            rr.relative_to = row.relative_to;
-            rr.published = row.published;
-            rr.published_min = row.published_min;
-            rr.published_max = row.published_max;
-            rr.published_error = row.published_error;
-            rr.within_rule = row.within;
-            rr.per_seed = raw[ri];
-            rr.reference = row.relative_to == row.label;
-            double scale = 1.0; // ours in the published unit
-            if (!row.relative_to.empty()) {
-                const size_t ref = index.at(row.relative_to);
-                scale = point[ref] != 0 ? e.rows[ref].published / point[ref] : std::nan("");
-            }
-            // A reference row is its own scale: exactly the published figure
-            // (point * (published / point) may round to 99.99999999).
-            rr.ours = rr.reference ? row.published : point[ri] * scale;
-            rr.ours_min = *std::min_element(raw[ri].begin(), raw[ri].end()) * scale;
-            rr.ours_max = *std::max_element(raw[ri].begin(), raw[ri].end()) * scale;
-            if (e.kind == PublishedKind::Simulation && !row.relative_to.empty()) {
-                // Per seed against the same seed's reference run.
-                const auto &refv = raw[index.at(row.relative_to)];
-                double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-                for (size_t k = 0; k < raw[ri].size() && k < refv.size(); ++k) {
-                    const double v = refv[k] != 0 ? raw[ri][k] / refv[k] * e.rows[index.at(row.relative_to)].published
-                                                  : std::nan("");
-                    lo = std::min(lo, v);
-                    hi = std::max(hi, v);
-                }
-                rr.ours_min = lo;
-                rr.ours_max = hi;
-            }
-            if (row.published != 0 && std::isfinite(rr.ours))
-                rr.ratio = rr.ours / row.published;
-            rr.compared = !rr.reference && std::isfinite(rr.ours) && (rr.ratio || rr.published_min);
-            rr.within = rr.compared && row_within(rr);
-            res.compared += rr.compared ? 1 : 0;
-            res.within_30pct += rr.within ? 1 : 0;
-            ours_raw[row.label] = point[ri];
-            res.rows.push_back(std::move(rr));
-        }
-        // Claims compare rows of one metric, so the unscaled figures do.
-        res.has_direction = !e.claims.empty();
-        res.direction_ok = true;
-        res.claims = static_cast<int>(e.claims.size());
-        for (const auto &c : e.claims)
-            if (claim_holds(c, ours_raw)) {
-                ++res.claims_held;
-            } else {
-                res.direction_ok = false;
-                res.failed_claims.push_back(describe_claim(c));
-            }
-        out.push_back(std::move(res));
+        const RowValues v = e.kind == PublishedKind::Simulation ? simulation_row_values(e, plan.slot[ei], plan.jobs)
+                                                                : profile_row_values(e);
+        out.push_back(judge_experiment(e, v, quick));
     }
     return out;
 }

@@ -96,17 +96,27 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
         s.repeat = r.whole(doc["repeat"], "repeat", 1, 1000);
     if (doc.contains("sample_interval_ms"))
         s.sample_interval_ms = r.number(doc["sample_interval_ms"], "sample_interval_ms", 1, 60'000);
-    if (doc.contains("model")) {
-        if (!doc["model"].is_object())
-            r.fail("model", "expected an object of model constants");
-        ModelParams check;
-        for (auto &[k, v] : doc["model"].items()) {
-            const double d = r.number(v, "model." + k, -1e300, 1e300);
-            check.set(k, d, source); // validates name and range
-            s.model[k] = d;
-        }
-    }
+    if (doc.contains("model"))
+        s.model = read_model_overrides(r, doc["model"]);
     return s;
+}
+
+std::map<std::string, double> read_model_overrides(const JsonFieldReader &r, const json &model)
+{
+    if (!model.is_object())
+        r.fail("model", "expected an object of model constants");
+    std::map<std::string, double> out;
+    ModelParams check;
+    for (auto &[k, v] : model.items()) {
+        const double d = r.number(v, "model." + k, -1e300, 1e300);
+        try {
+            check.set(k, d, r.source()); // validates the name and the range
+        } catch (const InputError &err) {
+            r.fail("model." + k, err.message());
+        }
+        out[k] = d;
+    }
+    return out;
 }
 
 Scenario load_scenario(const std::string &path)

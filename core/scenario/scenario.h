@@ -81,4 +81,10 @@ nlohmann::json recorded_topology_json(const Topology &t);
 // The scenario's machine, resolved relative to the scenario file.
 std::shared_ptr<const Topology> scenario_topology(const Scenario &s);
 
+class JsonFieldReader;
+// A document's "model" object (a scenario's, a published experiment's):
+// ModelParams overrides by name, each name and value checked now; a bad one
+// fails naming the reader's file and the field "model.<name>".
+std::map<std::string, double> read_model_overrides(const JsonFieldReader &r, const nlohmann::json &model);
+
 } // namespace schedscope

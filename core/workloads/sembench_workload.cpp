@@ -64,7 +64,7 @@ void build_sembench(Simulation &sim, const SembenchParams &p, const std::string 
 {
     const std::int64_t threads = p.threads == 0 ? kSembenchThreadsPerPu * sim.topology().pu_count() : p.threads;
     const std::int64_t wake = std::min(p.wake, threads);
-    const std::int64_t burn_ns = p.burn_us * 1000;
+    const std::int64_t burn_ns = p.burn_us * kNsPerUs;
     const bool pinned = p.pinned;
     const bool loop = p.loop;
     const int npu = sim.topology().pu_count();

@@ -102,7 +102,7 @@ void add_warehouses(Simulation &sim, ProcId jvm, const std::string &jname, std::
     for (std::int64_t i = 0; i < warehouses; ++i) {
         Simulation::TaskSpec s;
         s.name = jname + "/warehouse" + std::to_string(i);
-        s.program.ops = {Op{Op::Kind::Compute, kSpecjbbTxnMinUs * 1000, kSpecjbbTxnMaxUs * 1000, -1},
+        s.program.ops = {Op{Op::Kind::Compute, kSpecjbbTxnMinUs * kNsPerUs, kSpecjbbTxnMaxUs * kNsPerUs, -1},
                          Op{Op::Kind::CountOp, 0, 0, -1}};
         s.program.iterations = 0;
         const auto [b, e] = slice_chunks(chunks, static_cast<int>(i), static_cast<int>(warehouses));

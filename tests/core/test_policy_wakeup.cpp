@@ -3,6 +3,7 @@
 
 #include "catalog/catalog.h"
 #include "engine/simulation.h"
+#include "engine/wakeup_param.h"
 #include "engine_test_access.h"
 #include "topology/import.h"
 
@@ -104,6 +105,38 @@ TEST_CASE("cfs queues a wakeup only across a last-level cache, and queues by def
     CHECK(make_policy("autonuma", {{"base", "sched-domains"}}, "test")->wakeup_mode() == WakeupMode::Locked);
     CHECK(make_policy("sched-domains", {}, "test")->wakeup_mode() == WakeupMode::Locked);
     CHECK(make_policy("cfs", {}, "test")->params().at("wakeup") == "queued");
+}
+
+TEST_CASE("wakeup's default follows the kernel a policy models: queued from Linux 3.0 on", "[policy]")
+{
+    // The one rule (engine/policy.h): TTWU_QUEUE came with 3.0.
+    CHECK(default_wakeup_for({}) == WakeupMode::Locked);
+    CHECK(default_wakeup_for({2, 5}) == WakeupMode::Locked);
+    CHECK(default_wakeup_for({2, 6}) == WakeupMode::Locked);
+    CHECK(default_wakeup_for({3, 0}) == WakeupMode::Queued);
+    CHECK(default_wakeup_for({3, 6}) == WakeupMode::Queued);
+    // Each built-in policy's release, and what every view of the default
+    // (the policy, its params(), the row `list`, labels and dialogs read)
+    // says with it.
+    const std::vector<std::pair<std::string, KernelRelease>> releases = {
+        {"simple", {}},       {"linux-2.5-numa", {2, 5}}, {"sched-domains", {2, 6}}, {"cfs", {3, 6}},
+        {"autonuma", {3, 6}}, {"sched-numa", {3, 6}},     {"bind", {2, 6}},          {"round-robin", {}},
+    };
+    REQUIRE(releases.size() == policy_catalog().size());
+    for (const auto &[name, release] : releases) {
+        INFO(name);
+        const auto policy = make_policy(name, {}, "test");
+        CHECK(policy->modelled_kernel().major == release.major);
+        CHECK(policy->modelled_kernel().minor == release.minor);
+        const WakeupMode mode = default_wakeup_for(release);
+        CHECK(policy->wakeup_mode() == mode);
+        CHECK(policy->params().at(wakeup_param_name()) == wakeup_text(mode));
+        CHECK(wakeup_info(name, {}).default_value == wakeup_text(mode));
+    }
+    // A NUMA policy's follows its base.
+    CHECK(wakeup_info("sched-numa", {{"base", "sched-domains"}}).default_value == "locked");
+    // Parameters that build no policy leave it unknown.
+    CHECK(wakeup_info("cfs", {{"no_such_knob", "1"}}).default_value.empty());
 }
 
 TEST_CASE("a waker pays a line for each waiter it wakes on another CPU, from the CPU it slept on", "[policy][engine]")

@@ -87,9 +87,10 @@ TEST_CASE("scenario errors name the field or the line", "[scenario]")
     CHECK(field_of("{\"schedscope_scenario\": 1,\n \"topology\": \"detect\",\n oops}") == "line 3");
     CHECK(field_of(replace(kGood, "\"seed\": 9", "\"seed\": -3")) == "seed");
     CHECK(field_of(replace(kGood, "\"repeat\": 2", "\"repeat\": 0")) == "repeat");
+    // A model constant by its path, as a published experiment's (read_model_overrides).
     CHECK(field_of(replace(kGood, "\"mem_latency_local_ns\": 90", "\"mem_latency_local_ns\": -5")) ==
-          "mem_latency_local_ns");
-    CHECK(field_of(replace(kGood, "\"mem_latency_local_ns\"", "\"no_such_constant\"")) == "no_such_constant");
+          "model.mem_latency_local_ns");
+    CHECK(field_of(replace(kGood, "\"mem_latency_local_ns\"", "\"no_such_constant\"")) == "model.no_such_constant");
     CHECK(field_of(replace(kGood, "\"name\": \"spin\"", "\"name\": 7")) == "workload.name");
     CHECK(field_of(replace(kGood, "{\"name\": \"simple\", \"params\": {}}", "{\"nam\": \"simple\"}")) ==
           "policies[0].nam");

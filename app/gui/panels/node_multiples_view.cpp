@@ -240,6 +240,48 @@ void NodeMultiplesView::showOverlap()
     overlap_->setToolTip(overlap_text_);
 }
 
+namespace {
+
+// Pane `run`'s lines of `data` on the given nodes, drawn solid (the pane is
+// the chart, not the dash), against the largest value of any pane: shared
+// axes.
+ChartData pane_lines(const ChartData &data, int run, const std::set<int> &nodes)
+{
+    ChartData mine;
+    mine.kind = data.kind;
+    mine.t_max_s = data.t_max_s;
+    mine.y_max = data.y_max;
+    for (const ChartLine &line : data.lines)
+        if (line.run == run && nodes.count(line.group)) {
+            mine.lines.push_back(line);
+            mine.lines.back().run = 0;
+        }
+    return mine;
+}
+
+// The groups of one pane's lines that lie on top of each other, by node
+// ("0+1, 2-3"); "" when none.
+QString overlap_groups(const ChartData &mine, double y_max)
+{
+    QStringList groups;
+    for (const std::vector<int> &group : overlapping_lines(mine, overlap_tolerance(y_max))) {
+        // Lines that never leave 0 lie along the axis, as a node with
+        // none of this memory does: naming them would cost the note a
+        // second line, and the plots their third value tick.
+        if (std::all_of(group.begin(), group.end(),
+                        [&](int i) { return all_zero(mine.lines[static_cast<std::size_t>(i)]); }))
+            continue;
+        std::vector<int> group_nodes;
+        for (int i : group)
+            group_nodes.push_back(mine.lines[static_cast<std::size_t>(i)].group);
+        // Where they lie, the chart shows: the note only says which.
+        groups << node_list(group_nodes);
+    }
+    return groups.join(QStringLiteral(", "));
+}
+
+} // namespace
+
 void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &run_names, const QString &subtitle)
 {
     int runs = static_cast<int>(run_names.size());
@@ -255,6 +297,7 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     names_.clear();
     for (int r = 0; r < runs; ++r)
         names_ << (r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1));
+    const QStringList names = names_;
     fitTitles();
     title_->setText(subtitle.isEmpty()
                         ? QStringLiteral("<b>%1</b> (%2)")
@@ -266,58 +309,21 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     // Per pane, the overlap groups found: said once for all panes when equal.
     std::vector<QString> pane_overlaps;
     for (int r = 0; r < runs; ++r) {
-        // One pane's lines, drawn solid (the pane is the chart, not the dash),
-        // against the largest value of any pane: shared axes.
-        ChartData mine;
-        mine.kind = data.kind;
-        mine.t_max_s = data.t_max_s;
-        mine.y_max = data.y_max;
-        for (const ChartLine &line : data.lines)
-            if (line.run == r && nodes.count(line.group)) {
-                mine.lines.push_back(line);
-                mine.lines.back().run = 0;
-            }
+        const ChartData mine = pane_lines(data, r, nodes);
         CursorChartView *view = minis_[static_cast<std::size_t>(r)];
         view->setChartData(mine);
-        const QString name = r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1);
-        view->setToolTip(name);
+        view->setToolTip(names[r]);
         view->setTimeRange(t_max_s_);
         view->setCursorTime(cursor_s_);
-        QStringList groups;
-        for (const std::vector<int> &group : overlapping_lines(mine, overlap_tolerance(data.y_max))) {
-            // Lines that never leave 0 lie along the axis, as a node with
-            // none of this memory does: naming them would cost the note a
-            // second line, and the plots their third value tick.
-            if (std::all_of(group.begin(), group.end(),
-                            [&](int i) { return all_zero(mine.lines[static_cast<std::size_t>(i)]); }))
-                continue;
-            std::vector<int> group_nodes;
-            for (int i : group)
-                group_nodes.push_back(mine.lines[static_cast<std::size_t>(i)].group);
-            // Where they lie, the chart shows: the note only says which.
-            groups << node_list(group_nodes);
-        }
-        pane_overlaps.push_back(groups.join(QStringLiteral(", ")));
+        pane_overlaps.push_back(overlap_groups(mine, data.y_max));
     }
-    QStringList overlaps;
-    const bool same_everywhere = runs > 1 &&
-                                 std::all_of(pane_overlaps.begin(), pane_overlaps.end(), [&](const QString &o) {
-                                     return !o.isEmpty() && o == pane_overlaps.front();
-                                 });
-    if (same_everywhere)
-        overlaps << tr("every pane %1").arg(pane_overlaps.front());
-    else
-        for (int r = 0; r < runs; ++r)
-            if (!pane_overlaps[static_cast<std::size_t>(r)].isEmpty())
-                overlaps << QStringLiteral("%1 %2").arg(r < run_names.size() ? run_names[r] : tr("pane %1").arg(r + 1),
-                                                        pane_overlaps[static_cast<std::size_t>(r)]);
-    if (overlaps.size() > kMaxOverlapNotes) {
-        const auto more = overlaps.size() - kMaxOverlapNotes;
-        overlaps = overlaps.mid(0, kMaxOverlapNotes);
-        overlaps << tr("%1 more pane(s)").arg(more);
-    }
-
     fitTitles(); // setChartData titled each mini with the chart's name
+    setLegend(nodes, data.t_max_s > 0);
+    setOverlapNote(pane_overlaps, names);
+}
+
+void NodeMultiplesView::setLegend(const std::set<int> &nodes, bool sampled)
+{
     QStringList items;
     QString legend_tip;
     for (int node : nodes) {
@@ -335,13 +341,33 @@ void NodeMultiplesView::setChartData(const ChartData &data, const QStringList &r
     // At time 0 the panes already draw the memory placed at start, but the
     // charts have no sample until the first sampling interval ends: say
     // that, rather than that there is no memory.
-    const bool sampled = data.t_max_s > 0;
     if (items.isEmpty())
         items << (sampled ? tr("no memory placed on any node so far")
                           : tr("no sample yet: the first comes after one sample interval"));
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
     legend_->setToolTip(legend_tip);
     legend_->setVisible(!items.isEmpty());
+}
+
+void NodeMultiplesView::setOverlapNote(const std::vector<QString> &pane_overlaps, const QStringList &names)
+{
+    const int runs = static_cast<int>(pane_overlaps.size());
+    QStringList overlaps;
+    const bool same_everywhere = runs > 1 &&
+                                 std::all_of(pane_overlaps.begin(), pane_overlaps.end(), [&](const QString &o) {
+                                     return !o.isEmpty() && o == pane_overlaps.front();
+                                 });
+    if (same_everywhere)
+        overlaps << tr("every pane %1").arg(pane_overlaps.front());
+    else
+        for (int r = 0; r < runs; ++r)
+            if (!pane_overlaps[static_cast<std::size_t>(r)].isEmpty())
+                overlaps << QStringLiteral("%1 %2").arg(names[r], pane_overlaps[static_cast<std::size_t>(r)]);
+    if (overlaps.size() > kMaxOverlapNotes) {
+        const auto more = overlaps.size() - kMaxOverlapNotes;
+        overlaps = overlaps.mid(0, kMaxOverlapNotes);
+        overlaps << tr("%1 more pane(s)").arg(more);
+    }
     // Short enough for two lines under four small charts at 1280x720:
     // "nodes on top of each other: cfs 0+1; bind mode=hard 0-3".
     overlap_text_ = overlaps.isEmpty() ? QString()

@@ -13,6 +13,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <set>
 #include <vector>
 
 class QGridLayout;
@@ -33,7 +34,7 @@ int multiples_columns(int panes, int width, int height);
 // Mini chart `i`'s title in `width` pixels: its pane's label whole when it
 // fits, else without the leading words all labels share (the policy name),
 // cut at the width: two panes never read the same.
-QString mini_title(const QStringList &names, int i, const QFontMetrics &metrics, int width);
+QString mini_title(const QStringList &names, int i, const QFontMetrics &fm, int width);
 
 class NodeMultiplesView : public QWidget {
     Q_OBJECT
@@ -72,6 +73,11 @@ private:
     void showOverlap();
     // Each mini's title at its width (mini_title); the full label is its tooltip.
     void fitTitles();
+    // setChartData's parts: the legend of the nodes holding memory (`sampled`:
+    // the charts have a sample), and the note of lines on top of each other
+    // from each pane's overlap groups (`names`: the pane labels).
+    void setLegend(const std::set<int> &nodes, bool sampled);
+    void setOverlapNote(const std::vector<QString> &pane_overlaps, const QStringList &names);
 
     QLabel *title_;
     QWidget *grid_host_;

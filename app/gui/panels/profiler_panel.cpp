@@ -78,6 +78,33 @@ ProfilerPanel::~ProfilerPanel() = default;
 
 void ProfilerPanel::buildUi()
 {
+    QHBoxLayout *bar = buildControlBar();
+    QSplitter *matrices = buildMatrices();
+    QSplitter *details = buildDetails();
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    vertical->addWidget(matrices);
+    vertical->addWidget(details);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
+
+    // A dock shorter than the matrices, their figures and the tables need
+    // (a 1280x720 window) scrolls them as a whole: squeezed below their
+    // minimum, the layout drew the matrix's last row over its figures.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(vertical);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(status_);
+    layout->addWidget(scroll, 1);
+}
+
+// The controls and the status line under them; the bar that holds the
+// controls.
+QHBoxLayout *ProfilerPanel::buildControlBar()
+{
     mode_ = new QComboBox(this);
     mode_->addItem(tr("auto"), QStringLiteral("auto"));
     mode_->addItem(tr("model"), QStringLiteral("model"));
@@ -103,7 +130,13 @@ void ProfilerPanel::buildUi()
     bar->addWidget(run_button_);
     bar->addWidget(cancel_button_);
     bar->addWidget(progress_, 1);
+    return bar;
+}
 
+// The two matrices side by side: the profiled cost, and the run's moves
+// with its figures under them.
+QSplitter *ProfilerPanel::buildMatrices()
+{
     cost_model_ = new HeatmapModel(this);
     migration_model_ = new HeatmapModel(this);
     cost_view_ = new HeatmapView(this);
@@ -137,7 +170,13 @@ void ProfilerPanel::buildUi()
     auto *matrices = new QSplitter(Qt::Horizontal, this);
     matrices->addWidget(titled(cost_title_, cost_view_, matrices));
     matrices->addWidget(titled(migration_title_, run_box, matrices));
+    return matrices;
+}
 
+// Under the matrices: the distance classes, the derived cache_hot_time
+// with its button, and the moves of the clicked cell.
+QSplitter *ProfilerPanel::buildDetails()
+{
     classes_ = new QTableWidget(0, 5, this);
     classes_->setHorizontalHeaderLabels({tr("Class"), tr("SLIT"), tr("Pairs"), tr("Min ms"), tr("Max ms")});
     hot_times_ = new QTableWidget(0, 2, this);
@@ -174,25 +213,7 @@ void ProfilerPanel::buildUi()
     details->addWidget(titled(new QLabel(tr("<b>Derived cache_hot_time</b>"), this), hot_box, details));
     details->addWidget(titled(new QLabel(tr("<b>Migrations in the clicked cell</b>"), this), cell_list_, details));
     details->setStretchFactor(2, 3);
-
-    auto *vertical = new QSplitter(Qt::Vertical, this);
-    vertical->addWidget(matrices);
-    vertical->addWidget(details);
-    vertical->setStretchFactor(0, 3);
-    vertical->setStretchFactor(1, 2);
-
-    // A dock shorter than the matrices, their figures and the tables need
-    // (a 1280x720 window) scrolls them as a whole: squeezed below their
-    // minimum, the layout drew the matrix's last row over its figures.
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidget(vertical);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(bar);
-    layout->addWidget(status_);
-    layout->addWidget(scroll, 1);
+    return details;
 }
 
 void ProfilerPanel::setTopology(std::shared_ptr<const Topology> topology, bool running_machine)

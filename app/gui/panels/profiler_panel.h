@@ -25,9 +25,11 @@
 #include <optional>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableWidget;
 class QTreeWidget;
 
@@ -91,6 +93,11 @@ signals:
 
 private:
     void buildUi();
+    // buildUi's parts, made in this order: the controls (and the status
+    // line), the matrices, the details.
+    QHBoxLayout *buildControlBar();
+    QSplitter *buildMatrices();
+    QSplitter *buildDetails();
     void onFinished(const MigrationProfile &profile);
     void useProfile();
     void refreshMigrationMatrix();
