@@ -45,6 +45,10 @@ constexpr double kChartCellWidth = 4.0;
 constexpr double kChartCellHeight = 3.0;
 constexpr int kChartSpacingPx = 8; // grid spacing and the layout's margins per column
 constexpr int kNodeColumnStretch = 2;
+// The most height the charts ask of the window to keep node convergence
+// whole in view (a row of small charts, the legend, a three-line note);
+// past it, on a narrow dock that stacks them, they scroll.
+constexpr int kMaxKeptHeightPx = 280;
 
 } // namespace
 
@@ -100,7 +104,12 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
             // told apart: the cell holds one small chart per pane instead.
             view->hide();
             node_view_ = new NodeMultiplesView(grid_);
-            node_view_->setMinimumSize(kMinChartWidthPx, kMinChartHeightPx);
+            // Its height is its own: the rows of small charts, the node
+            // legend and the overlap note it holds (NodeMultiplesView::
+            // neededHeight), so the grid grows and the dock scrolls rather
+            // than cutting the legend off.
+            node_view_->setMinimumWidth(kMinChartWidthPx);
+            connect(node_view_, &NodeMultiplesView::shortestHeightChanged, this, &ChartsPanel::updateScrollMinimum);
             connect(node_view_, &NodeMultiplesView::cursorDragged, this, [this](double t_s) {
                 setCursorTime(static_cast<SimTime>(t_s * 1e9));
                 emit cursorMoved(cursor_ns_);
@@ -232,6 +241,7 @@ void ChartsPanel::arrangeCharts()
         node_view_->setAvailableHeight((viewport_h - (shape.rows - 1) * grid_layout_->spacing()) /
                                        std::max(1, shape.rows));
     }
+    updateScrollMinimum();
     if (shape.columns == columns_ && shown == placed_ && node_row == node_row_)
         return;
     columns_ = shape.columns;
@@ -272,6 +282,18 @@ void ChartsPanel::arrangeCharts()
         grid_layout_->setRowStretch(r, 1);
 }
 
+void ChartsPanel::updateScrollMinimum()
+{
+    const std::vector<QWidget *> shown = shownCharts();
+    const bool node_shown = std::find(shown.begin(), shown.end(), node_view_) != shown.end();
+    // The grid's frame and a horizontal scroll bar, if one shows.
+    const int extra = scroll_->height() - scroll_->viewport()->height();
+    scroll_->setMinimumHeight(
+        node_shown
+            ? std::min(kMaxKeptHeightPx, std::max(kMinChartHeightPx, node_view_->shortestHeight())) + std::max(0, extra)
+            : 0);
+}
+
 void ChartsPanel::setShowAll(bool all)
 {
     show_all_ = all;
@@ -281,6 +303,8 @@ void ChartsPanel::setShowAll(bool all)
     }
     arrangeCharts();
 }
+
+void ChartsPanel::setWorkloadMemory(bool has_memory) { node_view_->setWorkloadMemory(has_memory); }
 
 void ChartsPanel::setNuma(bool numa)
 {

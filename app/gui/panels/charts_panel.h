@@ -62,6 +62,10 @@ public:
     // Whether the machine has more than one NUMA node: node convergence is
     // then one of the charts that matter.
     void setNuma(bool numa);
+    // Whether the workload's tasks access memory of their own
+    // (PaneFrame::workload_memory): without, node convergence says so in
+    // place of empty charts.
+    void setWorkloadMemory(bool has_memory);
     // Off (the default): only the charts that matter, progress or
     // throughput and, on NUMA, node convergence. On: all six.
     void setShowAll(bool all);
@@ -126,6 +130,10 @@ private:
     void updateKey();
     // Places the shown charts and the key in a grid shaped like the panel.
     void arrangeCharts();
+    // The scroll area's minimum height: node convergence's shortest height
+    // when it is shown, so its legend and note are in view without
+    // scrolling (the dock grows to it); at most kMaxKeptHeightPx.
+    void updateScrollMinimum();
 
     QStringList names_;
     std::vector<std::vector<MetricsSample>> samples_;

@@ -45,6 +45,21 @@ public:
     void setChartData(const ChartData &data, const QStringList &run_names, const QString &subtitle = {});
     void setTimeRange(double t_max_s);
     void setCursorTime(double t_s);
+    // Whether the workload's tasks access memory of their own. Without
+    // (hackbench, sembench) the view says so in place of empty charts.
+    void setWorkloadMemory(bool has_memory);
+    bool workloadMemory() const { return workload_memory_; }
+    // The note shown instead of the charts, "" while the charts show.
+    QString noMemoryText() const;
+    // The height its parts need at the current width and column count:
+    // title, the minis' rows at their minimum height, the node legend as
+    // wrapped and the overlap note. Its minimum height, so a container
+    // that scrolls (the charts dock) never squeezes the legend out.
+    int neededHeight() const { return heightFor(columns_); }
+    // The same with the minis in as few rows as its width allows (one row
+    // of four at 1280 px): the least height that shows the legend and the
+    // note under whole charts, what the charts dock keeps in view.
+    int shortestHeight() const;
     // The height this view gets when its container does not scroll (the
     // charts dock's row): what the column count is chosen for, since the
     // minis' minimum height would otherwise keep a stacked grid stacked.
@@ -59,6 +74,8 @@ public:
 
 signals:
     void cursorDragged(double t_s);
+    // shortestHeight() changed (a wrapped legend or note, another width).
+    void shortestHeightChanged();
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -68,8 +85,12 @@ private:
     void ensureCharts(int count);
     // Puts the minis in the grid at the column count the area suits.
     void layOut();
-    // The overlap note on up to two lines, cut to the width; the whole in its tooltip.
+    // The overlap note on up to three lines, cut to the width only past
+    // them; the whole in its tooltip.
     void showOverlap();
+    // Sets the minimum height to neededHeight().
+    void updateMinimumHeight();
+    int heightFor(int columns) const;
     // Each mini's title at its width (mini_title); the full label is its tooltip.
     void fitTitles();
 
@@ -78,11 +99,14 @@ private:
     QGridLayout *grid_;
     QLabel *legend_;
     QLabel *overlap_;
+    QLabel *no_memory_;
+    bool workload_memory_ = true;
     std::vector<CursorChartView *> minis_;
     int columns_ = 0;
     QString overlap_text_;
     QStringList names_;
     int available_height_ = 0;
+    int last_shortest_ = -1;
     double t_max_s_ = 1;
     double cursor_s_ = 0;
 };

@@ -82,6 +82,10 @@ void ProfilerPanel::buildUi()
     mode_->addItem(tr("auto"), QStringLiteral("auto"));
     mode_->addItem(tr("model"), QStringLiteral("model"));
     mode_->addItem(tr("measure"), QStringLiteral("measure"));
+    // As wide as its longest item, which setTopology rewrites ("auto
+    // (model: not the running machine)"): the default policy sized it once,
+    // for "auto", and the dock then showed "auto (mo".
+    mode_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     pairs_ = new QComboBox(this);
     pairs_->addItem(tr("all pairs"), QStringLiteral("all"));
     pairs_->addItem(tr("one pair per class"), QStringLiteral("classes"));
