@@ -14,6 +14,7 @@
 #include "sim/analysis_hookup.h"
 #include "sim/comparison_page.h"
 #include "sim/comparison_view.h"
+#include "sim/policy_dialog.h"
 #include "sim/simulation_controller.h"
 #include "sim/simulation_pane.h"
 #include "window_test_support.h"
@@ -26,11 +27,13 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace schedscope;
 using namespace schedscope::gui;
@@ -201,7 +204,10 @@ TEST_CASE("layout: the node legend and overlap note stay in view at 1280x720 and
         QCoreApplication::processEvents();
         REQUIRE(m->isVisible());
         INFO("node view " << m->width() << "x" << m->height() << ", needs " << m->neededHeight() << "; viewport "
-                          << scroll->viewport()->width() << "x" << scroll->viewport()->height());
+                          << scroll->viewport()->width() << "x" << scroll->viewport()->height() << "; min "
+                          << m->minimumHeight() << ", columns " << m->columns() << ", grid "
+                          << scroll->widget()->height() << " (min " << scroll->widget()->minimumSizeHint().height()
+                          << ")");
         // The view has the height its parts need: nothing squeezed out.
         CHECK(m->height() >= m->neededHeight());
         const QLabel *legend = node_legend(m);
@@ -329,4 +335,20 @@ TEST_CASE("layout: --run-to reports that it is still running and has no time lim
     REQUIRE_FALSE(said.isEmpty());
     CHECK(said.front().startsWith(QStringLiteral("schedscope: still running to the --run-to time (")));
     CHECK(said.front().contains(QStringLiteral("no time limit")));
+}
+
+// Item 5: the parameters dialog gives wakeup each policy's own default, as
+// the labels compare it (cfs and the policies built on it queue, the
+// others lock).
+TEST_CASE("layout: the parameters dialog shows each policy's own wakeup default", "[teaching][label][unit]")
+{
+    for (const auto &[policy, mode] : {std::pair{"cfs", "queued"}, std::pair{"autonuma", "queued"},
+                                       std::pair{"sched-numa", "queued"}, std::pair{"sched-domains", "locked"}}) {
+        INFO(policy);
+        PolicyDialog dialog(PolicySpec{policy, {}, {}});
+        QLineEdit *wakeup = dialog.field("wakeup");
+        REQUIRE(wakeup);
+        CHECK(wakeup->placeholderText() == QString::fromLatin1(mode));
+        CHECK(wakeup->text().isEmpty());
+    }
 }

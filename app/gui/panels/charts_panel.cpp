@@ -45,10 +45,15 @@ constexpr double kChartCellWidth = 4.0;
 constexpr double kChartCellHeight = 3.0;
 constexpr int kChartSpacingPx = 8; // grid spacing and the layout's margins per column
 constexpr int kNodeColumnStretch = 2;
-// The most height the charts ask of the window to keep node convergence
-// whole in view (a row of small charts, the legend, a three-line note);
-// past it, on a narrow dock that stacks them, they scroll.
-constexpr int kMaxKeptHeightPx = 280;
+
+// The key beside the charts: wrapped, but no height-for-width for the
+// grid's layout, which would have its scroll area size the whole grid to
+// its preferred height instead of the dock's (see NodeMultiplesView).
+class KeyLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    bool hasHeightForWidth() const override { return false; }
+};
 
 } // namespace
 
@@ -106,10 +111,9 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
             node_view_ = new NodeMultiplesView(grid_);
             // Its height is its own: the rows of small charts, the node
             // legend and the overlap note it holds (NodeMultiplesView::
-            // neededHeight), so the grid grows and the dock scrolls rather
-            // than cutting the legend off.
+            // neededHeight), so the grid grows and a short dock scrolls
+            // rather than cutting the legend off.
             node_view_->setMinimumWidth(kMinChartWidthPx);
-            connect(node_view_, &NodeMultiplesView::shortestHeightChanged, this, &ChartsPanel::updateScrollMinimum);
             connect(node_view_, &NodeMultiplesView::cursorDragged, this, [this](double t_s) {
                 setCursorTime(static_cast<SimTime>(t_s * 1e9));
                 emit cursorMoved(cursor_ns_);
@@ -117,7 +121,7 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
             continue;
         }
     }
-    key_ = new QLabel(grid_);
+    key_ = new KeyLabel(grid_);
     key_->setTextFormat(Qt::RichText);
     key_->setWordWrap(true);
     key_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -241,7 +245,6 @@ void ChartsPanel::arrangeCharts()
         node_view_->setAvailableHeight((viewport_h - (shape.rows - 1) * grid_layout_->spacing()) /
                                        std::max(1, shape.rows));
     }
-    updateScrollMinimum();
     if (shape.columns == columns_ && shown == placed_ && node_row == node_row_)
         return;
     columns_ = shape.columns;
@@ -280,18 +283,6 @@ void ChartsPanel::arrangeCharts()
             grid_layout_->setColumnStretch(i % shape.columns, kNodeColumnStretch);
     for (int r = 0; r < shape.rows; ++r)
         grid_layout_->setRowStretch(r, 1);
-}
-
-void ChartsPanel::updateScrollMinimum()
-{
-    const std::vector<QWidget *> shown = shownCharts();
-    const bool node_shown = std::find(shown.begin(), shown.end(), node_view_) != shown.end();
-    // The grid's frame and a horizontal scroll bar, if one shows.
-    const int extra = scroll_->height() - scroll_->viewport()->height();
-    scroll_->setMinimumHeight(
-        node_shown
-            ? std::min(kMaxKeptHeightPx, std::max(kMinChartHeightPx, node_view_->shortestHeight())) + std::max(0, extra)
-            : 0);
 }
 
 void ChartsPanel::setShowAll(bool all)

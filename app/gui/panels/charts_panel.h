@@ -130,10 +130,6 @@ private:
     void updateKey();
     // Places the shown charts and the key in a grid shaped like the panel.
     void arrangeCharts();
-    // The scroll area's minimum height: node convergence's shortest height
-    // when it is shown, so its legend and note are in view without
-    // scrolling (the dock grows to it); at most kMaxKeptHeightPx.
-    void updateScrollMinimum();
 
     QStringList names_;
     std::vector<std::vector<MetricsSample>> samples_;

@@ -159,25 +159,18 @@ void NodeMultiplesView::setWorkloadMemory(bool has_memory)
 
 QString NodeMultiplesView::noMemoryText() const { return no_memory_->isHidden() ? QString() : no_memory_->text(); }
 
-int NodeMultiplesView::shortestHeight() const
-{
-    const int count = std::max(1, static_cast<int>(minis_.size()));
-    const int fit = width() > 0 ? static_cast<int>((width() - 2 * kMarginPx) / kMinColumnWidthPx) : count;
-    return heightFor(std::clamp(fit, 1, count));
-}
-
 int NodeMultiplesView::heightFor(int columns) const
 {
     const int inner = std::max(1, width() - 2 * kMarginPx);
     int h = 2 * kMarginPx + title_->sizeHint().height();
     if (!workload_memory_)
-        return h + kSpacingPx + no_memory_->heightForWidth(inner);
+        return h + kSpacingPx + std::max(0, no_memory_->heightForWidth(inner));
     const int count = static_cast<int>(minis_.size());
     const int rows = count > 0 ? (count + std::max(columns, 1) - 1) / std::max(columns, 1) : 0;
     if (rows > 0)
         h += kSpacingPx + rows * kMinMiniHeightPx + (rows - 1) * kSpacingPx;
     if (!legend_->isHidden())
-        h += kSpacingPx + legend_->heightForWidth(inner);
+        h += kSpacingPx + std::max(0, legend_->heightForWidth(inner));
     if (!overlap_->isHidden())
         h += kSpacingPx + overlap_->sizeHint().height();
     return h;
@@ -188,12 +181,8 @@ void NodeMultiplesView::updateMinimumHeight()
     // The legend wraps to the width: ask for the lines it takes, or the
     // layout would give it one and push the rest out of sight.
     if (!legend_->isHidden())
-        legend_->setMinimumHeight(legend_->heightForWidth(std::max(1, width() - 2 * kMarginPx)));
+        legend_->setMinimumHeight(std::max(0, legend_->heightForWidth(std::max(1, width() - 2 * kMarginPx))));
     setMinimumHeight(std::max(kMinViewHeightPx, neededHeight()));
-    if (const int shortest = shortestHeight(); shortest != last_shortest_) {
-        last_shortest_ = shortest;
-        emit shortestHeightChanged();
-    }
 }
 
 void NodeMultiplesView::ensureCharts(int count)

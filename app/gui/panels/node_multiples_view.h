@@ -56,14 +56,16 @@ public:
     // wrapped and the overlap note. Its minimum height, so a container
     // that scrolls (the charts dock) never squeezes the legend out.
     int neededHeight() const { return heightFor(columns_); }
-    // The same with the minis in as few rows as its width allows (one row
-    // of four at 1280 px): the least height that shows the legend and the
-    // note under whole charts, what the charts dock keeps in view.
-    int shortestHeight() const;
     // The height this view gets when its container does not scroll (the
     // charts dock's row): what the column count is chosen for, since the
     // minis' minimum height would otherwise keep a stacked grid stacked.
     void setAvailableHeight(int height);
+
+    // Its height is its minimum (neededHeight) or what its cell gives it,
+    // never a height for its width: the charts dock's scroll area sized a
+    // grid holding such a view to its preferred height (two rows of full
+    // size charts, 976 px in a 324 px dock), the legend below the fold.
+    bool hasHeightForWidth() const override { return false; }
 
     const std::vector<CursorChartView *> &charts() const { return minis_; }
     QString titleText() const;
@@ -74,8 +76,6 @@ public:
 
 signals:
     void cursorDragged(double t_s);
-    // shortestHeight() changed (a wrapped legend or note, another width).
-    void shortestHeightChanged();
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -106,7 +106,6 @@ private:
     QString overlap_text_;
     QStringList names_;
     int available_height_ = 0;
-    int last_shortest_ = -1;
     double t_max_s_ = 1;
     double cursor_s_ = 0;
 };
