@@ -235,6 +235,10 @@ TEST_CASE("layout: the node legend and overlap note stay in view at 1280x720 and
             CHECK(note->height() >= note->sizeHint().height());
             CHECK(in_view(scroll, note));
         }
+        // The key beside the charts has the height its wrapped lines need.
+        const QLabel *key = label_with(at.charts, QStringLiteral("Panes (line colour)"));
+        REQUIRE(key);
+        CHECK(key->height() >= key->heightForWidth(key->width()));
         // Whatever is shown lies inside the dock's grid, never over another chart.
         const std::vector<QWidget *> shown = at.charts->shownCharts();
         for (std::size_t a = 0; a < shown.size(); ++a)

@@ -53,6 +53,17 @@ class KeyLabel : public QLabel {
 public:
     using QLabel::QLabel;
     bool hasHeightForWidth() const override { return false; }
+
+protected:
+    // Its lines at its width asked of the layout as its minimum, so a
+    // narrow key's last line is not cut off.
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QLabel::resizeEvent(event);
+        const int lines_h = heightForWidth(width());
+        if (lines_h > 0 && lines_h != minimumHeight())
+            setMinimumHeight(lines_h);
+    }
 };
 
 } // namespace
@@ -431,8 +442,10 @@ void ChartsPanel::updateKey()
                 QString::fromLatin1(distance_class_name(static_cast<DistanceClass>(c))),
                 CursorChartView::migrationStyleName(c));
     html += styles.join(QStringLiteral(", "));
-    html += QStringLiteral("<br><br>%1").arg(tr("Hover a chart for every line's value; drag to move the panes."));
     key_->setText(html);
+    // The hint in the tooltip: in the key it took three lines of a 1280 px
+    // dock's narrow column, and the key its row past the dock's height.
+    key_->setToolTip(tr("Hover a chart for every line's value; drag on a chart to move the panes to that time."));
 }
 
 QString ChartsPanel::keyText() const

@@ -2,9 +2,9 @@
 // Node convergence as small multiples, the way autonuma-benchmark draws it:
 // one mini chart per pane (its label as the title), each with a line per
 // NUMA node coloured by node, all on the same time and MiB axes so heights
-// compare across panes. One legend of node colours that is always shown,
-// and a line under it naming lines that lie on top of each other ("nodes on
-// top of each other: every pane 0-3"), which a single line
+// compare across panes. One legend of node colours under the title, always
+// shown, and a note under the charts naming lines that lie on top of each
+// other ("nodes on top of each other: every pane 0-3"), which a single line
 // cannot say by itself.
 
 #include "panels/chart_data.h"
