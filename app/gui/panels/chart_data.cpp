@@ -166,7 +166,7 @@ const char *chart_unit(ChartKind kind)
     case ChartKind::NodeMemory: return "MiB";
     case ChartKind::LocalAccess: return "%";
     case ChartKind::Throughput: return "ops/s";
-    case ChartKind::Progress: return "%";
+    case ChartKind::Progress:
     case ChartKind::IdlePct: return "%";
     case ChartKind::SystemTime: return "s";
     case ChartKind::MigrationRate: return "migrations/s";

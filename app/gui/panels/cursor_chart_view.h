@@ -21,7 +21,7 @@ namespace schedscope::gui {
 // `width` pixels of `metrics`; only what three lines cannot hold is cut (the
 // last line elided). The overlap notes of the charts and the small
 // multiples wrap this way instead of being cut to one line.
-QStringList wrap_note(const QString &text, const QFontMetricsF &metrics, qreal width, int max_lines);
+QStringList wrap_note(const QString &text, const QFontMetricsF &fm, qreal width, int max_lines);
 // Lines an overlap note may take.
 inline constexpr int kMaxNoteLines = 3;
 

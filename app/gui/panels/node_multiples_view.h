@@ -33,7 +33,7 @@ int multiples_columns(int panes, int width, int height);
 // Mini chart `i`'s title in `width` pixels: its pane's label whole when it
 // fits, else without the leading words all labels share (the policy name),
 // cut at the width: two panes never read the same.
-QString mini_title(const QStringList &names, int i, const QFontMetrics &metrics, int width);
+QString mini_title(const QStringList &names, int i, const QFontMetrics &fm, int width);
 
 class NodeMultiplesView : public QWidget {
     Q_OBJECT

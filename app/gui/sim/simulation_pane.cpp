@@ -277,7 +277,7 @@ void SimulationPane::mouseReleaseEvent(QMouseEvent *event)
     QWidget::mouseReleaseEvent(event);
 }
 
-QPointF SimulationPane::toLayout(QPointF p) const { return (p - origin_) / scale_; }
+QPointF SimulationPane::toLayout(QPointF widget_pos) const { return (widget_pos - origin_) / scale_; }
 
 void SimulationPane::resizeEvent(QResizeEvent *event)
 {

@@ -121,7 +121,7 @@ private:
     void updateScenes();
     bool compactTooltip(const QHelpEvent *help);
     void renderStatic();
-    void paintStatic(QPainter &p, qreal device_pixel_ratio) const; // the machine's boxes, labels, caches
+    void paintStatic(QPainter &p, qreal dpr) const; // the machine's boxes, labels, caches
     void startMoves();
     void tickAnimation();
 
@@ -160,7 +160,7 @@ private:
 
 // `text` cut to `width` pixels at a word boundary, with an ellipsis; as is
 // when it fits.
-QString elide_words(const QString &text, const QFontMetrics &metrics, int width);
+QString elide_words(const QString &text, const QFontMetrics &fm, int width);
 
 // A pane's header (two lines of text; a third when the figures wrap) and
 // its minimum size, in pixels.
