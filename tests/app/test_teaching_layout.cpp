@@ -9,6 +9,7 @@
 #include "panels/chart_data.h"
 #include "panels/charts_panel.h"
 #include "panels/cursor_chart_view.h"
+#include "panels/lesson.h"
 #include "panels/node_multiples_view.h"
 #include "panels/profiler_panel.h"
 #include "sim/analysis_hookup.h"
@@ -355,4 +356,40 @@ TEST_CASE("layout: the parameters dialog shows each policy's own wakeup default"
         CHECK(wakeup->placeholderText() == QString::fromLatin1(mode));
         CHECK(wakeup->text().isEmpty());
     }
+}
+
+// Item 9: at time 0 the panes already draw the memory placed at start, but
+// no sample has come: the memory chart says that, not that there is no
+// memory; once samples came and none holds memory, it says so.
+TEST_CASE("layout: before the first sample the memory chart says none came yet", "[teaching][charts][unit]")
+{
+    NodeMultiplesView view;
+    view.resize(600, 300);
+    ChartData d;
+    d.kind = ChartKind::NodeMemory;
+    d.lines = {ChartLine{"cfs node 0", 0, 0, {}, {}}};
+    view.setChartData(d, {QStringLiteral("cfs")});
+    CHECK(view.legendText().contains(QStringLiteral("no sample yet")));
+    CHECK_FALSE(view.legendText().contains(QStringLiteral("no memory")));
+    d.lines = {ChartLine{"cfs node 0", 0, 0, {0.1, 0.2}, {0.0, 0.0}}};
+    d.t_max_s = 0.2;
+    view.setChartData(d, {QStringLiteral("cfs")});
+    CHECK(view.legendText().contains(QStringLiteral("no memory placed on any node so far")));
+}
+
+// Item 9: lesson 1 runs on a modelled Itanium, where the profiler models
+// migration costs: its step 6 says so, and calls a measured cost measured
+// only on a detected machine.
+TEST_CASE("layout: lesson 1 says the profiler models costs on its machine", "[teaching][lessons][unit]")
+{
+    const std::vector<Lesson> lessons = builtin_lessons();
+    const auto first = std::find_if(lessons.begin(), lessons.end(),
+                                    [](const Lesson &l) { return l.id.rfind("01", 0) == 0; });
+    REQUIRE(first != lessons.end());
+    const QString text = QString::fromStdString(first->markdown).simplified();
+    const QString step6 = text.mid(text.indexOf(QStringLiteral("6. ")));
+    REQUIRE_FALSE(step6.isEmpty());
+    CHECK(step6.contains(QStringLiteral("the model's cost")));
+    CHECK(step6.contains(QStringLiteral("on a detected machine, the measured one")));
+    CHECK_FALSE(text.contains(QStringLiteral("measured cost")));
 }
