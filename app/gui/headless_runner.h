@@ -10,6 +10,8 @@
 #include <QSize>
 #include <QString>
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 
 class QWidget;
@@ -38,5 +40,19 @@ bool open_from_options(MainWindow &window, const AppOptions &options);
 
 // Exit codes: 0 written, 2 bad input (reported on stderr), 1 cannot write.
 int run_headless(MainWindow &window, const AppOptions &options);
+
+// How often a headless --run-to says it is still running, in wall ms.
+inline constexpr int kRunToProgressIntervalMs = 10'000;
+
+// The line --run-to writes on stderr while it waits: it has no wall-clock
+// limit, and says so. `waited_s`: wall seconds so far.
+QString run_to_progress_text(long long waited_s);
+
+// Runs the window's comparison to `t_ns` (simulated) or its end, however
+// long that takes in wall time, calling `report` with the progress text
+// every `interval_ms` meanwhile. Returns false only if the comparison
+// cannot run (no comparison loaded, or it failed).
+bool run_to_reporting(MainWindow &window, std::int64_t t_ns, int interval_ms,
+                      const std::function<void(const QString &)> &report);
 
 } // namespace schedscope::gui

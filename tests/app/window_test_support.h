@@ -48,7 +48,7 @@ inline bool wait_until(const std::function<bool()> &done, int timeout_ms = 20000
 
 inline QString write_file(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
 {
-    const QString path = dir.filePath(name);
+    QString path = dir.filePath(name);
     QFile f(path);
     REQUIRE(f.open(QIODevice::WriteOnly));
     f.write(content);

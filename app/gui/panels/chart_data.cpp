@@ -166,7 +166,7 @@ const char *chart_unit(ChartKind kind)
     case ChartKind::NodeMemory: return "MiB";
     case ChartKind::LocalAccess: return "%";
     case ChartKind::Throughput: return "ops/s";
-    case ChartKind::Progress: return "%";
+    case ChartKind::Progress:
     case ChartKind::IdlePct: return "%";
     case ChartKind::SystemTime: return "s";
     case ChartKind::MigrationRate: return "migrations/s";
@@ -262,26 +262,51 @@ AxisScale value_axis_scale(double y_max, bool percent)
     return a;
 }
 
+namespace {
+// The round numbers axes are made of: 1, 2, 2.5 and 5 x 10^n.
+constexpr double kRoundMantissas[] = {1.0, 2.0, 2.5, 5.0};
+
+// The largest round number (kRoundMantissas) at or below `v` > 0.
+double round_floor(double v)
+{
+    const double magnitude = std::pow(10.0, std::floor(std::log10(v)));
+    double best = magnitude;
+    for (double m : kRoundMantissas)
+        if (m * magnitude <= v * (1 + 1e-9))
+            best = m * magnitude;
+    return best;
+}
+} // namespace
+
 AxisScale tight_axis_scale(double y_max, int max_intervals)
 {
     // Just enough headroom that a line at the peak is not drawn on the frame.
     constexpr double kTightHeadroom = 1.02;
+    // The top is a multiple of a round grain about a twentieth of the data
+    // (25 for a 520 MiB peak, 50 for 1010 MiB), so it ends a few per cent
+    // above the highest line: 550 and 1050, not 600 and 1250 or 2000.
+    constexpr double kTopGrains = 20;
     const double want = y_max > 0 ? y_max * kTightHeadroom : 1.0;
-    // Steps of 1, 2, 2.5 or 5 x 10^n: the one giving the lowest top in at
-    // most max_intervals steps (a 1024 MiB peak reads 0-1250, not 0-1500).
-    const int intervals = std::max(max_intervals, 1);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(want / intervals)));
+    const double grain = round_floor(want / kTopGrains);
     AxisScale a;
-    a.top = -1;
-    for (double decade : {1.0, 10.0})
-        for (double m : {1.0, 2.0, 2.5, 5.0}) {
+    a.top = std::ceil(want / grain - 1e-9) * grain;
+    // Labelled ticks: the finest round step with at most max_intervals of
+    // them up to the top (the top itself need not be one: 0-550 is
+    // labelled 0, 100 ... 500).
+    const int intervals = std::max(max_intervals, 1);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(a.top / intervals)));
+    a.step = -1;
+    for (double decade : {1.0, 10.0, 100.0}) {
+        for (double m : kRoundMantissas) {
             const double step = m * magnitude * decade;
-            const double top = std::ceil(want / step - 1e-9) * step;
-            if (top / step <= intervals + 1e-9 && (a.top < 0 || top < a.top - 1e-12)) {
-                a.top = top;
+            if (std::floor(a.top / step + 1e-9) <= intervals) {
                 a.step = step;
+                break;
             }
         }
+        if (a.step > 0)
+            break;
+    }
     a.decimals = decimals_for_step(a.step);
     return a;
 }

@@ -92,8 +92,11 @@ struct AxisScale {
     int decimals = 1;
 };
 AxisScale value_axis_scale(double y_max, bool percent);
-// The tightest such axis with at most `max_intervals` ticks above 0: a small
-// multiple's (a chart peaking at 384 MiB reads 0-400, not 0-1000).
+// A small multiple's axis: its top a round value a few per cent above the
+// data (a multiple of about a twentieth of it: a 520 MiB peak reads 0-550,
+// 1010 MiB 0-1050, 384 MiB 0-400), its labelled ticks the finest round step
+// with at most `max_intervals` of them up to the top, which need not be a
+// tick itself (0-550 is labelled 0, 100 ... 500).
 AxisScale tight_axis_scale(double y_max, int max_intervals);
 
 // The fewest decimals that print `step` and its multiples exactly (up to 6).

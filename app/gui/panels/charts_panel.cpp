@@ -46,6 +46,26 @@ constexpr double kChartCellHeight = 3.0;
 constexpr int kChartSpacingPx = 8; // grid spacing and the layout's margins per column
 constexpr int kNodeColumnStretch = 2;
 
+// The key beside the charts: wrapped, but no height-for-width for the
+// grid's layout, which would have its scroll area size the whole grid to
+// its preferred height instead of the dock's (see NodeMultiplesView).
+class KeyLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    bool hasHeightForWidth() const override { return false; }
+
+protected:
+    // Its lines at its width asked of the layout as its minimum, so a
+    // narrow key's last line is not cut off.
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QLabel::resizeEvent(event);
+        const int lines_h = heightForWidth(width());
+        if (lines_h > 0 && lines_h != minimumHeight())
+            setMinimumHeight(lines_h);
+    }
+};
+
 } // namespace
 
 ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
@@ -100,7 +120,11 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
             // told apart: the cell holds one small chart per pane instead.
             view->hide();
             node_view_ = new NodeMultiplesView(grid_);
-            node_view_->setMinimumSize(kMinChartWidthPx, kMinChartHeightPx);
+            // Its height is its own: the rows of small charts, the node
+            // legend and the overlap note it holds (NodeMultiplesView::
+            // neededHeight), so the grid grows and a short dock scrolls
+            // rather than cutting the legend off.
+            node_view_->setMinimumWidth(kMinChartWidthPx);
             connect(node_view_, &NodeMultiplesView::cursorDragged, this, [this](double t_s) {
                 setCursorTime(static_cast<SimTime>(t_s * 1e9));
                 emit cursorMoved(cursor_ns_);
@@ -108,7 +132,7 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent)
             continue;
         }
     }
-    key_ = new QLabel(grid_);
+    key_ = new KeyLabel(grid_);
     key_->setTextFormat(Qt::RichText);
     key_->setWordWrap(true);
     key_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -282,6 +306,8 @@ void ChartsPanel::setShowAll(bool all)
     arrangeCharts();
 }
 
+void ChartsPanel::setWorkloadMemory(bool has_memory) { node_view_->setWorkloadMemory(has_memory); }
+
 void ChartsPanel::setNuma(bool numa)
 {
     numa_ = numa;
@@ -416,8 +442,10 @@ void ChartsPanel::updateKey()
                 QString::fromLatin1(distance_class_name(static_cast<DistanceClass>(c))),
                 CursorChartView::migrationStyleName(c));
     html += styles.join(QStringLiteral(", "));
-    html += QStringLiteral("<br><br>%1").arg(tr("Hover a chart for every line's value; drag to move the panes."));
     key_->setText(html);
+    // The hint in the tooltip: in the key it took three lines of a 1280 px
+    // dock's narrow column, and the key its row past the dock's height.
+    key_->setToolTip(tr("Hover a chart for every line's value; drag on a chart to move the panes to that time."));
 }
 
 QString ChartsPanel::keyText() const

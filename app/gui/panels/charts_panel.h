@@ -62,6 +62,10 @@ public:
     // Whether the machine has more than one NUMA node: node convergence is
     // then one of the charts that matter.
     void setNuma(bool numa);
+    // Whether the workload's tasks access memory of their own
+    // (PaneFrame::workload_memory): without, node convergence says so in
+    // place of empty charts.
+    void setWorkloadMemory(bool has_memory);
     // Off (the default): only the charts that matter, progress or
     // throughput and, on NUMA, node convergence. On: all six.
     void setShowAll(bool all);

@@ -84,6 +84,23 @@ QString label_format(int decimals) { return QStringLiteral("%.%1f").arg(decimals
 
 } // namespace
 
+QStringList wrap_note(const QString &text, const QFontMetricsF &fm, qreal width, int max_lines)
+{
+    QStringList lines{QString()};
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = lines.back().isEmpty() ? word : lines.back() + QLatin1Char(' ') + word;
+        if (lines.back().isEmpty() || fm.horizontalAdvance(longer) <= width || lines.size() >= max_lines)
+            lines.back() = longer;
+        else
+            lines << word;
+    }
+    // A single word wider than the line, or the rest past the last line.
+    for (QString &line : lines)
+        if (fm.horizontalAdvance(line) > width)
+            line = fm.elidedText(line, Qt::ElideRight, width);
+    return lines;
+}
+
 QColor CursorChartView::runColour(int run)
 {
     // Tableau-like colours: distinct for up to four panes, and readable on white.
@@ -406,10 +423,12 @@ void CursorChartView::placeOverlapNote()
             setToolTip({});
         return;
     }
-    // One line across the top of the plot, cut to its width; the whole
-    // note is the view's tooltip.
+    // Across the top of the plot, wrapped between words to its width (up
+    // to kMaxNoteLines lines, cut only past them); the whole note is also
+    // the view's tooltip.
     const QFontMetricsF fm(overlap_note_->font());
-    overlap_note_->setText(fm.elidedText(overlap_text_, Qt::ElideRight, std::max(area.width() - 8, 20.0)));
+    overlap_note_->setText(
+        wrap_note(overlap_text_, fm, std::max(area.width() - 8, 20.0), kMaxNoteLines).join(QLatin1Char('\n')));
     overlap_note_->setPos(area.left() + 4, area.top() + 2);
     overlap_note_->show();
     setToolTip(overlap_text_);

@@ -7,6 +7,8 @@
 #include "panels/chart_data.h"
 
 #include <QChartView>
+#include <QFontMetricsF>
+#include <QStringList>
 
 class QGraphicsLineItem;
 class QLineSeries;
@@ -14,6 +16,14 @@ class QGraphicsSimpleTextItem;
 class QGraphicsRectItem;
 
 namespace schedscope::gui {
+
+// `text` in at most `max_lines` lines broken between words, each at most
+// `width` pixels of `metrics`; only what three lines cannot hold is cut (the
+// last line elided). The overlap notes of the charts and the small
+// multiples wrap this way instead of being cut to one line.
+QStringList wrap_note(const QString &text, const QFontMetricsF &fm, qreal width, int max_lines);
+// Lines an overlap note may take.
+inline constexpr int kMaxNoteLines = 3;
 
 class CursorChartView : public QChartView {
     Q_OBJECT

@@ -40,9 +40,12 @@ constexpr int kMaxLegendNodes = 8;
 constexpr int kMiniTitleMarginPx = 16;
 // Overlap notes past this many would push the charts out of their cell.
 constexpr int kMaxOverlapNotes = 4;
-// The note's lines under the charts: two keep four panes' notes whole at
-// 1280x720 and take one text line from the charts.
-constexpr qsizetype kMaxOverlapLines = 2;
+// The view's margins and the spacing between its parts (title, grid,
+// legend, note), and the grid's between minis.
+constexpr int kMarginPx = 2;
+constexpr int kSpacingPx = 1;
+// The view never asks for less than this (a title and a short plot).
+constexpr int kMinViewHeightPx = 175;
 // Past this many nodes in one overlap group, the note counts them.
 constexpr std::size_t kMaxNodesListed = 4;
 
@@ -108,27 +111,82 @@ NodeMultiplesView::NodeMultiplesView(QWidget *parent) : QWidget(parent)
     grid_host_ = new QWidget(this);
     grid_ = new QGridLayout(grid_host_);
     grid_->setContentsMargins(0, 0, 0, 0);
-    grid_->setSpacing(1);
+    grid_->setSpacing(kSpacingPx);
     grid_host_->installEventFilter(this); // its size sets the column count
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
     legend_->setAlignment(Qt::AlignHCenter);
     legend_->setWordWrap(true);
     overlap_ = new QLabel(this);
-    // One line whatever the panes: a wrapped note took three lines of a
-    // short dock from the charts. Cut to the width, the whole in the tooltip.
+    // Broken into lines here (showOverlap), between words, so the height it
+    // takes is known when the view asks for its minimum height.
     overlap_->setWordWrap(false);
     overlap_->setAlignment(Qt::AlignHCenter);
     overlap_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     overlap_->setStyleSheet(QStringLiteral("color: #6a4a00;"));
+    no_memory_ = new QLabel(this);
+    no_memory_->setWordWrap(true);
+    no_memory_->setAlignment(Qt::AlignCenter);
+    no_memory_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->setSpacing(1);
+    layout->setContentsMargins(kMarginPx, kMarginPx, kMarginPx, kMarginPx);
+    layout->setSpacing(kSpacingPx);
+    // The node legend under the title, above the charts: a dock too short
+    // for the whole view scrolls the charts' bottoms out of sight, never
+    // the key to their colours (lesson 2's All charts at 1280x720 beside
+    // the Explain and Profiler tabs).
     layout->addWidget(title_);
-    layout->addWidget(grid_host_, 1);
     layout->addWidget(legend_);
+    layout->addWidget(grid_host_, 1);
+    layout->addWidget(no_memory_, 1);
     layout->addWidget(overlap_);
     overlap_->hide();
+    no_memory_->hide();
+}
+
+void NodeMultiplesView::setWorkloadMemory(bool has_memory)
+{
+    if (has_memory == workload_memory_)
+        return;
+    workload_memory_ = has_memory;
+    // Memory per node of a workload that has none would be empty axes
+    // under a legend with no node: say why instead.
+    no_memory_->setText(has_memory ? QString()
+                                   : tr("No memory per node chart: this workload allocates no memory "
+                                        "(its tasks only use their caches)."));
+    no_memory_->setVisible(!has_memory);
+    grid_host_->setVisible(has_memory);
+    legend_->setVisible(has_memory && !legend_->text().isEmpty());
+    overlap_->setVisible(has_memory && !overlap_text_.isEmpty());
+    updateMinimumHeight();
+}
+
+QString NodeMultiplesView::noMemoryText() const { return no_memory_->isHidden() ? QString() : no_memory_->text(); }
+
+int NodeMultiplesView::heightFor(int columns) const
+{
+    const int inner = std::max(1, width() - 2 * kMarginPx);
+    int h = 2 * kMarginPx + title_->sizeHint().height();
+    if (!workload_memory_)
+        return h + kSpacingPx + std::max(0, no_memory_->heightForWidth(inner));
+    const int count = static_cast<int>(minis_.size());
+    const int rows = count > 0 ? (count + std::max(columns, 1) - 1) / std::max(columns, 1) : 0;
+    if (rows > 0)
+        h += kSpacingPx + rows * kMinMiniHeightPx + (rows - 1) * kSpacingPx;
+    if (!legend_->isHidden())
+        h += kSpacingPx + std::max(0, legend_->heightForWidth(inner));
+    if (!overlap_->isHidden())
+        h += kSpacingPx + overlap_->sizeHint().height();
+    return h;
+}
+
+void NodeMultiplesView::updateMinimumHeight()
+{
+    // The legend wraps to the width: ask for the lines it takes, or the
+    // layout would give it one and push the rest out of sight.
+    if (!legend_->isHidden())
+        legend_->setMinimumHeight(std::max(0, legend_->heightForWidth(std::max(1, width() - 2 * kMarginPx))));
+    setMinimumHeight(std::max(kMinViewHeightPx, neededHeight()));
 }
 
 void NodeMultiplesView::ensureCharts(int count)
@@ -173,6 +231,7 @@ void NodeMultiplesView::layOut()
         return;
     columns_ = columns;
     arrange_in_grid(grid_, minis_, columns);
+    updateMinimumHeight();
 }
 
 void NodeMultiplesView::resizeEvent(QResizeEvent *event)
@@ -223,21 +282,14 @@ bool NodeMultiplesView::eventFilter(QObject *watched, QEvent *event)
 
 void NodeMultiplesView::showOverlap()
 {
-    // Up to kMaxOverlapLines lines broken between words (numa01's four
-    // panes at 1280x720 need two), the last cut if even they are short.
-    const int room = std::max(overlap_->width(), 40);
-    const QFontMetrics fm = overlap_->fontMetrics();
-    QStringList lines{QString()};
-    for (const QString &word : overlap_text_.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = lines.back().isEmpty() ? word : lines.back() + QLatin1Char(' ') + word;
-        if (lines.back().isEmpty() || fm.horizontalAdvance(longer) <= room || lines.size() == kMaxOverlapLines)
-            lines.back() = longer;
-        else
-            lines << word;
-    }
-    lines.back() = fm.elidedText(lines.back(), Qt::ElideRight, room);
-    overlap_->setText(lines.join(QLatin1Char('\n')));
+    // Up to kMaxNoteLines lines broken between words (numa01's four panes
+    // at 1280x720 need two), the last cut only if even they are short.
+    // The note spans the view (its own width lags while it is hidden).
+    const int room = std::max(width() - 2 * kMarginPx, 40);
+    overlap_->setText(
+        wrap_note(overlap_text_, QFontMetricsF(overlap_->font()), room, kMaxNoteLines).join(QLatin1Char('\n')));
     overlap_->setToolTip(overlap_text_);
+    updateMinimumHeight();
 }
 
 namespace {
@@ -346,7 +398,7 @@ void NodeMultiplesView::setLegend(const std::set<int> &nodes, bool sampled)
                           : tr("no sample yet: the first comes after one sample interval"));
     legend_->setText(items.join(QStringLiteral(" &nbsp; ")));
     legend_->setToolTip(legend_tip);
-    legend_->setVisible(!items.isEmpty());
+    legend_->setVisible(workload_memory_ && !items.isEmpty());
 }
 
 void NodeMultiplesView::setOverlapNote(const std::vector<QString> &pane_overlaps, const QStringList &names)
@@ -372,7 +424,7 @@ void NodeMultiplesView::setOverlapNote(const std::vector<QString> &pane_overlaps
     // "nodes on top of each other: cfs 0+1; bind mode=hard 0-3".
     overlap_text_ = overlaps.isEmpty() ? QString()
                                        : tr("nodes on top of each other: %1").arg(overlaps.join(QStringLiteral("; ")));
-    overlap_->setVisible(!overlaps.isEmpty());
+    overlap_->setVisible(workload_memory_ && !overlaps.isEmpty());
     showOverlap();
 }
 

@@ -2,9 +2,9 @@
 // Node convergence as small multiples, the way autonuma-benchmark draws it:
 // one mini chart per pane (its label as the title), each with a line per
 // NUMA node coloured by node, all on the same time and MiB axes so heights
-// compare across panes. One legend of node colours that is always shown,
-// and a line under it naming lines that lie on top of each other ("nodes on
-// top of each other: every pane 0-3"), which a single line
+// compare across panes. One legend of node colours under the title, always
+// shown, and a note under the charts naming lines that lie on top of each
+// other ("nodes on top of each other: every pane 0-3"), which a single line
 // cannot say by itself.
 
 #include "panels/chart_data.h"
@@ -46,10 +46,27 @@ public:
     void setChartData(const ChartData &data, const QStringList &run_names, const QString &subtitle = {});
     void setTimeRange(double t_max_s);
     void setCursorTime(double t_s);
+    // Whether the workload's tasks access memory of their own. Without
+    // (hackbench, sembench) the view says so in place of empty charts.
+    void setWorkloadMemory(bool has_memory);
+    bool workloadMemory() const { return workload_memory_; }
+    // The note shown instead of the charts, "" while the charts show.
+    QString noMemoryText() const;
+    // The height its parts need at the current width and column count:
+    // title, the minis' rows at their minimum height, the node legend as
+    // wrapped and the overlap note. Its minimum height, so a container
+    // that scrolls (the charts dock) never squeezes the legend out.
+    int neededHeight() const { return heightFor(columns_); }
     // The height this view gets when its container does not scroll (the
     // charts dock's row): what the column count is chosen for, since the
     // minis' minimum height would otherwise keep a stacked grid stacked.
     void setAvailableHeight(int height);
+
+    // Its height is its minimum (neededHeight) or what its cell gives it,
+    // never a height for its width: the charts dock's scroll area sized a
+    // grid holding such a view to its preferred height (two rows of full
+    // size charts, 976 px in a 324 px dock), the legend below the fold.
+    bool hasHeightForWidth() const override { return false; }
 
     const std::vector<CursorChartView *> &charts() const { return minis_; }
     QString titleText() const;
@@ -69,8 +86,12 @@ private:
     void ensureCharts(int count);
     // Puts the minis in the grid at the column count the area suits.
     void layOut();
-    // The overlap note on up to two lines, cut to the width; the whole in its tooltip.
+    // The overlap note on up to three lines, cut to the width only past
+    // them; the whole in its tooltip.
     void showOverlap();
+    // Sets the minimum height to neededHeight().
+    void updateMinimumHeight();
+    int heightFor(int columns) const;
     // Each mini's title at its width (mini_title); the full label is its tooltip.
     void fitTitles();
     // setChartData's parts: the legend of the nodes holding memory (`sampled`:
@@ -84,6 +105,8 @@ private:
     QGridLayout *grid_;
     QLabel *legend_;
     QLabel *overlap_;
+    QLabel *no_memory_;
+    bool workload_memory_ = true;
     std::vector<CursorChartView *> minis_;
     int columns_ = 0;
     QString overlap_text_;

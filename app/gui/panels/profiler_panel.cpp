@@ -109,6 +109,10 @@ QHBoxLayout *ProfilerPanel::buildControlBar()
     mode_->addItem(tr("auto"), QStringLiteral("auto"));
     mode_->addItem(tr("model"), QStringLiteral("model"));
     mode_->addItem(tr("measure"), QStringLiteral("measure"));
+    // As wide as its longest item, which setTopology rewrites ("auto
+    // (model: not the running machine)"): the default policy sized it once,
+    // for "auto", and the dock then showed "auto (mo".
+    mode_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     pairs_ = new QComboBox(this);
     pairs_->addItem(tr("all pairs"), QStringLiteral("all"));
     pairs_->addItem(tr("one pair per class"), QStringLiteral("classes"));

@@ -9,6 +9,7 @@
 
 #include <QDockWidget>
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <vector>
@@ -51,6 +52,8 @@ void attach_analysis(ComparisonPage *page, ChartsPanel *charts, ExplainPanel *ex
         for (const std::string &n : f->panes.front().process_names)
             procs << QString::fromStdString(n);
         charts->setProcessNames(procs);
+        charts->setWorkloadMemory(
+            std::any_of(f->panes.begin(), f->panes.end(), [](const PaneFrame &p) { return p.workload_memory; }));
         for (std::size_t i = 0; i < f->panes.size(); ++i) {
             const Recording &rec = c->recording(static_cast<int>(i));
             std::size_t &done = (*fed)[i];

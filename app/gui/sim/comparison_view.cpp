@@ -10,6 +10,7 @@
 #include <QResizeEvent>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -83,10 +84,21 @@ void ComparisonView::setSetup(const RunSetupPtr &setup)
         pane->setTopology(setup->topology);
         pane->setParamsText(params_summary(setup->policies, i));
         connect(pane, &SimulationPane::editRequested, this, [this, i] { emit editPaneRequested(i); });
+        connect(pane, &SimulationPane::naturalHeaderHeightChanged, this, &ComparisonView::alignHeaders);
         panes_.push_back(pane);
     }
     columns_ = 0;
     arrangePanes();
+    alignHeaders();
+}
+
+void ComparisonView::alignHeaders()
+{
+    int tallest = 0;
+    for (const SimulationPane *p : panes_)
+        tallest = std::max(tallest, p->naturalHeaderHeight());
+    for (SimulationPane *p : panes_)
+        p->setHeaderFloor(tallest);
 }
 
 void ComparisonView::fitPanes()

@@ -48,6 +48,9 @@ protected:
 
 private:
     void arrangePanes(); // in the grid, by choose_pane_columns for the current size
+    // Every pane's header as tall as the tallest one needs, so the drawings
+    // line up when one title wraps to two lines.
+    void alignHeaders();
 
     QGridLayout *grid_;
     int columns_ = 0;

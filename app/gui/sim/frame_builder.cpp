@@ -57,8 +57,11 @@ PaneFrame build_pane_frame(const Simulation &sim, bool fixed_work, RecordingCurs
         f.pus[c].queued = rqs[c].queue;
     }
     f.tasks.reserve(sim.tasks().size());
-    for (const Task &t : sim.tasks())
+    for (const Task &t : sim.tasks()) {
         f.tasks.push_back({t.proc, colour_by_task ? static_cast<int>(t.id) : static_cast<int>(t.proc), t.cpu, t.state});
+        f.workload_memory = f.workload_memory ||
+                            (!t.segments.empty() && !sim.processes()[static_cast<std::size_t>(t.proc)].kernel);
+    }
     if (colour_by_task)
         for (const Task &t : sim.tasks())
             f.colour_names.push_back(t.name);

@@ -27,6 +27,6 @@ void clamp_cursor(RecordingCursor &cursor, const Simulation &sim);
 // Brings the GUI thread's copy of a pane's samples and decisions up to the
 // frame (after a restore or a merge of samples the frame starts further
 // back). Returns whether anything changed.
-bool apply_to_mirror(Recording &mirror, const PaneFrame &frame);
+bool apply_to_mirror(Recording &m, const PaneFrame &p);
 
 } // namespace schedscope::gui

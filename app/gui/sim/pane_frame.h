@@ -70,6 +70,10 @@ struct PaneFrame {
     // [process][node] resident bytes.
     std::vector<std::vector<double>> proc_node_bytes;
     double total_memory_bytes = 0; // sum over processes and nodes, scales the node bars
+    // Whether the workload's tasks access memory of their own (a task with
+    // memory segments, the OS noise's threads aside): hackbench's and
+    // sembench's do not, and their memory per node chart has nothing to show.
+    bool workload_memory = false;
     // Migrations since the previous frame; the most recent kMaxMovesPerFrame
     // only, the count is in moves_total.
     std::vector<MoveFrame> moves;

@@ -65,6 +65,7 @@ void SimulationPane::setFrame(FrameSetPtr frames, int pane, bool continuous)
 {
     frames_ = std::move(frames);
     pane_ = pane;
+    checkHeader(); // the first frame names the policy: the title may wrap
     updateScenes();
     // After a jump (scrub, reset, re-run) the moves in the frame happened
     // out of sight: tokens are simply where they are now.
@@ -122,6 +123,7 @@ void SimulationPane::updateScenes()
 
 void SimulationPane::relayout(bool force)
 {
+    laid_out_header_ = headerHeight();
     const QRectF c = contentRect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
     if (!topology_) {
         geometry_ = {};
@@ -275,12 +277,13 @@ void SimulationPane::mouseReleaseEvent(QMouseEvent *event)
     QWidget::mouseReleaseEvent(event);
 }
 
-QPointF SimulationPane::toLayout(QPointF p) const { return (p - origin_) / scale_; }
+QPointF SimulationPane::toLayout(QPointF widget_pos) const { return (widget_pos - origin_) / scale_; }
 
 void SimulationPane::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     relayout(false);
+    checkHeader(); // the width decides how many lines the header takes
 }
 
 void SimulationPane::renderStatic()
@@ -408,9 +411,33 @@ int SimulationPane::headerFigureLines() const
     return static_cast<int>(std::clamp<qsizetype>(lines, 1, kMaxHeaderFigureLines));
 }
 
-int SimulationPane::headerHeight() const
+int SimulationPane::naturalHeaderHeight() const
 {
     return kPaneHeaderPx + (headerTitleLines() - 1 + headerFigureLines() - 1) * kPaneHeaderLinePx;
+}
+
+void SimulationPane::setHeaderFloor(int px)
+{
+    if (px == header_floor_)
+        return;
+    header_floor_ = px;
+    if (headerHeight() != laid_out_header_) {
+        relayout(false);
+        update();
+    }
+}
+
+void SimulationPane::checkHeader()
+{
+    const int natural = naturalHeaderHeight();
+    if (natural != last_natural_header_) {
+        last_natural_header_ = natural;
+        emit naturalHeaderHeightChanged();
+    }
+    if (headerHeight() != laid_out_header_) {
+        relayout(false);
+        update();
+    }
 }
 
 QString SimulationPane::shownHeaderFigures() const

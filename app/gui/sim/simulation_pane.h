@@ -21,6 +21,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <algorithm>
 #include <memory>
 #include <unordered_map>
 
@@ -42,6 +43,7 @@ public:
     void setParamsText(const QString &text)
     {
         params_text_ = text;
+        checkHeader();
         update();
     }
 
@@ -77,8 +79,16 @@ public:
     QString headerToolTip() const;
     // One or two title lines and 1 to 3 lines of figures, as many as the widest
     // figures a run can show take at this width (a function of the width
-    // only, so the drawing does not jump as the numbers grow).
-    int headerHeight() const;
+    // only, so the drawing does not jump as the numbers grow): what this
+    // pane's header needs.
+    int naturalHeaderHeight() const;
+    // The header's height: its natural height, or the floor the comparison
+    // sets (the tallest natural header of its panes), whichever is more, so
+    // panes side by side start their drawings at the same height when one
+    // title wraps to two lines.
+    int headerHeight() const { return std::max(naturalHeaderHeight(), header_floor_); }
+    void setHeaderFloor(int px);
+    int headerFloor() const { return header_floor_; }
     int headerFigureLines() const;
 
     // The layout point under a widget pixel (tooltips).
@@ -86,6 +96,8 @@ public:
 
 signals:
     void editRequested(); // the user asked for this pane's parameters
+    // The header this pane needs grew or shrank (a resize, a new title).
+    void naturalHeaderHeightChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -99,13 +111,17 @@ protected:
 
 private:
     QFont headerTitleFont() const;
+    // After the title or width changed: says whether the natural header
+    // height moved, and lays the machine out again below a header of a
+    // new height.
+    void checkHeader();
     QRectF contentRect() const;
     void relayout(bool force);
     void updateTransform();
     void updateScenes();
     bool compactTooltip(const QHelpEvent *help);
     void renderStatic();
-    void paintStatic(QPainter &p, qreal device_pixel_ratio) const; // the machine's boxes, labels, caches
+    void paintStatic(QPainter &p, qreal dpr) const; // the machine's boxes, labels, caches
     void startMoves();
     void tickAnimation();
 
@@ -116,6 +132,9 @@ private:
     FrameSetPtr frames_;
     int pane_ = 0;
     QString params_text_;
+    int header_floor_ = 0;
+    int last_natural_header_ = -1;
+    int laid_out_header_ = -1; // the header height the drawing was laid out under
     QFont font_;
     QFont header_font_;
     double scale_ = 1.0;
@@ -141,7 +160,7 @@ private:
 
 // `text` cut to `width` pixels at a word boundary, with an ellipsis; as is
 // when it fits.
-QString elide_words(const QString &text, const QFontMetrics &metrics, int width);
+QString elide_words(const QString &text, const QFontMetrics &fm, int width);
 
 // A pane's header (two lines of text; a third when the figures wrap) and
 // its minimum size, in pixels.
