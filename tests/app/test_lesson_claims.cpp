@@ -26,13 +26,9 @@
 using namespace schedscope;
 using namespace schedscope::gui;
 using schedscope::test::QuietWindow;
+using schedscope::test::scenario_path;
 
 namespace {
-
-QString scenario_path(const char *file)
-{
-    return QDir(QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios")).filePath(QString::fromLatin1(file));
-}
 
 // One result per policy of the lesson's scenario, in its order; `workload`
 // overrides workload parameters, as a step that says "change ..." does.

@@ -61,13 +61,9 @@
 using namespace schedscope;
 using namespace schedscope::gui;
 using schedscope::test::QuietWindow;
+using schedscope::test::scenario_path;
 
 namespace {
-
-QString scenario_path(const char *file)
-{
-    return QDir(QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios")).filePath(QString::fromLatin1(file));
-}
 
 Scenario small_fixed_work()
 {

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
@@ -72,6 +73,12 @@ inline GuiRun run_gui(const QStringList &args)
     REQUIRE(p.waitForFinished(120000));
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A sample scenario of the source tree, by file name.
+inline QString scenario_path(const char *file)
+{
+    return QDir(QStringLiteral(SCHEDSCOPE_SOURCE_SAMPLES_DIR "/scenarios")).filePath(QString::fromLatin1(file));
 }
 
 } // namespace schedscope::test
