@@ -24,6 +24,12 @@ struct RunResult {
     double elapsed_s = 0;
     double throughput = 0; // CountOps per second (throughput workloads)
     double user_s = 0, sys_s = 0, idle_pct = 0;
+    // The workload's own tasks' system time as Linux's tick-based accounting
+    // reports it to `time`: their kernel work, without the interrupts that
+    // arrived while they ran (counted as the interrupted user time) and
+    // without the kernel threads' and the idle CPUs' kernel time, which
+    // sys_s, the machine's kernel time, includes.
+    double task_sys_s = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations{}; // by DistanceClass
     std::int64_t migrations_total = 0;
     std::int64_t page_migrations = 0;

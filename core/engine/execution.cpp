@@ -20,6 +20,12 @@ void Simulation::advance_cpu_to_now(int cpu)
     const SimTime sys_ns = floor_ns(sys);
     rq.sys_debt_ns -= static_cast<double>(sys_ns);
     rq.sys_ns += sys_ns;
+    // The interrupt work among it, in whole ns (the debt's crumbs wait).
+    SimTime irq_ns = 0;
+    if (rq.irq_debt_ns > 0) {
+        irq_ns = std::min(sys_ns, floor_ns(rq.irq_debt_ns));
+        rq.irq_debt_ns -= static_cast<double>(irq_ns);
+    }
     const SimTime rest = dt - sys_ns;
     if (rq.current < 0) {
         rq.idle_ns += rest;
@@ -27,6 +33,7 @@ void Simulation::advance_cpu_to_now(int cpu)
     }
     Task &t = tasks_[rq.current];
     t.stats.sys_ns += sys_ns;
+    t.stats.irq_ns += irq_ns;
     if (t.kernel || t.in_post) {
         // A kernel thread's run time is system time, and so is a task's
         // between two wakeups of its post (their costs are the debt above;

@@ -88,8 +88,10 @@ void Simulation::os_noise_tick()
     if (m.noise_tick_ns > 0) {
         const double tick_cost = static_cast<double>(m.noise_tick_ns);
         for (Runqueue &rq : rqs_)
-            if (rq.current >= 0)
+            if (rq.current >= 0) {
                 rq.sys_debt_ns += tick_cost;
+                rq.irq_debt_ns += tick_cost;
+            }
     }
     // Device interrupts over the last tick, each on a CPU drawn at random
     // (irqbalance spreads the vectors); the expected count carries over.
@@ -97,7 +99,7 @@ void Simulation::os_noise_tick()
     while (noise_.irq_due >= 1.0) {
         noise_.irq_due -= 1.0;
         const int cpu = static_cast<int>(rng_.below(static_cast<std::uint64_t>(npu)));
-        charge_sys(cpu, static_cast<double>(m.noise_irq_ns));
+        charge_irq(cpu, static_cast<double>(m.noise_irq_ns));
         // A share of the softirq work overflows to ksoftirqd on that CPU.
         const int ch = noise_.softirq_channel.empty() ? -1 : noise_.softirq_channel[static_cast<size_t>(cpu)];
         if (ch >= 0 && rng_.uniform() < m.noise_softirq_deferred_share)

@@ -87,7 +87,7 @@ int PolicyActions::flush_tlb_range(PolicyContext ctx, ProcId p, int by_cpu)
         const TaskId cur = sim.rq(cpu).current;
         if (cpu == by_cpu || cur < 0 || sim.task(cur).proc != p)
             continue;
-        sim.charge_sys(cpu, ipi);
+        sim.charge_irq(cpu, ipi); // the shootdown's handler, an interrupt there
         ++ipis;
     }
     if (ipis > 0)
@@ -175,7 +175,7 @@ bool PolicyActions::migrate_pages(PolicyContext ctx, ProcId p, int chunk, int no
         const TaskId cur = sim.rq(cpu).current;
         if (cpu == by_cpu || cur < 0 || sim.task(cur).proc != p)
             continue;
-        sim.charge_sys(cpu, pages * ipi);
+        sim.charge_irq(cpu, pages * ipi);
         ++others;
     }
     const double copy_ns = static_cast<double>(m.chunk_bytes) / copy_bytes_per_ns(sim, from, node);

@@ -423,7 +423,7 @@ void Simulation::deliver_wake_list(int cpu)
     Runqueue &rq = rqs_[cpu];
     if (rq.wake_list.empty())
         return;
-    charge_sys(cpu, 0.5 * static_cast<double>(cfg_.model.ipi_ns));
+    charge_irq(cpu, 0.5 * static_cast<double>(cfg_.model.ipi_ns)); // the IPI's handler
     lock_rq(cpu, cpu);
     auto list = std::move(rq.wake_list);
     rq.wake_list.clear();

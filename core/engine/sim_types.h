@@ -87,7 +87,11 @@ struct Process {
 
 struct TaskStats {
     SimTime user_ns = 0;
-    SimTime sys_ns = 0;  // system time charged while this task was current
+    SimTime sys_ns = 0; // system time charged while this task was current
+    // Of sys_ns: interrupt work (the tick, device interrupts, IPIs received)
+    // done while this task was current. Linux's tick-based accounting gives
+    // it to the mode the interrupt found: a user task's user time.
+    SimTime irq_ns = 0;
     SimTime wait_ns = 0; // runnable but not running
     std::int64_t migrations = 0;
     std::int64_t ops = 0;      // CountOp executed
@@ -188,6 +192,7 @@ struct Runqueue {
     SimTime last_update_ns = 0;    // time up to which this PU's accounting is done
     double rate = 0.0;             // work-ns per ns of the current task, since last update
     double sys_debt_ns = 0.0;      // kernel work charged but not yet spent
+    double irq_debt_ns = 0.0;      // of sys_debt_ns: interrupt work (Simulation::charge_irq)
     double mem_frac = 0.0;         // share of the current task's accesses that miss every cache
     double local_share = 1.0;      // share of those that go to this PU's node
     double refill_frac = 0.0;      // share of the current task's user time owed to its last move's cold caches

@@ -208,6 +208,16 @@ public:
         advance_cpu(cpu);
         rqs_[cpu].sys_debt_ns += ns;
     }
+    // Charge interrupt work to a PU: kernel time like charge_sys, which the
+    // running task's own system time does not count (TaskStats::irq_ns).
+    void charge_irq(int cpu, double ns)
+    {
+        if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
+            return;
+        advance_cpu(cpu);
+        rqs_[cpu].sys_debt_ns += ns;
+        rqs_[cpu].irq_debt_ns += ns;
+    }
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
     // + line transfer + hold) and charges it to `by_cpu`. `extra_hold_ns`
     // lengthens the critical section (remote lines written under the lock).

@@ -21,6 +21,10 @@ const std::vector<PublishedMetric> &published_metrics()
             {"throughput", "operations per simulated second (burns, transactions, ...)", sim},
             {"user_s", "CPU seconds in user mode, all CPUs", sim},
             {"sys_s", "CPU seconds in the kernel (locks, scans, faults, page copies), all CPUs", sim},
+            {"task_sys_s",
+             "the workload's own system time as `time` reports it (tick-based accounting: interrupts that "
+             "arrive in user mode count as user time; kernel threads are not the workload's)",
+             sim},
             {"idle_pct", "idle share of all CPUs' time, %", sim},
             {"migrations_total", "task migrations, all distances", sim},
             {"page_migrations", "pages moved between nodes", sim},

@@ -6,8 +6,10 @@
 // of numa01.c (docs/workloads.md): with NO_BIND_FORCE_SAME_NODE it is bound
 // to `nodemask_global`, node 0 or 1 (the 2012 revisions, as docs/background.md
 // section 4 describes them; the default here), or to
-// `memmask_global`, one half of the nodes (the later libnuma revision,
+// `memmask_global`, one half of the nodes (the libnuma rewrite of 2021,
 // whose Makefile builds numa01 and THREAD_ALLOC that way): first_write=half.
+// Every 2012 table ran the former: the repository's Makefile builds numa01
+// with the flag from July 2012 and THREAD_ALLOC from 2012-07-15 on.
 // Without it each page lands on the node of the thread that writes it
 // first, spread over the machine: first_write=threads. Then every thread
 // bzero()s the whole 3 GiB 50 times (numa01), or its own 3 GiB / THREADS
@@ -90,7 +92,7 @@ ParamTable<Numa01Params> numa01_table(bool thread_alloc)
         {{"node", FirstWrite::Node}, {"half", FirstWrite::Half}, {"threads", FirstWrite::Threads}},
         "node | half | threads: where both processes' memory is first written (node = all of it on first_node, "
         "as numa01.c's NO_BIND_FORCE_SAME_NODE build does in its 2012 revisions; half = spread over the half of "
-        "the nodes holding first_node, as the same build does in the later libnuma revision; threads = each "
+        "the nodes holding first_node, as the same build does in the 2021 libnuma rewrite; threads = each "
         "page on the node of the thread that writes it first, as the build without it does). All the same on "
         "2 nodes but threads");
     t.integer("first_node", &Numa01Params::first_node, 0, kMaxNodeNumber, "",
@@ -142,7 +144,7 @@ void build_numa01(Simulation &sim, const Numa01Params &p, const std::string &sou
     const int chunks = chunks_for_bytes(sim, bytes);
 
     // numa01.c splits the nodes into two halves (the first nodes/2 and the
-    // rest) for its binding, and the libnuma revision for the first write.
+    // rest) for its binding, and the 2021 libnuma rewrite for the first write.
     const auto half_of = [nodes](int n) { return (n * 2) / nodes; };
     // Where the first write lands: one node, one half (all threads write at
     // once, so the pages spread over it), or every node with CPUs.

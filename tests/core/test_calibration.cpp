@@ -171,8 +171,8 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
             const bool numa01 = f.find("numa01") != std::string::npos;
             if (numa01) {
                 // The baseline leaves every page where the first write put
-                // it, on nodes 0 and 1: two nodes' bandwidth for 32 threads.
-                // AutoNUMA spreads the memory over the four nodes. Published,
+                // it, on node 0 (the 2012 build): one node's bandwidth for
+                // 32 threads. AutoNUMA spreads the memory over the four nodes. Published,
                 // it nearly halves the time (1519.5 -> 757.4 s on numa01,
                 // 1269.5 -> 398.6 s on THREAD_ALLOC). With memory-level
                 // parallelism alone the model took 36-49 % off; with
@@ -182,9 +182,15 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
                 // then a pause scaled with the memory) and its exchanges
                 // bring it back under 0.7, the bound asserted before.
                 CHECK(autonuma.elapsed_s < 0.7 * base.elapsed_s);
-                // Inverse binding also crowds each process's memory onto one
-                // node: it ties the baseline instead of losing to it.
-                CHECK(inverse.elapsed_s > 0.98 * base.elapsed_s);
+                // Inverse binding under the repository's 2012 numa01.c puts
+                // both processes' memory on the second half: the first
+                // process's on node 2 (written from outside its mask), the
+                // second's over nodes 2 and 3. Two nodes serve it where the
+                // baseline's one does, so it beats the baseline (it tied it
+                // while the scenarios used the 2021 build's first write over
+                // two nodes). The published claim, inverse binding the
+                // slowest, stays asserted in the known-failure case below.
+                CHECK(inverse.elapsed_s < base.elapsed_s);
             } else {
                 // The plain numa02 and numa02_SMT start with all of their
                 // memory on one node (main() writes it before the threads

@@ -121,3 +121,46 @@ TEST_CASE("interrupt and tick cost by hand: system time on an idle-free machine"
     const double sys = static_cast<double>(sim.runqueues()[0].sys_ns);
     CHECK(sys == Approx(6e6).epsilon(0.01));
 }
+
+TEST_CASE("a workload's own system time leaves out the interrupts that found it in user mode", "[engine][noise]")
+{
+    // Linux's tick-based accounting (account_process_tick): an interrupt that
+    // arrives while a thread runs in user mode is that thread's user time,
+    // and the kernel threads' time is theirs. numa02 bound to its nodes makes
+    // no system call and takes no fault once its memory is placed.
+    const Scenario noisy = numa02_hard_bind(1.0);
+    Simulation sim = build_simulation(noisy, noisy.policies.front(), 1, scenario_topology(noisy));
+    sim.run_to_end();
+    const RunResult r = summarize(sim, true, false);
+    // The machine's kernel time has the tick, the device interrupts and the
+    // kernel threads in it; the workload's threads took the interrupts, and
+    // are in the kernel on their own behalf only to switch to a kernel thread
+    // that woke and back.
+    INFO("machine " << r.sys_s << " s, workload " << r.task_sys_s << " s");
+    CHECK(r.sys_s > 0);
+    CHECK(r.task_sys_s < 0.05 * r.sys_s);
+    SimTime irq = 0, sys = 0;
+    for (const Task &t : sim.tasks()) {
+        CHECK(t.stats.irq_ns <= t.stats.sys_ns);
+        if (!t.kernel) {
+            irq += t.stats.irq_ns;
+            sys += t.stats.sys_ns;
+        }
+    }
+    // Nearly all of the kernel time charged while they ran was interrupts.
+    CHECK(irq > 0);
+    CHECK(static_cast<double>(irq) > 0.9 * static_cast<double>(sys));
+
+    // hackbench's threads are in the kernel on their own behalf (sends,
+    // receives, their wakeups and context switches): system time of theirs.
+    Scenario h;
+    h.topology = "synthetic:pack:2 [numa] core:4 pu:1";
+    h.workload = {"hackbench", {{"groups", "2"}, {"loops", "20"}}};
+    h.policies = {{"sched-domains", {}}};
+    h.model["os_noise"] = 1.0;
+    Simulation hs = build_simulation(h, h.policies.front(), 1, scenario_topology(h));
+    hs.run_to_end();
+    const RunResult hr = summarize(hs, true, false);
+    CHECK(hr.task_sys_s > 0);
+    CHECK(hr.task_sys_s < hr.sys_s);
+}

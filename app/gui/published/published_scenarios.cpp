@@ -110,6 +110,9 @@ std::optional<MarkPlace> mark_place(const std::string &metric)
         return MarkPlace{ChartKind::IdlePct, false};
     if (metric == "sys_s") // the chart is cumulative: its end is the run's figure
         return MarkPlace{ChartKind::SystemTime, false};
+    // task_sys_s, the workload's own system time, has no chart: the System
+    // time chart is the machine's kernel time, tick and kernel threads
+    // included, and a mark there would set unlike figures side by side.
     if (metric == "elapsed_s") // the time the progress chart reaches 100 %
         return MarkPlace{ChartKind::Progress, true};
     return std::nullopt;
