@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 namespace schedscope {
@@ -77,8 +79,18 @@ std::vector<SpanOf> candidate_generators(const Topology &topo)
             for (int b = 0; b < topo.numa_count(); ++b)
                 if (a != b)
                     dists.insert(topo.node_distance(a, b));
-        for (int d : dists)
-            gens.push_back([&topo, d](int pu) { return pus_within_distance(topo, pu, d); });
+        // The span depends on the PU's node only: each node's is built once
+        // (a 512-node machine would otherwise OR 512 node sets per PU and
+        // distance, in every Simulation it builds).
+        for (int d : dists) {
+            auto by_node = std::make_shared<std::vector<std::optional<CpuSet>>>(topo.numa_count());
+            gens.push_back([&topo, d, by_node](int pu) {
+                std::optional<CpuSet> &s = (*by_node)[static_cast<size_t>(topo.node_of_pu(pu))];
+                if (!s)
+                    s = pus_within_distance(topo, pu, d);
+                return *s;
+            });
+        }
     }
     gens.push_back([&topo](int) {
         CpuSet s;
