@@ -215,6 +215,7 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
         const double w = chunk_weight(t, chunk);
         if (w <= 0)
             continue;
+        ++t.placement_changes;
         if (from_node == kNoNode) {
             t.unplaced_weight = std::max(0.0, t.unplaced_weight - w);
         } else {
@@ -240,7 +241,7 @@ void Simulation::place_chunk(Process &p, int chunk, int node)
         return;
     if (from != kNoNode)
         --p.chunks_on_node[from];
-    ++p.chunks_on_node[node];
+    p.count_chunk_on(node);
     p.chunk_node[chunk] = static_cast<std::int16_t>(node);
     move_chunk_weight(p, chunk, from, node);
 }

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,16 @@ struct Process {
     std::vector<TaskId> tasks;
     std::vector<int> chunks_on_node; // resident chunk count per node
     bool kernel = false;             // the OS's own threads (os_noise.cpp): no policy binds or homes it
+    // No node outside [nodes_lo, nodes_hi) ever held a chunk of it (the
+    // range only widens): a sample reads chunks_on_node over that range,
+    // one node for most processes of a 512-node machine.
+    int nodes_lo = std::numeric_limits<int>::max(), nodes_hi = 0;
+    void count_chunk_on(int node)
+    {
+        ++chunks_on_node[static_cast<std::size_t>(node)];
+        nodes_lo = std::min(nodes_lo, node);
+        nodes_hi = std::max(nodes_hi, node + 1);
+    }
 };
 
 struct TaskStats {
@@ -154,17 +165,25 @@ struct alignas(64) Task {
     CpuSet cpus_allowed;
     TaskStats stats;
     MigrationCostState mig_cost;
+    // --- memory placement: every tick of a running task with memory reads
+    // the first three (its kept rate, whether to sample its accesses) and
+    // whether it has segments, all in the task's 6th cache line.
+    double unplaced_weight = 1.0; // share on chunks not yet touched
+    // Counts the changes of node_weight, used_nodes and unplaced_weight:
+    // whoever changes them bumps it (the engine's placement of a chunk, the
+    // start). A rate kept for the task (MemoryModel::memory_bound_rate)
+    // compares it instead of reading node_weight, a 4 KiB vector per task
+    // on a 512-node machine whose entry is a cache miss on every tick.
+    std::uint64_t placement_changes = 0;
+    std::vector<int> used_nodes; // nodes whose node_weight is non-zero: big machines have hundreds
+    std::vector<AccessSegment> segments;
+    std::vector<double>
+        node_weight; // share of its accesses that land on each node (sums to <= 1); empty without segments
 
     // --- cold: set up once, or read by policies on their own schedule ---
     std::string name;
     SimTime start_ns = 0;     // arrival (fork/exec) time
     bool own_process = false; // an exec'd process of its own (TaskSpec::own_process)
-    // Memory behaviour
-    std::vector<AccessSegment> segments;
-    std::vector<double>
-        node_weight;              // share of its accesses that land on each node (sums to <= 1); empty without segments
-    std::vector<int> used_nodes;  // nodes whose node_weight is non-zero: big machines have hundreds
-    double unplaced_weight = 1.0; // share on chunks not yet touched
     // Its share on node n; a task with no memory segments has none anywhere.
     double weight_on(int n) const
     {

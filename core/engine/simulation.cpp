@@ -197,7 +197,7 @@ void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int n
             if (p.chunk_node[c] != kNoNode)
                 --p.chunks_on_node[p.chunk_node[c]];
             p.chunk_node[c] = static_cast<std::int16_t>(node);
-            ++p.chunks_on_node[node];
+            p.count_chunk_on(node);
         }
     }
 }
@@ -221,6 +221,7 @@ void Simulation::start()
         const Process &p = procs_[t.proc];
         std::fill(t.node_weight.begin(), t.node_weight.end(), 0.0);
         t.unplaced_weight = 0;
+        ++t.placement_changes;
         double total = 0;
         for (auto &s : t.segments)
             total += s.weight;
@@ -449,7 +450,7 @@ void Simulation::on_sample()
     s.proc_local_pct.resize(procs_.size());
     for (size_t p = 0; p < procs_.size(); ++p) {
         const auto &counts = procs_[p].chunks_on_node;
-        for (size_t n = 0; n < counts.size(); ++n)
+        for (size_t n = static_cast<size_t>(procs_[p].nodes_lo); n < static_cast<size_t>(procs_[p].nodes_hi); ++n)
             if (counts[n] > 0)
                 s.proc_node_bytes[p].push_back(NodeBytes{
                     static_cast<int>(n), static_cast<double>(counts[n]) * static_cast<double>(cfg_.model.chunk_bytes)});
