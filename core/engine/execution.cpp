@@ -217,7 +217,10 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
             continue;
         ++t.placement_changes;
         if (from_node == kNoNode) {
+            const bool was_unplaced = t.unplaced_weight > 0;
             t.unplaced_weight = std::max(0.0, t.unplaced_weight - w);
+            if (was_unplaced && !(t.unplaced_weight > 0))
+                --unplaced_tasks_;
         } else {
             // Rounding leaves crumbs; below this a node no longer holds any of it.
             constexpr double kNoWeight = 1e-12;

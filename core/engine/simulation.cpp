@@ -236,6 +236,8 @@ void Simulation::start()
         }
         if (t.segments.empty())
             t.unplaced_weight = 0;
+        if (t.unplaced_weight > 0)
+            ++unplaced_tasks_;
         t.used_nodes.clear();
         for (size_t n = 0; n < t.node_weight.size(); ++n)
             if (t.node_weight[n] > 0)
@@ -402,11 +404,14 @@ void Simulation::on_tick()
             switch_to_next(cpu);
         }
     }
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        TaskId cur = rqs_[cpu].current;
-        if (cur >= 0)
-            sample_accesses(tasks_[cur], cpu);
-    }
+    // Every task's memory placed and none armed: each sample would return
+    // at once (sample_accesses), so none is taken.
+    if (unplaced_tasks_ > 0 || armed_chunks_total_ > 0)
+        for (int cpu = 0; cpu < npu; ++cpu) {
+            TaskId cur = rqs_[cpu].current;
+            if (cur >= 0)
+                sample_accesses(tasks_[cur], cpu);
+        }
     next_tick_ns_ = now_ + cfg_.model.tick_ns;
     for (int cpu = 0; cpu < npu; ++cpu) {
         refresh_rate(cpu);
