@@ -19,7 +19,7 @@
 namespace schedscope {
 
 Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg)
-    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed)
+    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(cfg), rng_(cfg_.seed)
 {
     rec_->limits = cfg_.limits;
     const char *check = std::getenv("SCHEDSCOPE_CHECK_INVARIANTS");
