@@ -222,8 +222,12 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
         const double w = chunk_weight(t, chunk);
         if (w <= 0)
             continue;
+        ++t.placement_changes;
         if (from_node == kNoNode) {
+            const bool was_unplaced = t.unplaced_weight > 0;
             t.unplaced_weight = std::max(0.0, t.unplaced_weight - w);
+            if (was_unplaced && !(t.unplaced_weight > 0))
+                --unplaced_tasks_;
         } else {
             // Rounding leaves crumbs; below this a node no longer holds any of it.
             constexpr double kNoWeight = 1e-12;
@@ -247,7 +251,7 @@ void Simulation::place_chunk(Process &p, int chunk, int node)
         return;
     if (from != kNoNode)
         --p.chunks_on_node[from];
-    ++p.chunks_on_node[node];
+    p.count_chunk_on(node);
     p.chunk_node[chunk] = static_cast<std::int16_t>(node);
     move_chunk_weight(p, chunk, from, node);
 }

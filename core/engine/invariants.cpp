@@ -96,10 +96,19 @@ void check_tasks(const Simulation &sim, const std::vector<int> &seen, Problems &
     }
 }
 
-// Memory: every chunk is counted on exactly the node it says, and the
-// armed ones as armed.
+// Memory: every chunk is counted on exactly the node it says, within the
+// nodes its process counts as used, and the armed ones as armed; the tasks
+// with memory not yet placed are counted as such.
 void check_chunks(const Simulation &sim, Problems &out)
 {
+    if (sim.started()) {
+        std::int64_t unplaced = 0;
+        for (const Task &t : sim.tasks())
+            unplaced += t.unplaced_weight > 0 ? 1 : 0;
+        if (unplaced != sim.unplaced_tasks())
+            out.push_back(std::to_string(sim.unplaced_tasks()) + " tasks counted with memory not yet placed, " +
+                          std::to_string(unplaced) + " are");
+    }
     for (const Process &p : sim.processes()) {
         std::vector<int> count(p.chunks_on_node.size(), 0);
         for (auto n : p.chunk_node)
@@ -107,6 +116,10 @@ void check_chunks(const Simulation &sim, Problems &out)
                 ++count[n];
         if (count != p.chunks_on_node)
             out.push_back("process " + p.name + ": chunk counts per node disagree with chunk placement");
+        for (size_t n = 0; n < p.chunks_on_node.size(); ++n)
+            if (p.chunks_on_node[n] > 0 && (static_cast<int>(n) < p.nodes_lo || static_cast<int>(n) >= p.nodes_hi))
+                out.push_back("process " + p.name + ": chunks on node " + std::to_string(n) +
+                              ", outside the nodes it counts as used");
         int armed = 0;
         for (auto a : p.chunk_armed)
             armed += a != 0;

@@ -261,7 +261,7 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
         kept.in.task = -1; // matches no task
         kept.in.congestion = congestion_changes_;
     } else {
-        kept.in = rate_inputs(t, cpu, here);
+        kept.in = rate_inputs(t, cpu);
         kept.rate = r.rate;
         kept.mem_frac = r.miss;
         kept.local_share = r.local;
@@ -272,7 +272,7 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
 bool MemoryModel::kept_rate_holds(const Task &t, int cpu, int here) const
 {
     const KeptRate &kept = kept_rate_[static_cast<size_t>(cpu)];
-    if (t.mig_cost.record >= 0 || !kept_matches(kept, t, cpu, here))
+    if (t.mig_cost.record >= 0 || !kept_matches(kept, t, cpu))
         return true; // not what memory_bound_rate would give
     const RateParts r = rate_parts(t, cpu, here);
     return r.rate == kept.rate && r.miss == kept.mem_frac && r.local == kept.local_share;
@@ -381,9 +381,10 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
     // written back the other way.
     const size_t nn = node_congestion_.size();
     const int npu = static_cast<int>(rqs.size());
-    // One allocation: per node demand and remote traffic sent and received,
-    // per PU line bytes per unit of node weight.
-    std::vector<double> scratch(2 * nn + static_cast<size_t>(npu), 0.0);
+    // Per node demand and remote traffic sent and received, per PU line
+    // bytes per unit of node weight: zeros, in a buffer kept between ticks.
+    std::vector<double> &scratch = congestion_scratch_.v;
+    scratch.assign(2 * nn + static_cast<size_t>(npu), 0.0);
     double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
     node_demand(rqs, tasks, pu_node, demand, remote_out, per_weight);
     // Rates derived before are stale once a figure they read moved.

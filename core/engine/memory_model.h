@@ -91,7 +91,7 @@ public:
     double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     {
         const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
-        if (k.in.task == t.id && t.mig_cost.record < 0 && kept_matches(k, t, cpu, here)) {
+        if (k.in.task == t.id && t.mig_cost.record < 0 && kept_matches(k, t, cpu)) {
             rq.mem_frac = k.mem_frac;
             rq.local_share = k.local_share;
             return k.rate;
@@ -179,29 +179,31 @@ private:
     };
     RateParts rate_parts(const Task &t, int cpu, int here) const;
     // Everything rate_parts reads that can change, for a task whose memory
-    // is on one node at most: the task's own figures, its placement, the
-    // caches above the PU (a count of changes) and congestion and queueing
-    // (a count of changes); the rest is fixed at construction.
+    // is on one node at most: the task's own figures, its placement (the
+    // node, the untouched share and a count of changes of its per-node
+    // shares, Task::placement_changes), the caches above the PU (a count of
+    // changes) and congestion and queueing (a count of changes); the rest is
+    // fixed at construction.
     struct RateInputs {
         TaskId task = -1;   // -1: none
         int node = kNoNode; // the one node holding its memory, if any
         std::uint64_t caches = 0, congestion = 0;
-        double intensity = 0, dependent = 0, working_set = 0, unplaced = 0, on_node = 0, on_here = 0;
+        std::uint64_t placement = 0; // Task::placement_changes
+        double intensity = 0, dependent = 0, working_set = 0, unplaced = 0;
         bool operator==(const RateInputs &) const = default;
     };
-    RateInputs rate_inputs(const Task &t, int cpu, int here) const
+    RateInputs rate_inputs(const Task &t, int cpu) const
     {
         const int node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
         return RateInputs{t.id,
                           node,
                           cache_changes_above(cpu),
                           congestion_changes_,
+                          t.placement_changes,
                           t.mem_intensity,
                           t.dependent_fraction,
                           t.working_set_bytes,
-                          t.unplaced_weight,
-                          node == kNoNode ? 0.0 : t.node_weight[static_cast<std::size_t>(node)],
-                          t.weight_on(here)};
+                          t.unplaced_weight};
     }
     // The rate last derived on a PU, with what it was derived from.
     struct KeptRate {
@@ -209,9 +211,9 @@ private:
         double rate = 0, mem_frac = 0, local_share = 0;
     };
     // Whether `k` was derived for this task from what holds now.
-    bool kept_matches(const KeptRate &k, const Task &t, int cpu, int here) const
+    bool kept_matches(const KeptRate &k, const Task &t, int cpu) const
     {
-        return k.in.task == t.id && t.used_nodes.size() <= 1 && k.in == rate_inputs(t, cpu, here);
+        return k.in.task == t.id && t.used_nodes.size() <= 1 && k.in == rate_inputs(t, cpu);
     }
     double derive_rate(Task &t, Runqueue &rq, int cpu, int here);
     std::uint64_t cache_changes_above(int cpu) const
@@ -236,7 +238,8 @@ private:
     }
 
     // Per-call scratch: a copy starts empty, an assignment leaves it empty
-    // (it is all zeros between calls, and a 512-node machine's is 2 MiB).
+    // (between calls link_demand_ is all zeros, a 512-node machine's 2 MiB,
+    // and what congestion_scratch_ holds is not read again).
     struct Scratch {
         std::vector<double> v;
         Scratch() = default;
@@ -282,6 +285,7 @@ private:
     std::vector<double> zero_row_;   // N zeros: the row of link_queue_ while it is empty
     std::vector<int> link_active_;
     Scratch link_demand_;
+    Scratch congestion_scratch_;   // update_congestion's per-node and per-PU figures
     std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty
     double max_link_hops_ = 1.0;   // of the longest route
     // Memory latency over local, by SLIT distance (ModelParams::latency_ratio),

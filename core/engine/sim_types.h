@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,16 @@ struct Process {
     std::vector<TaskId> tasks;
     std::vector<int> chunks_on_node; // resident chunk count per node
     bool kernel = false;             // the OS's own threads (os_noise.cpp): no policy binds or homes it
+    // No node outside [nodes_lo, nodes_hi) ever held a chunk of it (the
+    // range only widens): a sample reads chunks_on_node over that range,
+    // one node for most processes of a 512-node machine.
+    int nodes_lo = std::numeric_limits<int>::max(), nodes_hi = 0;
+    void count_chunk_on(int node)
+    {
+        ++chunks_on_node[static_cast<std::size_t>(node)];
+        nodes_lo = std::min(nodes_lo, node);
+        nodes_hi = std::max(nodes_hi, node + 1);
+    }
 };
 
 struct TaskStats {
@@ -158,17 +169,25 @@ struct alignas(64) Task {
     CpuSet cpus_allowed;
     TaskStats stats;
     MigrationCostState mig_cost;
+    // --- memory placement: every tick of a running task with memory reads
+    // the first three (its kept rate, whether to sample its accesses) and
+    // whether it has segments, all in the task's 6th cache line.
+    double unplaced_weight = 1.0; // share on chunks not yet touched
+    // Counts the changes of node_weight, used_nodes and unplaced_weight:
+    // whoever changes them bumps it (the engine's placement of a chunk, the
+    // start). A rate kept for the task (MemoryModel::memory_bound_rate)
+    // compares it instead of reading node_weight, a 4 KiB vector per task
+    // on a 512-node machine whose entry is a cache miss on every tick.
+    std::uint64_t placement_changes = 0;
+    std::vector<int> used_nodes; // nodes whose node_weight is non-zero: big machines have hundreds
+    std::vector<AccessSegment> segments;
+    std::vector<double>
+        node_weight; // share of its accesses that land on each node (sums to <= 1); empty without segments
 
     // --- cold: set up once, or read by policies on their own schedule ---
     std::string name;
     SimTime start_ns = 0;     // arrival (fork/exec) time
     bool own_process = false; // an exec'd process of its own (TaskSpec::own_process)
-    // Memory behaviour
-    std::vector<AccessSegment> segments;
-    std::vector<double>
-        node_weight;              // share of its accesses that land on each node (sums to <= 1); empty without segments
-    std::vector<int> used_nodes;  // nodes whose node_weight is non-zero: big machines have hundreds
-    double unplaced_weight = 1.0; // share on chunks not yet touched
     // Its share on node n; a task with no memory segments has none anywhere.
     double weight_on(int n) const
     {
@@ -185,24 +204,28 @@ struct RqLock {
     SimTime wait_ns = 0;
 };
 
-struct Runqueue {
+// Aligned, with what every tick reads or writes of each PU (the running
+// task, the queue's length, the accounting and the rate's figures) in its
+// first two cache lines: a tick visits every PU several times, and a
+// 1024-PU machine's runqueues then stream 2 lines each, not 3 or 4.
+struct alignas(64) Runqueue {
     TaskId current = -1;
-    std::vector<TaskId> queue; // runnable, not running, in arrival order
-    RqLock lock;
-    SimTime last_update_ns = 0;    // time up to which this PU's accounting is done
-    double rate = 0.0;             // work-ns per ns of the current task, since last update
-    double sys_debt_ns = 0.0;      // kernel work charged but not yet spent
-    double irq_debt_ns = 0.0;      // of sys_debt_ns: interrupt work (Simulation::charge_irq)
-    double mem_frac = 0.0;         // share of the current task's accesses that miss every cache
-    double local_share = 1.0;      // share of those that go to this PU's node
-    double refill_frac = 0.0;      // share of the current task's user time owed to its last move's cold caches
-    double remote_frac = 0.0;      // ... and to its memory being further than before the move
-    std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
-    bool need_resched = false;     // a wakeup preempts the running task when it returns from the kernel
+    std::vector<TaskId> queue;  // runnable, not running, in arrival order
+    SimTime last_update_ns = 0; // time up to which this PU's accounting is done
+    double rate = 0.0;          // work-ns per ns of the current task, since last update
+    double sys_debt_ns = 0.0;   // kernel work charged but not yet spent
+    double irq_debt_ns = 0.0;   // of sys_debt_ns: interrupt work (Simulation::charge_irq)
+    double mem_frac = 0.0;      // share of the current task's accesses that miss every cache
+    double local_share = 1.0;   // share of those that go to this PU's node
+    double refill_frac = 0.0;   // share of the current task's user time owed to its last move's cold caches
+    double remote_frac = 0.0;   // ... and to its memory being further than before the move
     // Accounting
     SimTime user_ns = 0;
     SimTime sys_ns = 0;
     SimTime idle_ns = 0;
+    bool need_resched = false;     // a wakeup preempts the running task when it returns from the kernel
+    std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
+    RqLock lock;
     int nr_running() const { return (current >= 0 ? 1 : 0) + static_cast<int>(queue.size()); }
 };
 

@@ -19,7 +19,7 @@
 namespace schedscope {
 
 Simulation::Simulation(std::shared_ptr<const Topology> topo, std::unique_ptr<Policy> policy, SimConfig cfg)
-    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(std::move(cfg)), rng_(cfg_.seed)
+    : topo_(std::move(topo)), policy_(std::move(policy)), cfg_(cfg), rng_(cfg_.seed)
 {
     rec_->limits = cfg_.limits;
     const char *check = std::getenv("SCHEDSCOPE_CHECK_INVARIANTS");
@@ -197,7 +197,7 @@ void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int n
             if (p.chunk_node[c] != kNoNode)
                 --p.chunks_on_node[p.chunk_node[c]];
             p.chunk_node[c] = static_cast<std::int16_t>(node);
-            ++p.chunks_on_node[node];
+            p.count_chunk_on(node);
         }
     }
 }
@@ -221,6 +221,7 @@ void Simulation::start()
         const Process &p = procs_[t.proc];
         std::fill(t.node_weight.begin(), t.node_weight.end(), 0.0);
         t.unplaced_weight = 0;
+        ++t.placement_changes;
         double total = 0;
         for (auto &s : t.segments)
             total += s.weight;
@@ -235,6 +236,8 @@ void Simulation::start()
         }
         if (t.segments.empty())
             t.unplaced_weight = 0;
+        if (t.unplaced_weight > 0)
+            ++unplaced_tasks_;
         t.used_nodes.clear();
         for (size_t n = 0; n < t.node_weight.size(); ++n)
             if (t.node_weight[n] > 0)
@@ -401,11 +404,14 @@ void Simulation::on_tick()
             switch_to_next(cpu);
         }
     }
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        TaskId cur = rqs_[cpu].current;
-        if (cur >= 0)
-            sample_accesses(tasks_[cur], cpu);
-    }
+    // Every task's memory placed and none armed: each sample would return
+    // at once (sample_accesses), so none is taken.
+    if (unplaced_tasks_ > 0 || armed_chunks_total_ > 0)
+        for (int cpu = 0; cpu < npu; ++cpu) {
+            TaskId cur = rqs_[cpu].current;
+            if (cur >= 0)
+                sample_accesses(tasks_[cur], cpu);
+        }
     next_tick_ns_ = now_ + cfg_.model.tick_ns;
     for (int cpu = 0; cpu < npu; ++cpu) {
         refresh_rate(cpu);
@@ -449,7 +455,7 @@ void Simulation::on_sample()
     s.proc_local_pct.resize(procs_.size());
     for (size_t p = 0; p < procs_.size(); ++p) {
         const auto &counts = procs_[p].chunks_on_node;
-        for (size_t n = 0; n < counts.size(); ++n)
+        for (size_t n = static_cast<size_t>(procs_[p].nodes_lo); n < static_cast<size_t>(procs_[p].nodes_hi); ++n)
             if (counts[n] > 0)
                 s.proc_node_bytes[p].push_back(NodeBytes{
                     static_cast<int>(n), static_cast<double>(counts[n]) * static_cast<double>(cfg_.model.chunk_bytes)});

@@ -120,6 +120,8 @@ public:
     bool finished() const { return finished_; }
     SimTime end_time() const { return end_ns_; } // when it finished (or now)
     std::int64_t events_processed() const { return events_processed_; }
+    // Started tasks whose memory is not all placed yet (unplaced_weight > 0).
+    std::int64_t unplaced_tasks() const { return unplaced_tasks_; }
     // True when SCHEDSCOPE_CHECK_INVARIANTS was set (and not "0") as this
     // simulation was built: step() then checks every event.
     bool checks_each_event() const { return check_each_event_; }
@@ -418,6 +420,10 @@ private:
     };
     FiniteWork finite_;
     std::int64_t armed_chunks_total_ = 0; // Process::armed_chunks summed over the processes
+    // Tasks whose unplaced_weight is above 0 (it only falls once started):
+    // with none, and no chunk armed, no access sample can touch or fault,
+    // and the tick skips them all.
+    std::int64_t unplaced_tasks_ = 0;
     std::int64_t page_migrations_ = 0;
     std::int64_t hinting_faults_ = 0;
     NumaActivity numa_activity_;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 namespace schedscope {
@@ -62,25 +64,35 @@ using SpanOf = std::function<CpuSet(int)>;
 std::vector<SpanOf> candidate_generators(const Topology &topo)
 {
     std::vector<SpanOf> gens;
-    gens.push_back([&topo](int pu) { return object_span(topo, pu, ObjType::Core); });
+    gens.emplace_back([&topo](int pu) { return object_span(topo, pu, ObjType::Core); });
     if (const int llc = topo.last_cache_level(); llc > 0)
-        gens.push_back([&topo, llc](int pu) {
+        gens.emplace_back([&topo, llc](int pu) {
             CpuSet s = topo.pus_sharing_cache(pu, llc);
             return s.empty() ? single_pu(pu) : s;
         });
-    gens.push_back([&topo](int pu) { return object_span(topo, pu, ObjType::Package); });
+    gens.emplace_back([&topo](int pu) { return object_span(topo, pu, ObjType::Package); });
     if (topo.numa_count() > 1) {
-        gens.push_back([&topo](int pu) { return topo.pus_of_node(topo.node_of_pu(pu)); });
+        gens.emplace_back([&topo](int pu) { return topo.pus_of_node(topo.node_of_pu(pu)); });
         // One level per distinct SLIT distance, as later kernels build them.
         std::set<int> dists;
         for (int a = 0; a < topo.numa_count(); ++a)
             for (int b = 0; b < topo.numa_count(); ++b)
                 if (a != b)
                     dists.insert(topo.node_distance(a, b));
-        for (int d : dists)
-            gens.push_back([&topo, d](int pu) { return pus_within_distance(topo, pu, d); });
+        // The span depends on the PU's node only: each node's is built once
+        // (a 512-node machine would otherwise OR 512 node sets per PU and
+        // distance, in every Simulation it builds).
+        for (int d : dists) {
+            auto by_node = std::make_shared<std::vector<std::optional<CpuSet>>>(topo.numa_count());
+            gens.emplace_back([&topo, d, by_node](int pu) {
+                std::optional<CpuSet> &s = (*by_node)[static_cast<size_t>(topo.node_of_pu(pu))];
+                if (!s)
+                    s = pus_within_distance(topo, pu, d);
+                return *s;
+            });
+        }
     }
-    gens.push_back([&topo](int) {
+    gens.emplace_back([&topo](int) {
         CpuSet s;
         for (int p = 0; p < topo.pu_count(); ++p)
             s.set(p);

@@ -491,11 +491,13 @@ TEST_CASE("memory model: a rate kept per PU is derived again as soon as what it 
     // first touch and page migration do): spread over two nodes.
     tasks[0].node_weight = {0.5, 0.5};
     tasks[0].used_nodes = {0, 1};
+    ++tasks[0].placement_changes;
     CHECK(rate() == fresh());
     // Back on node 0 alone but with half of it untouched yet.
     tasks[0].node_weight = {0.5, 0.0};
     tasks[0].used_nodes = {0};
     tasks[0].unplaced_weight = 0.5;
+    ++tasks[0].placement_changes;
     CHECK(rate() == fresh());
     // Node 0's memory saturates: slower again.
     const double before = rate();
