@@ -28,7 +28,7 @@ enum class PageGrain {
 };
 
 // A 2 MiB pmd entry maps this many 4 KiB pages (x86-64 HPAGE_PMD_NR).
-inline constexpr std::int64_t kPmdBytes = 2 * 1024 * 1024;
+inline constexpr std::int64_t kPmdBytes = std::int64_t{2} * 1024 * 1024;
 // Handling one pte inside a pmd-level hinting fault (AutoNUMA27
 // mm/autonuma.c pmd_numa_fixup(): clear the pte's NUMA bit, look up the page,
 // count it in numa_hinting_fault()): the scanner's walk of that pte (read,
