@@ -767,6 +767,19 @@ void save_shot(MainWindow &window, const char *name)
     REQUIRE(window.grab().save(shot_path(name), "PNG"));
 }
 
+// A machine opened as the default comparison at 1920x1080 with the charts
+// dock, run to `run_to_ns` and saved as `name`.
+void save_topology_shot(const char *topology, SimTime run_to_ns, const char *name)
+{
+    QuietWindow w;
+    w.window.resize(1920, 1080);
+    w.window.show();
+    w.window.showDocks({QStringLiteral("charts")});
+    REQUIRE(w.window.openTopology(topology));
+    REQUIRE(w.window.comparisonPage()->controller()->runTo(run_to_ns, -1));
+    save_shot(w.window, name);
+}
+
 } // namespace
 
 TEST_CASE("teaching: screenshots for review", "[.][shots]")
@@ -834,16 +847,8 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
     }
     SECTION("the start-up comparison and a workload without memory")
     {
-        {
-            // What `schedscope` opens with no arguments: the detected machine.
-            QuietWindow w;
-            w.window.resize(1920, 1080);
-            w.window.show();
-            w.window.showDocks({QStringLiteral("charts")});
-            REQUIRE(w.window.openTopology("detect"));
-            REQUIRE(w.window.comparisonPage()->controller()->runTo(3'000'000'000, -1));
-            save_shot(w.window, "default-1920x1080.png");
-        }
+        // What `schedscope` opens with no arguments: the detected machine.
+        save_topology_shot("detect", 3'000'000'000, "default-1920x1080.png");
         {
             ChartsAt720 at("hackbench-nec-tx7.json");
             save_shot(at.w.window, "hackbench-no-memory-1280x720.png");
@@ -851,13 +856,7 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
     }
     SECTION("a 1024-PU machine at 1920x1080")
     {
-        QuietWindow w;
-        w.window.resize(1920, 1080);
-        w.window.show();
-        w.window.showDocks({QStringLiteral("charts")});
-        REQUIRE(w.window.openTopology("sample:altix-1024"));
-        REQUIRE(w.window.comparisonPage()->controller()->runTo(200'000'000, -1));
-        save_shot(w.window, "altix-1024-1920x1080.png");
+        save_topology_shot("sample:altix-1024", 200'000'000, "altix-1024-1920x1080.png");
     }
     SECTION("lesson 2's profiler and All charts at 1280x720")
     {
