@@ -71,6 +71,8 @@ const Declared &declared()
               "queueing below saturation at memory and links: M/D/1 up to this utilisation, linear past it (0 = none)");
         field(t, "mem_misses_in_flight", &ModelParams::mem_misses_in_flight, 1, 256,
               "cache lines a sequential stream keeps in flight (misses + prefetches); dependent accesses get 1");
+        field(t, "core_in_order", &ModelParams::core_in_order, 0, 1,
+              "1 = the core stalls at the first use of a missing load (in-order issue), 0 = out of order");
         field(t, "cpu_clock_ghz", &ModelParams::cpu_clock_ghz, 0.01, 100,
               "core clock, GHz: compute runs at clock / 2.5 GHz of the workloads' figures");
         field(t, "smt_gain", &ModelParams::smt_gain, 1.0, 2.0, "throughput of two busy SMT siblings relative to one");

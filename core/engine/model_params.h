@@ -69,6 +69,15 @@ struct ModelParams {
     // latency. Default: the 10 L1D fill buffers of Nehalem/Westmere cores
     // (Intel 64 and IA-32 Optimization Reference Manual, 2009, section 2.2).
     double mem_misses_in_flight = 10.0;
+    // Whether the core issues in order and stalls at the first use of a
+    // missing load (Itanium 2: McNairy and Soltis, IEEE Micro 2003). Out of
+    // order cores run on past a miss, so independent misses overlap even in
+    // code with no prefetch; an in-order core running such code (a load used
+    // by the next instruction, no software prefetch) waits out each miss on
+    // its own. A workload whose code is like that says so
+    // (numa_test_workload.cpp); streams with prefetch, and the other
+    // workloads, keep mem_misses_in_flight.
+    bool core_in_order = false;
 
     // --- execution ---
     // The core clock the workloads' compute figures are written for (a

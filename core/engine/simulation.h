@@ -203,22 +203,13 @@ public:
     // e.g. a coarser PMD-level scan, or 0 for a re-arm already paid for).
     void arm_chunk(ProcId p, int chunk, int by_cpu, double scan_cost_ns = -1);
     // Charge kernel work to a PU (becomes system time).
-    void charge_sys(int cpu, double ns)
-    {
-        if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
-            return;
-        advance_cpu(cpu);
-        rqs_[cpu].sys_debt_ns += ns;
-    }
+    void charge_sys(int cpu, double ns) { charge_kernel(cpu, ns); }
     // Charge interrupt work to a PU: kernel time like charge_sys, which the
     // running task's own system time does not count (TaskStats::irq_ns).
     void charge_irq(int cpu, double ns)
     {
-        if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
-            return;
-        advance_cpu(cpu);
-        rqs_[cpu].sys_debt_ns += ns;
-        rqs_[cpu].irq_debt_ns += ns;
+        if (Runqueue *rq = charge_kernel(cpu, ns))
+            rq->irq_debt_ns += ns;
     }
     // Acquire a runqueue lock from `by_cpu`: returns the time it cost (wait
     // + line transfer + hold) and charges it to `by_cpu`. `extra_hold_ns`
@@ -248,6 +239,18 @@ public:
     SchedEventSink *event_sink() const { return sink_.get(); }
 
 private:
+    // charge_sys and charge_irq: `ns` of kernel work on PU `cpu`, brought
+    // up to now first; returns its runqueue, or null when nothing was
+    // charged (no such PU, or no time).
+    Runqueue *charge_kernel(int cpu, double ns)
+    {
+        if (cpu < 0 || cpu >= static_cast<int>(rqs_.size()) || !(ns > 0))
+            return nullptr;
+        advance_cpu(cpu);
+        Runqueue &rq = rqs_[static_cast<size_t>(cpu)];
+        rq.sys_debt_ns += ns;
+        return &rq;
+    }
     // Mutable tasks and processes: for the engine's own actions
     // (engine/policy_actions.h) and for tests that build a situation by
     // hand (tests/core/engine_test_access.h). Policies reach neither.

@@ -27,14 +27,13 @@ constexpr std::int64_t kRandupdtBytesPerElement = 8 + 8 + 4; // a[], b[] doubles
 // Instruction work of one update when no access stalls: a load of ix[i] and
 // b[i], a load and store of a[j], an add - a handful of instructions, taken
 // as 2 ns on a ~1 GHz Itanium 2 (an assumption; the stalls the model adds
-// dominate: the report's ~21 s per task are ~200 ns per update).
+// dominate: on an in-order core each update waits out its miss, below).
 constexpr double kRandupdtUpdateWorkNs = 2.0;
-constexpr double kRandupdtLinesPerUpdate = 1.0 + 12.0 / 64.0; // a[j] at random, ix[i] and b[i] streamed
+constexpr double kRandupdtStreamedBytesPerUpdate = 8.0 + 4.0; // b[i] and ix[i]; a[j] is one line at random
 constexpr std::int64_t kNumaTestMemoryMiB = (kRandupdtElements * kRandupdtBytesPerElement + (1 << 20) - 1) >>
                                             20; // 20 MiB
 constexpr std::int64_t kNumaTestWorkMs = static_cast<std::int64_t>(
-    static_cast<double>(kRandupdtElements * kRandupdtPasses) * kRandupdtUpdateWorkNs / 1e6);          // 200 ms
-constexpr double kNumaTestAccessesPerUs = kRandupdtLinesPerUpdate / kRandupdtUpdateWorkNs * kNsPerUs; // 593.75
+    static_cast<double>(kRandupdtElements * kRandupdtPasses) * kRandupdtUpdateWorkNs / 1e6); // 200 ms
 constexpr std::int64_t kNumaTestDisturbGroups = 10; // the report's "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbLoops = 100; // hackbench's default: the report ran a plain "hackbench 10"
 constexpr std::int64_t kNumaTestDisturbAtMs = 3000; // the script: hackbench "3 seconds after the tasks were started"
@@ -43,7 +42,7 @@ struct NumaTestParams {
     std::int64_t tasks = 0; // 0 = one per PU
     std::int64_t memory_mb = kNumaTestMemoryMiB;
     double work_ms = kNumaTestWorkMs;
-    double mem_accesses_per_us = kNumaTestAccessesPerUs;
+    double mem_accesses_per_us = 0; // 0 = randupdt's, at the machine's line size
     std::int64_t disturb_groups = kNumaTestDisturbGroups;
     std::int64_t disturb_loops = kNumaTestDisturbLoops;
     std::int64_t disturb_at_ms = kNumaTestDisturbAtMs;
@@ -57,7 +56,8 @@ const ParamTable<NumaTestParams> &numa_test_table()
         t.integer("memory_mb", &NumaTestParams::memory_mb, 1, 1 << 24, "MiB", "memory per task, MiB");
         t.real("work_ms", &NumaTestParams::work_ms, 0.001, 1e8, "ms", "work per task at full speed, ms");
         t.real("mem_accesses_per_us", &NumaTestParams::mem_accesses_per_us, 0, 1e5, "1/us",
-               "accesses past L1 per us of compute");
+               "accesses past L1 per us of compute (0 = randupdt's: a line at random and 12 bytes streamed per "
+               "2 ns update, in the machine's lines)");
         t.integer("disturb_groups", &NumaTestParams::disturb_groups, 0, 100'000, "",
                   "hackbench groups of the disturbance (0 = none)");
         t.integer("disturb_loops", &NumaTestParams::disturb_loops, 1, 1'000'000, "messages",
@@ -74,7 +74,11 @@ void build_numa_test(Simulation &sim, const NumaTestParams &p, const std::string
     const std::int64_t tasks = p.tasks == 0 ? sim.topology().pu_count() : p.tasks;
     const std::int64_t mem_mb = p.memory_mb;
     const double work_ms = p.work_ms;
-    const double intensity = accesses_per_ns(p.mem_accesses_per_us);
+    // randupdt's lines per update: a[j]'s line, and 12 bytes of the b[] and
+    // ix[] streams in lines of the machine's size (128 bytes on Itanium 2).
+    const double randupdt_per_us = (1.0 + kRandupdtStreamedBytesPerUpdate / sim.model().cache_line_bytes) /
+                                   kRandupdtUpdateWorkNs * kNsPerUs;
+    const double intensity = accesses_per_ns(p.mem_accesses_per_us > 0 ? p.mem_accesses_per_us : randupdt_per_us);
     const int chunks = chunks_for_bytes(sim, mem_mb * 1024 * 1024);
     for (std::int64_t i = 0; i < tasks; ++i) {
         const ProcId proc = sim.add_process("numa_test." + std::to_string(i), chunks * sim.model().chunk_bytes);
@@ -82,6 +86,17 @@ void build_numa_test(Simulation &sim, const NumaTestParams &p, const std::string
         s.program.ops = {Op{Op::Kind::Compute, static_cast<std::int64_t>(work_ms * 1e6), 0, -1}};
         s.segments = {AccessSegment{0, chunks, 1.0}};
         s.mem_intensity = intensity;
+        // randupdt's loop (as posted in 2002, built by the script with a plain
+        // gcc -O3): each update loads a[ix[i]] and adds to it at once, and the
+        // next update's load of a[] cannot be moved above this store to a[]
+        // (the two may be the same element), so no two misses on a[] are
+        // ever outstanding together; the b[] and ix[] streams are used as
+        // soon as loaded, and gcc -O3 schedules no prefetch for them
+        // (-fprefetch-loop-arrays is a separate, opt-in flag since GCC 3.1).
+        // An out-of-order core still overlaps the updates' misses, whose
+        // addresses come from the streamed ix[]; an in-order core (the TX7's
+        // Itanium 2) stalls at each miss until its line arrives.
+        s.dependent_fraction = sim.model().core_in_order ? 1.0 : 0.0;
         s.working_set_bytes = static_cast<double>(chunks) * static_cast<double>(sim.model().chunk_bytes);
         sim.add_task(proc, std::move(s));
     }
@@ -91,7 +106,7 @@ void build_numa_test(Simulation &sim, const NumaTestParams &p, const std::string
     shape.start_ns = p.disturb_at_ms * 1'000'000;
     shape.send_ns = 2'000; // as hackbench_workload.cpp
     shape.receive_ns = 2'000;
-    shape.working_set_bytes = 64 * 1024;
+    shape.working_set_bytes = std::int64_t{64} * 1024;
     shape.buffer_messages = hackbench_buffer_messages(kHackbenchSocketBufferBytes); // as hackbench's default
     shape.one_parent = true; // one "hackbench 10" command forks all its tasks
     add_hackbench_groups(sim, shape, "hackbench");

@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 using namespace schedscope;
@@ -21,12 +22,14 @@ using namespace schedscope;
 namespace {
 
 Simulation build(const std::string &topo, const std::string &policy, const std::string &workload,
-                 SimTime duration_ns = 0)
+                 SimTime duration_ns = 0, const std::function<void(ModelParams &)> &machine = {})
 {
     SimConfig cfg;
     cfg.seed = 1;
     cfg.duration_ns = duration_ns;
     cfg.model.os_noise = 0; // the workload's tasks alone, without the OS's threads
+    if (machine)
+        machine(cfg.model);
     auto [pname, pparams] = parse_name_params(policy, "test");
     Simulation sim(std::make_shared<const Topology>(import_synthetic(topo)), make_policy(pname, pparams, "test"), cfg);
     auto [name, params] = parse_name_params(workload, "test");
@@ -295,6 +298,36 @@ TEST_CASE("numa_test runs as its 2003 script did: randupdt's 20 MB, hackbench 10
     CHECK(hack == 10 * 40);
 }
 
+TEST_CASE("numa_test's updates wait out each miss on an in-order core, and overlap on an out-of-order one",
+          "[workload][published]")
+{
+    // One randupdt alone, its memory local: the time per update is its
+    // compute plus its misses' latency, all of it in order (each miss is
+    // waited for at its use), a third of it out of order with 3 lines in
+    // flight.
+    auto user_ns = [](bool in_order) {
+        Simulation sim = build(kFourNodes, "simple", "numa_test:tasks=1,disturb_groups=0,work_ms=20", 0,
+                               [in_order](ModelParams &m) {
+                                   m.core_in_order = in_order;
+                                   m.mem_misses_in_flight = 3;
+                               });
+        sim.run_to_end();
+        REQUIRE(sim.finished());
+        const Task &t = sim.tasks().at(0);
+        CHECK(t.dependent_fraction == (in_order ? 1.0 : 0.0));
+        return static_cast<double>(t.stats.user_ns);
+    };
+    const double out_of_order = user_ns(false);
+    const double in_order = user_ns(true);
+    const ModelParams m;
+    // Per work-ns: c = the clock's compute, s = accesses x local latency;
+    // (c + s) / (c + s / 3) is what the overlap alone changes.
+    const double c = m.compute_ns_per_work_ns();
+    const double s = 593.75e-3 * m.mem_latency_local_ns;
+    const double expected = (c + s) / (c + s / 3.0);
+    CHECK(in_order / out_of_order == Approx(expected).epsilon(0.15));
+}
+
 TEST_CASE("an I/O completed on an interrupt CPU wakes its task from there: wake-affine may take it",
           "[workload][published]")
 {
@@ -348,7 +381,7 @@ TEST_CASE("oltp: heavy-tailed I/O of the set mean, completed on irq_cpu", "[work
                 CHECK(t.ops[k].channel == 0); // irq_cpu's default
                 io.push_back(static_cast<double>(t.ops[k].a) / 1e6);
             }
-    REQUIRE(io.size() == 8 * 16 * 4); // 16 transactions of 4 I/Os per process
+    REQUIRE(io.size() == std::size_t{8} * 16 * 4); // 16 transactions of 4 I/Os per process
     std::sort(io.begin(), io.end());
     const double mean = std::accumulate(io.begin(), io.end(), 0.0) / static_cast<double>(io.size());
     CHECK(mean > 4.0);
