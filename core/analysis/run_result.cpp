@@ -12,6 +12,7 @@ nlohmann::json run_to_json(const RunResult &r, bool with_series)
     j["user_s"] = r.user_s;
     j["sys_s"] = r.sys_s;
     j["task_sys_s"] = r.task_sys_s;
+    j["task_user_s"] = r.task_user_s;
     j["idle_pct"] = r.idle_pct;
     nlohmann::json m = nlohmann::json::object();
     for (int c = 0; c < kDistanceClassCount; ++c)

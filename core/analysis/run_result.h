@@ -34,6 +34,10 @@ struct RunResult { // NOLINT(bugprone-exception-escape)
     // without the kernel threads' and the idle CPUs' kernel time, which
     // sys_s, the machine's kernel time, includes.
     double task_sys_s = 0;
+    // The same tasks' user time as `time` reports it: their user mode plus
+    // the interrupts the tick found them under. Both leave out the tasks a
+    // benchmark does not time (TaskSpec::untimed).
+    double task_user_s = 0;
     std::array<std::int64_t, kDistanceClassCount> migrations{}; // by DistanceClass
     std::int64_t migrations_total = 0;
     std::int64_t page_migrations = 0;

@@ -138,6 +138,7 @@ struct alignas(64) Task {
     TaskState state = TaskState::NotStarted;
     bool kernel = false;                           // a kernel thread: its run time is system time
     bool in_post = false;                          // in the kernel, waking the waiters of its Post op in turn
+    bool untimed = false;                          // not in its benchmark's own timing (TaskSpec::untimed)
     int cpu = kNoCpu;                              // PU it is on (running or queued), or last ran on
     int pc = 0;                                    // next op of the program
     int prev_cpu = kNoCpu;                         // PU before the last migration

@@ -125,6 +125,7 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.program = std::move(spec.program);
     t.start_ns = spec.start_ns;
     t.own_process = spec.own_process;
+    t.untimed = spec.untimed;
     const int nchunks = static_cast<int>(p.chunk_node.size());
     for (auto &s : spec.segments) {
         if (s.chunk_begin < 0 || s.chunk_end > nchunks || s.chunk_begin >= s.chunk_end || !(s.weight > 0))

@@ -92,6 +92,11 @@ public:
         // tasks by how they were created reads it (sched-domains: Linux
         // 2.6.9 balances at exec, not at fork).
         bool own_process = false;
+        // Started by the benchmark but outside what its own timing counts:
+        // a background command that the timed one never waits for, whose
+        // CPU time `time` therefore never collects (numa_test's hackbench).
+        // Left out of RunResult's task_user_s and task_sys_s.
+        bool untimed = false;
     };
     TaskId add_task(ProcId proc, TaskSpec spec);
     // Memory written before the measured part starts (e.g. numa01's first

@@ -25,6 +25,10 @@ const std::vector<PublishedMetric> &published_metrics()
              "the workload's own system time as `time` reports it (tick-based accounting: interrupts that "
              "arrive in user mode count as user time; kernel threads are not the workload's)",
              sim},
+            {"task_user_s",
+             "the workload's own user time as `time` reports it (its user mode and the interrupts that arrive "
+             "then; a background command the timed one does not wait for is not counted)",
+             sim},
             {"idle_pct", "idle share of all CPUs' time, %", sim},
             {"migrations_total", "task migrations, all distances", sim},
             {"page_migrations", "pages moved between nodes", sim},

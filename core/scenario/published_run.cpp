@@ -36,6 +36,8 @@ double metric_value(const RunResult &r, const std::string &name)
         return r.sys_s;
     if (name == "task_sys_s")
         return r.task_sys_s;
+    if (name == "task_user_s")
+        return r.task_user_s;
     if (name == "idle_pct")
         return r.idle_pct;
     if (name == "migrations_total")

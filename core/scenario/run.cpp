@@ -164,11 +164,14 @@ RunResult summarize(const Simulation &sim, bool fixed_work, bool with_series)
     // finds the CPU in user mode is the task's user time, whatever interrupt
     // work the CPU does around it; the task's system time is the ticks that
     // find it in the kernel on its own behalf (system calls, faults).
-    double task_sys = 0;
+    double task_sys = 0, task_user = 0;
     for (const Task &t : sim.tasks())
-        if (!t.kernel)
+        if (!t.kernel && !t.untimed) {
             task_sys += static_cast<double>(t.stats.sys_ns - t.stats.irq_ns);
+            task_user += static_cast<double>(t.stats.user_ns + t.stats.irq_ns);
+        }
     r.task_sys_s = task_sys / kNsPerS;
+    r.task_user_s = task_user / kNsPerS;
     r.idle_pct = user + sys + idle > 0 ? 100.0 * idle / (user + sys + idle) : 0.0;
     r.throughput = r.elapsed_s > 0 ? static_cast<double>(sim.total_ops()) / r.elapsed_s : 0.0;
     const auto &samples = sim.recording().samples;

@@ -84,6 +84,7 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
                 s.program.ops.push_back(Op{Op::Kind::Post, 1, 0, space[r]});
             s.program.iterations = kHackbenchSendersPerGroup * shape.loops;
             s.start_ns = shape.start_ns;
+            s.untimed = shape.untimed;
             s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
             s.dependent_fraction = kPointerChasingDependentFraction; // socket buffers, wait queues
             sim.add_task(proc, std::move(s));
@@ -99,6 +100,7 @@ void add_hackbench_groups(Simulation &sim, const HackbenchShape &shape, const st
             }
             s.program.iterations = shape.loops;
             s.start_ns = shape.start_ns;
+            s.untimed = shape.untimed;
             s.working_set_bytes = static_cast<double>(shape.working_set_bytes);
             s.dependent_fraction = kPointerChasingDependentFraction; // socket buffers, wait queues
             sim.add_task(proc, std::move(s));

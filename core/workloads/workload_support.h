@@ -92,6 +92,9 @@ struct HackbenchShape {
     // that starts forked children on their creator's CPU starts all of them
     // on one. false: one Process per group.
     bool one_parent = false;
+    // Run in the background of a timed command that does not wait for it
+    // (TaskSpec::untimed).
+    bool untimed = false;
 };
 
 // The socket buffer of hackbench's era: a receiver's socket, shared by the

@@ -164,3 +164,40 @@ TEST_CASE("a workload's own system time leaves out the interrupts that found it 
     CHECK(hr.task_sys_s > 0);
     CHECK(hr.task_sys_s < hr.sys_s);
 }
+
+TEST_CASE("the benchmark's own times leave out a background command it never waits for", "[engine][noise]")
+{
+    // numa_test's dispatch script forks hackbench and waits only for its
+    // randupdt jobs, so `time` around it never collects hackbench's CPU
+    // time. The jobs' user time is in task_user_s, hackbench's only in the
+    // machine's user_s; hackbench's sends and receives are its own system
+    // time, which task_sys_s leaves out with it.
+    Scenario s;
+    s.topology = "synthetic:pack:2 [numa] core:2 pu:1";
+    s.workload = {
+        "numa_test",
+        {{"tasks", "2"}, {"work_ms", "20"}, {"disturb_groups", "2"}, {"disturb_loops", "20"}, {"disturb_at_ms", "5"}}};
+    s.policies = {{"simple", {}}};
+    s.model["os_noise"] = 0.0;
+    Simulation sim = build_simulation(s, s.policies.front(), 1, scenario_topology(s));
+    sim.run_to_end();
+    const RunResult r = summarize(sim, true, false);
+    double jobs_user = 0, hackbench_user = 0, jobs_sys = 0, hackbench_sys = 0;
+    for (const Task &t : sim.tasks()) {
+        const double user = static_cast<double>(t.stats.user_ns + t.stats.irq_ns) / 1e9;
+        const double sys = static_cast<double>(t.stats.sys_ns - t.stats.irq_ns) / 1e9;
+        if (t.untimed) {
+            CHECK(t.name.rfind("hackbench", 0) == 0);
+            hackbench_user += user;
+            hackbench_sys += sys;
+        } else {
+            jobs_user += user;
+            jobs_sys += sys;
+        }
+    }
+    REQUIRE(hackbench_user > 0);
+    REQUIRE(hackbench_sys > 0);
+    CHECK(r.task_user_s == Approx(jobs_user));
+    CHECK(r.task_sys_s == Approx(jobs_sys).margin(1e-9));
+    CHECK(r.user_s > r.task_user_s + 0.5 * hackbench_user);
+}
