@@ -190,6 +190,8 @@ void Simulation::sample_accesses(Task &t, int cpu)
                 target = p.alloc_nodes.first();
             }
             place_chunk(p, chunk, target);
+            if (!p.faulted_in)
+                charge_sys(cpu, first_touch_ns(p, chunk));
         }
         if (p.chunk_armed[chunk]) {
             p.chunk_armed[chunk] = 0;
@@ -242,6 +244,17 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
             t.used_nodes.push_back(to_node);
         t.node_weight[to_node] += w;
     }
+}
+
+double Simulation::first_touch_ns(const Process &p, int chunk) const
+{
+    const ModelParams &m = cfg_.model;
+    // The last chunk of a process may be only partly its memory.
+    const std::int64_t begin = static_cast<std::int64_t>(chunk) * m.chunk_bytes;
+    const auto bytes = static_cast<double>(std::clamp<std::int64_t>(p.memory_bytes - begin, 0, m.chunk_bytes));
+    // Counted per byte, so that a chunk smaller than a page pays its share
+    // of one fault rather than a whole one per chunk.
+    return bytes / static_cast<double>(m.page_bytes) * m.page_fault_ns + bytes / m.page_clear_bytes_per_ns;
 }
 
 void Simulation::place_chunk(Process &p, int chunk, int node)

@@ -115,6 +115,10 @@ const Declared &declared()
               "sleeps end late by up to this, ns");
         field(t, "chunk_bytes", &ModelParams::chunk_bytes, 4096, 1LL << 34, "granularity of modelled memory, bytes");
         field(t, "page_bytes", &ModelParams::page_bytes, 512, 1LL << 30, "page size, bytes");
+        field(t, "page_fault_ns", &ModelParams::page_fault_ns, 0, 1e9,
+              "an anonymous page's first-touch fault besides clearing the page, ns");
+        field(t, "page_clear_bytes_per_ns", &ModelParams::page_clear_bytes_per_ns, 0.01, 1e4,
+              "rate at which the kernel clears a new page, bytes/ns");
         return t;
     }();
     return d;

@@ -112,6 +112,23 @@ struct ModelParams {
     std::int64_t chunk_bytes = std::int64_t{4} << 20; // memory modelled in 4 MiB chunks (3 GiB = 768 chunks)
     std::int64_t page_bytes = 4096;
 
+    // --- first touch of anonymous memory (Simulation::first_touch_ns) ---
+    // The first write to an anonymous page traps; the kernel allocates a
+    // page, clears it and maps it (do_anonymous_page(), mm/memory.c, 2.5.59
+    // to 3.x). Charged as system time to the task that touched it, a fault
+    // per page_bytes. What a fault costs besides the clearing: the trap and
+    // its return, the vma lookup, the allocation, the pte and the page's
+    // accounting, and freeing the page at exit. Default, x86-64 of 2009:
+    // Andrea Arcangeli's transparent hugepage RFC (linux-mm, 26 October
+    // 2009) timed one thread's first and second memset of 3 GiB; the
+    // difference is 2.2 us per 4 KiB fault, of which clearing the page at
+    // the rate below is 1.4 us.
+    double page_fault_ns = 800.0;
+    // clear_page()'s rate: a page of stores from one core, its lines
+    // fetched and written back. Default: the same RFC's 2 MiB huge-page
+    // faults, 0.72 ms each, nearly all of it clearing: 2.9 GB/s.
+    double page_clear_bytes_per_ns = 2.9;
+
     // --- OS noise (core/engine/os_noise.cpp): what a real machine runs
     // beside the workload. On by default; os_noise = 0 turns all of it off.
     double os_noise = 1.0;

@@ -76,6 +76,7 @@ struct AccessSegment {
 struct Process {
     ProcId id = 0;
     std::string name;
+    std::int64_t memory_bytes = 0;         // as asked: the last chunk may be only partly used
     std::vector<std::int16_t> chunk_node;  // node of each chunk, kNoNode until first touch
     std::vector<std::uint8_t> chunk_armed; // 1 = a NUMA hinting fault is armed on it (via Simulation::arm_chunk)
     int armed_chunks = 0;                  // how many are armed: none means no fault to sample for
@@ -84,6 +85,7 @@ struct Process {
     std::vector<TaskId> tasks;
     std::vector<int> chunks_on_node; // resident chunk count per node
     bool kernel = false;             // the OS's own threads (os_noise.cpp): no policy binds or homes it
+    bool faulted_in = false;         // its first touches charge no fault (Simulation::mark_faulted_in)
     // No node outside [nodes_lo, nodes_hi) ever held a chunk of it (the
     // range only widens): a sample reads chunks_on_node over that range,
     // one node for most processes of a 512-node machine.

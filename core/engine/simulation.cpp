@@ -94,6 +94,7 @@ ProcId Simulation::add_process(const std::string &name, std::int64_t memory_byte
     Process p;
     p.id = static_cast<ProcId>(procs_.size());
     p.name = name;
+    p.memory_bytes = memory_bytes;
     const std::int64_t chunk = cfg_.model.chunk_bytes;
     const std::int64_t nchunks = (memory_bytes + chunk - 1) / chunk;
     // Bounded so that absurd sizes fail with a message instead of exhausting memory.
@@ -182,6 +183,13 @@ const Op *Simulation::shared_ops(const std::vector<Op> &ops)
     if (added)
         op_pool_.push_back(std::make_shared<const std::vector<Op>>(ops));
     return op_pool_[it->second]->data();
+}
+
+void Simulation::mark_faulted_in(ProcId proc)
+{
+    if (started_)
+        throw std::logic_error("mark_faulted_in after start");
+    procs_.at(proc).faulted_in = true;
 }
 
 void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node)

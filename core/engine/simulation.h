@@ -102,6 +102,10 @@ public:
     // Memory written before the measured part starts (e.g. numa01's first
     // touch while bound to one node).
     void place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node);
+    // The process's pages were faulted in before the measured part (a
+    // server's memory, touched while it warmed up): its first touches in
+    // the run still place it, but charge no fault (first_touch_ns).
+    void mark_faulted_in(ProcId proc);
     int add_channel(std::int64_t initial_tokens = 0);
     // Tokens of `channel` stand for messages that move cache lines between
     // the poster's and the taker's caches (core/engine/channel_messages.cpp).
@@ -333,6 +337,10 @@ private:
     void check_finished();
     // memory
     void place_chunk(Process &p, int chunk, int node);
+    // The kernel time of the first-touch faults that map a chunk: one
+    // fault and one page cleared per page of it the process asked for
+    // (ModelParams::page_fault_ns, page_clear_bytes_per_ns).
+    double first_touch_ns(const Process &p, int chunk) const;
     void move_chunk_weight(Process &p, int chunk, int from_node, int to_node);
     double chunk_weight(const Task &t, int chunk) const;
 

@@ -206,10 +206,16 @@ QStringList explain_rows(ExplainPanel *e, const QStringList &ticked)
 // Answers the modal dialog the next event opens with `act`.
 void when_dialog_opens(const std::function<void(QWidget *)> &act)
 {
-    QTimer::singleShot(0, [act] {
+    // A timer the application owns, not QTimer::singleShot's functor form,
+    // whose slot object the static analyzer cannot see Qt free.
+    auto *timer = new QTimer(QCoreApplication::instance());
+    timer->setSingleShot(true);
+    QObject::connect(timer, &QTimer::timeout, timer, [act, timer] {
+        timer->deleteLater();
         REQUIRE(wait_until([] { return QApplication::activeModalWidget() != nullptr; }, 10000));
         act(QApplication::activeModalWidget());
     });
+    timer->start(0);
 }
 
 QAction *menu_action(MainWindow &window, const QString &text_start)
@@ -412,10 +418,10 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
         CHECK(idle_beside_queue(pane) == 0);
     }
 
-    // 2. "In Charts, Idle time is about the same in both panes (about 3.7 %
-    // over the whole run), and both job streams finish at about 3.4 s
+    // 2. "In Charts, Idle time is about the same in both panes (about 3.3 %
+    // over the whole run), and both job streams finish at about 3.5 s
     // (Progress)."
-    CHECK(walk.figures(0).idle_pct == Approx(3.7).margin(0.5));
+    CHECK(walk.figures(0).idle_pct == Approx(3.3).margin(0.5));
     CHECK(walk.figures(1).idle_pct == Approx(walk.figures(0).idle_pct).margin(0.3));
     const ChartData progress = walk.chart(ChartKind::Progress);
     for (int pane : {0, 1}) {
@@ -423,12 +429,13 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
         REQUIRE(line);
         REQUIRE_FALSE(line->y.empty());
         CHECK(line->y.back() == Approx(100.0));
-        CHECK(line->t_s.back() == Approx(3.4).margin(0.1));
+        CHECK(line->t_s.back() == Approx(3.5).margin(0.1));
     }
 
     // 3. "In Explain, pick the corrected pane and untick everything but
-    // pulled: most pulls say busy tick, a few newly idle, and one idle tick,
-    // node balancing ... The buggy pane has the very same entries. Tick left
+    // pulled: most pulls say busy tick, the rest newly idle; several of the
+    // busy ones say node balancing ... The buggy pane has the very same
+    // entries. Tick left
     // (cache hot) too: the idle ticks within the node that did look found
     // only tasks that had run within 10 ms."
     walk.w.window.showDocks({QStringLiteral("explain")});
@@ -445,12 +452,13 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     };
     INFO(pulls.join(QLatin1Char('\n')).toStdString());
     const int busy = count(pulls, QStringLiteral("busy tick")), newly = count(pulls, QStringLiteral("newly idle")),
-              node_tick = count(pulls, QStringLiteral("idle tick, node balancing"));
-    CHECK(busy * 2 > pulls.size());
+              node_tick = count(pulls, QStringLiteral("busy tick (idle=1), node balancing"));
+    CHECK(static_cast<qsizetype>(busy) * 2 > pulls.size());
     CHECK(newly >= 1);
     CHECK(newly < busy);
-    CHECK(node_tick == 1);
-    CHECK(busy + newly + node_tick == pulls.size());
+    CHECK(node_tick >= 2);
+    CHECK(node_tick * 2 < busy);
+    CHECK(busy + newly == pulls.size());
     e->setCurrentPane(buggy);
     CHECK(explain_rows(e, {QStringLiteral("pulled")}) == pulls);
     e->setCurrentPane(corrected);
@@ -462,7 +470,7 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     }
     e->setCurrentPane(corrected);
 
-    // 4. "In the Profiler view, the two migration matrices are the same (15
+    // 4. "In the Profiler view, the two migration matrices are the same (26
     // migrations each)."
     ProfilerPanel *profiler = walk.docks().profiler;
     // The profiler shows the run of the pane Explain shows, copied when the
@@ -486,8 +494,8 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     const auto good = matrix([&] { walk.w.window.showDocks({QStringLiteral("explain"), QStringLiteral("profiler")}); });
     const QString good_totals = profiler->totalsText();
     const auto bug = matrix([&] { e->setCurrentPane(buggy); });
-    CHECK(good.first == 15);
-    CHECK(bug.first == 15);
+    CHECK(good.first == 26);
+    CHECK(bug.first == 26);
     CHECK(good.second == bug.second);
     // The summary judges hot moves by 2.5's 10 ms, as Explain's entries do.
     CHECK(good_totals.contains(QStringLiteral("cache_hot_time 10 ms")));

@@ -184,31 +184,49 @@ TEST_CASE("STREAM on the R910 under 3.6: instances spread at exec, one node at a
     // first-touches its arrays there. With idle CPUs on every node,
     // find_busiest_group() finds the nodes balanced (the busiest has no more
     // tasks than CPUs and at most one idle CPU fewer; 125 % imbalance_pct),
-    // so the balancer does not take a running instance from its memory: OS
-    // noise (kernel threads, daemons, interrupts) included, over a run ten
-    // times stream.c's NTIMES, the instances' accesses stay local. This is
-    // what the model earns; the published 3.6 baseline was 10-20 % behind
-    // manual pinning (docs/CALIBRATION.md, last section).
+    // so with nothing else running the balancer never takes an instance
+    // from its memory, over a run ten times stream.c's NTIMES.
+    //
+    // With OS noise, a daemon that holds an instance's CPU past
+    // sched_migration_cost (irqbalance's millisecond) can leave it queued
+    // when a CPU of another node goes newly idle, which pulls it (125 %
+    // imbalance_pct); the nodes are then uneven, and idle balancing later
+    // evens them by moving instances whose arrays are placed. Whether that
+    // happens depends on where the noise falls, so only the spread at exec
+    // is asserted with noise on (docs/CALIBRATION.md, seventh round).
     for (int instances : {4, 8, 16}) {
-        Scenario s;
-        s.topology = "sample:dell-r910-4node";
-        s.workload = {"stream", {{"instances", std::to_string(instances)}, {"ntimes", "100"}}};
-        s.policies = {{"cfs", {}}};
-        Simulation sim = build_simulation(s, s.policies.front(), 1, scenario_topology(s));
-        sim.run_to_end();
-        std::vector<int> per_node(4, 0);
-        double acc = 0, local = 0;
-        for (const Task &t : sim.tasks()) {
-            if (t.name.rfind("stream", 0) != 0)
+        for (const double noise : {1.0, 0.0}) {
+            INFO(instances << " instances, os_noise " << noise);
+            Scenario s;
+            s.topology = "sample:dell-r910-4node";
+            s.workload = {"stream", {{"instances", std::to_string(instances)}, {"ntimes", "100"}}};
+            s.policies = {{"cfs", {}}};
+            s.model["os_noise"] = noise;
+            Simulation sim = build_simulation(s, s.policies.front(), 1, scenario_topology(s));
+            const auto spread = [&] {
+                std::vector<int> per_node(4, 0);
+                for (const Task &t : sim.tasks())
+                    if (t.name.rfind("stream", 0) == 0)
+                        ++per_node[static_cast<size_t>(sim.topology().node_of_pu(t.cpu))];
+                return per_node;
+            };
+            // Every instance has been exec'd and placed within the first tick.
+            sim.run_until(1'000'000);
+            for (int n : spread())
+                CHECK(n == instances / 4);
+            if (noise > 0)
                 continue;
-            ++per_node[static_cast<size_t>(sim.topology().node_of_pu(t.cpu))];
-            acc += t.stats.accesses;
-            local += t.stats.local_accesses;
+            sim.run_to_end();
+            for (int n : spread())
+                CHECK(n == instances / 4);
+            double acc = 0, local = 0;
+            for (const Task &t : sim.tasks()) {
+                acc += t.stats.accesses;
+                local += t.stats.local_accesses;
+            }
+            REQUIRE(acc > 0);
+            CHECK(local / acc > 0.99);
         }
-        for (int n : per_node)
-            CHECK(n == instances / 4);
-        REQUIRE(acc > 0);
-        CHECK(local / acc > 0.99);
     }
 }
 

@@ -1,0 +1,117 @@
+// The kernel time of first-touch faults: each page of anonymous memory a
+// task touches first traps, is cleared and mapped, and the task pays it as
+// system time (ModelParams::page_fault_ns, page_clear_bytes_per_ns).
+
+#include "catalog/catalog.h"
+#include "engine/simulation.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+#include "topology/import.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <memory>
+
+using namespace schedscope;
+
+namespace {
+
+struct FirstTouchRun {
+    double task_sys_ns = 0;
+    int placed_chunks = 0;
+    int chunks = 0;
+};
+
+// One task on a one-PU machine touching `memory_bytes` of its own memory
+// while it computes for 200 ms; nothing else charges system time.
+enum class Setup { None, PlacedBefore, FaultedIn };
+
+FirstTouchRun run_touching(std::int64_t memory_bytes, double fault_ns, double clear_bytes_per_ns,
+                           Setup setup = Setup::None)
+{
+    SimConfig cfg;
+    cfg.duration_ns = 1'000'000'000;
+    cfg.model.os_noise = 0;
+    cfg.model.context_switch_ns = 0;
+    cfg.model.task_migration_ns = 0;
+    cfg.model.page_bytes = 16384;
+    cfg.model.page_fault_ns = fault_ns;
+    cfg.model.page_clear_bytes_per_ns = clear_bytes_per_ns;
+    Simulation sim(std::make_shared<const Topology>(import_synthetic("[numa] pack:1 core:1 pu:1")),
+                   make_policy("simple", {}, "t"), cfg);
+    const ProcId p = sim.add_process("toucher", memory_bytes);
+    const int chunks = static_cast<int>(sim.processes()[p].chunk_node.size());
+    if (setup == Setup::PlacedBefore)
+        sim.place_chunks(p, 0, chunks, 0);
+    if (setup == Setup::FaultedIn)
+        sim.mark_faulted_in(p);
+    Simulation::TaskSpec spec;
+    spec.program.ops = {{Op::Kind::Compute, 200'000'000}};
+    spec.segments = {AccessSegment{0, chunks, 1.0}};
+    spec.mem_intensity = 0.01;
+    sim.add_task(p, std::move(spec));
+    sim.run_to_end();
+    FirstTouchRun r;
+    r.chunks = chunks;
+    for (auto n : sim.processes()[p].chunk_node)
+        r.placed_chunks += n != kNoNode ? 1 : 0;
+    r.task_sys_ns = static_cast<double>(sim.tasks()[0].stats.sys_ns - sim.tasks()[0].stats.irq_ns);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("a first touch charges each page's fault and clearing to the task that touched it", "[engine][memory]")
+{
+    // 10 MiB in 4 MiB chunks: three chunks, the last one half used. 640
+    // pages of 16 KiB, each a 2 us fault and 16 KiB cleared at 1 byte/ns:
+    // 640 x (2 + 16.384) us = 11.77 ms, and nothing for the unused half.
+    // The same run with the memory placed before it (a workload's setup
+    // wrote it) takes no fault: what the task's system time has beyond it
+    // (its wakeup's runqueue lock) is the faults.
+    const std::int64_t bytes = std::int64_t{10} << 20;
+    const FirstTouchRun placed = run_touching(bytes, 2'000, 1.0, Setup::PlacedBefore);
+    REQUIRE(placed.placed_chunks == 3);
+    CHECK(placed.task_sys_ns < 1'000);
+    const FirstTouchRun r = run_touching(bytes, 2'000, 1.0);
+    REQUIRE(r.chunks == 3);
+    REQUIRE(r.placed_chunks == 3);
+    CHECK(r.task_sys_ns - placed.task_sys_ns == Approx(640 * (2'000.0 + 16'384.0)).epsilon(1e-9));
+
+    // Each part of the cost scales on its own: the clearing with the rate,
+    // the faults with their number.
+    const FirstTouchRun fast_clear = run_touching(bytes, 2'000, 4.0);
+    CHECK(fast_clear.task_sys_ns - placed.task_sys_ns == Approx(640 * (2'000.0 + 4'096.0)).epsilon(1e-9));
+    const FirstTouchRun no_trap = run_touching(bytes, 0, 1.0);
+    CHECK(no_trap.task_sys_ns - placed.task_sys_ns == Approx(640 * 16'384.0).epsilon(1e-9));
+
+    // A server's memory faulted in while it warmed up, before the measured
+    // run: the run's first touches place it where the task runs, free.
+    const FirstTouchRun warm = run_touching(bytes, 2'000, 1.0, Setup::FaultedIn);
+    CHECK(warm.placed_chunks == 3);
+    CHECK(warm.task_sys_ns == placed.task_sys_ns);
+}
+
+TEST_CASE("numa_test's jobs fault their 20 MB in on the TX7 as its 16 KB pages ask", "[engine][memory][published]")
+{
+    // The TX7 sample's figures (Linux ia64's 16 KB pages, an Itanium 2's
+    // fault and clearing rate): a job's 20 MiB is 1280 faults of about
+    // 14.4 us, some 18 ms of system time, the order of the ~20 ms a job the
+    // January 2003 table shows (0.65 s for 32 jobs on 2.5.59).
+    Scenario s;
+    s.topology = "sample:nec-tx7";
+    s.workload = {"numa_test", {{"tasks", "4"}, {"disturb_groups", "0"}}};
+    s.policies = {{"linux-2.5-numa", {{"variant", "orig"}}}};
+    Simulation sim = build_simulation(s, s.policies.front(), 1, scenario_topology(s));
+    REQUIRE(sim.model().page_bytes == 16384);
+    sim.run_to_end();
+    const RunResult r = summarize(sim, true, false);
+    const double per_job_ms = r.task_sys_s / 4 * 1e3;
+    const double faults_ms = 1280 * (sim.model().page_fault_ns + 16384 / sim.model().page_clear_bytes_per_ns) / 1e6;
+    INFO("system time per job " << per_job_ms << " ms, its faults " << faults_ms << " ms");
+    CHECK(faults_ms == Approx(18.4).epsilon(0.05));
+    // The faults are most of a job's own kernel time, and all of it is there.
+    CHECK(per_job_ms >= faults_ms);
+    CHECK(per_job_ms < 1.3 * faults_ms);
+}
