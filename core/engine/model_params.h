@@ -124,9 +124,11 @@ struct ModelParams {
     // difference is 2.2 us per 4 KiB fault, of which clearing the page at
     // the rate below is 1.4 us.
     double page_fault_ns = 800.0;
-    // clear_page()'s rate: a page of stores from one core, its lines
-    // fetched and written back. Default: the same RFC's 2 MiB huge-page
-    // faults, 0.72 ms each, nearly all of it clearing: 2.9 GB/s.
+    // clear_page()'s rate: a page of stores from one core, as measured
+    // (whether the stores read each line first is not known for the x86
+    // parts; docs/CALIBRATION.md, seventh round). Default: the same RFC's
+    // 2 MiB huge-page faults, 0.72 ms each, nearly all of it clearing:
+    // 2.9 GB/s.
     double page_clear_bytes_per_ns = 2.9;
 
     // --- OS noise (core/engine/os_noise.cpp): what a real machine runs
