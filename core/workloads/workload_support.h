@@ -27,9 +27,15 @@ inline constexpr double kStreamAccessesPerUs = 200.0;
 // write-back the other way (Intel 64 and IA-32 Architectures Optimization
 // Reference Manual, 2009, "non-temporal stores" and the RFO it avoids;
 // McCalpin's STREAM counts leave this write-allocate traffic out). bzero()
-// in the autonuma-benchmark is taken to use ordinary stores: whether the
-// era's glibc switched to non-temporal stores for large sizes, which would
-// make this 0, was not checked.
+// in the autonuma-benchmark is taken to use ordinary stores. That is not
+// what the 2012 benchmark ran: glibc 2.11-2.17 on Intel parts ran a
+// memset above the cache's share per thread as a loop of movntdq
+// non-temporal stores (sysdeps/x86_64/memset.S and cacheinfo.c), which
+// read nothing and leave nothing in a cache, so the source's value is 0.
+// It stays 1 while the machine files give a node one bandwidth for reads
+// and writes alike: with 0, every autonuma-benchmark pass runs twice as
+// fast as measured (docs/CALIBRATION.md, eighth round: two errors that
+// cancel, and the write-side bandwidth it lacks).
 inline constexpr double kStoreLoopWritebackShare = 1.0;
 
 // Share of the misses of pointer-chasing code (database index walks, JVM
