@@ -637,8 +637,7 @@ TEST_CASE("published table cache-hot-time-oltp: two thirds of the rows within ±
 
 // --- migration-matrix-itanium (no direction: a flat matrix, judged on its rows) ---
 
-TEST_CASE("published table migration-matrix-itanium: the rows within 8.5-9.1 ms or ±30 %",
-          "[calibration][published]")
+TEST_CASE("published table migration-matrix-itanium: the rows within 8.5-9.1 ms or ±30 %", "[calibration][published]")
 {
     // Profiled over the 2.1 x cache buffer the replacement auto-tuning
     // patch timed (the 5/3 buffer gave 6.1 ms, one row out).
@@ -685,6 +684,9 @@ TEST_CASE("published table tx7-2003: the fixed idle mask wins hackbench 10 and 2
     check_direction("tx7-2003", Size::Full, claims_of("A2 fixed", PublishedClaim::Kind::Below));
 }
 
+// Holds on the mean over the seeds (reproduce's rule, since the eighth
+// round's node_mask) but not on every seed: on seed 3 orig's own numa_test
+// 16 run is slow (49.9 s against 49.3 for the rework; docs/CALIBRATION.md).
 TEST_CASE("published table tx7-2003: the rework is slower than orig on numa_test 16 and 32",
           "[calibration][published][!shouldfail]")
 {
@@ -736,15 +738,13 @@ TEST_CASE("published table stream-r910: the baseline 10-20 % behind pinning from
 // round), sched/numa has the time to bring a runaway instance back, and the
 // quick size (one short pass, no runaway) gives the full runs' verdict on
 // both cases below (measured), so CI runs them quick.
-TEST_CASE("published table stream-r910: AutoNUMA and sched/numa within 5 % of pinning",
-          "[calibration][published]")
+TEST_CASE("published table stream-r910: AutoNUMA and sched/numa within 5 % of pinning", "[calibration][published]")
 {
     check_direction("stream-r910", Size::Nightly,
                     [](const PublishedClaim &c) { return c.kind == PublishedClaim::Kind::Flat; });
 }
 
-TEST_CASE("published table stream-r910: two thirds of the rows inside the published bands",
-          "[calibration][published]")
+TEST_CASE("published table stream-r910: two thirds of the rows inside the published bands", "[calibration][published]")
 {
     check_magnitude("stream-r910", Size::Nightly);
 }

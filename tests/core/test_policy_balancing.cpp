@@ -124,8 +124,11 @@ TEST_CASE("linux-2.5-numa: the idle node balancer variant pulls across nodes", "
         sim.run_to_end();
         return sim;
     };
-    Simulation off = setup("linux-2.5-numa");
-    Simulation on = setup("linux-2.5-numa:idle_node_rebalance_tick_ms=5");
+    // node_mask=node: "within the node" is the node, so an idle CPU of
+    // node 1 can cross only by node balancing (A2 as built balances over
+    // every CPU and would cross anyway: test_policy_linux25_rework.cpp).
+    Simulation off = setup("linux-2.5-numa:node_mask=node");
+    Simulation on = setup("linux-2.5-numa:node_mask=node,idle_node_rebalance_tick_ms=5");
     CHECK(decisions_of(off, DecisionKind::Pull, 2).empty());
     CHECK(decisions_of(off, DecisionKind::Pull, 3).empty());
     CHECK(decisions_of(on, DecisionKind::Pull, 2).size() + decisions_of(on, DecisionKind::Pull, 3).size() >= 2);

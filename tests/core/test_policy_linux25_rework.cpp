@@ -67,7 +67,9 @@ TEST_CASE("rework: a busy CPU pulls from the busiest node on NODE_REBALANCE_TICK
 {
     // Node 0: five tasks on CPU 0 and one on CPU 1, free to move. Node 1:
     // CPUs 2 and 3 each run one pinned task, so node 1 never idles and only
-    // the busy branch's node balancing (every 400 ms) can cross.
+    // the busy branch's node balancing (every 400 ms) can cross, with
+    // "within the node" meaning the node (node_mask=node; as built, the busy
+    // tick's own balancing crosses too: the test after the next).
     auto run = [](const std::string &policy) {
         Simulation sim = make_sim(kTwoNodes, policy);
         for (int i = 0; i < 5; ++i)
@@ -81,7 +83,7 @@ TEST_CASE("rework: a busy CPU pulls from the busiest node on NODE_REBALANCE_TICK
         sim.run_until(1000 * kMs);
         return sim;
     };
-    Simulation a2 = run("linux-2.5-numa");
+    Simulation a2 = run("linux-2.5-numa:node_mask=node");
     auto pulls = decisions_to(a2, DecisionKind::Pull, 2);
     REQUIRE(!pulls.empty());
     // find_busiest_node() on CPU 2's first look: node 0 holds 6 (6 > 125 %
@@ -93,7 +95,7 @@ TEST_CASE("rework: a busy CPU pulls from the busiest node on NODE_REBALANCE_TICK
     CHECK(decisions_to(a2, DecisionKind::Pull, 3).size() >= 1);
 
     // NODE_REBALANCE_TICK halved: the first crossing comes at 200 ms.
-    Simulation often = run("linux-2.5-numa:node_rebalance_tick_ms=200");
+    Simulation often = run("linux-2.5-numa:node_mask=node,node_rebalance_tick_ms=200");
     REQUIRE(!decisions_to(often, DecisionKind::Pull, 2).empty());
     CHECK(decisions_to(often, DecisionKind::Pull, 2)[0].time_ns == 200 * kMs);
 }
@@ -119,16 +121,49 @@ TEST_CASE("rework: A2's idle tick with the CPU's own mask never pulls, the node'
 TEST_CASE("rework: with A2's own-mask mistake a CPU going idle still balances within its node", "[policy][rework]")
 {
     // sched-2.5.59-A2 schedule(): an emptied runqueue calls load_balance()
-    // with the node's mask; the mistaken mask was rebalance_tick()'s. CPU 1's
-    // task ends at 3.5 ms, between ticks, with three cold tasks queued on
-    // CPU 0.
-    Simulation sim = cpu1_runs_dry(kTwoNodes, "linux-2.5-numa:idle_balance_mask=cpu", 3, kMs / 2, 10 * kMs);
+    // with __cpu_to_node_mask(), here the node's mask (node_mask=node); the
+    // mistaken mask was rebalance_tick()'s. CPU 1's task ends at 3.5 ms,
+    // between ticks, with three cold tasks queued on CPU 0.
+    Simulation sim = cpu1_runs_dry(kTwoNodes, "linux-2.5-numa:idle_balance_mask=cpu,node_mask=node", 3, kMs / 2,
+                                   10 * kMs);
     auto pulls = decisions_to(sim, DecisionKind::Pull, 1);
     REQUIRE(pulls.size() == 1); // idle: one task
     CHECK(pulls[0].reason.find("newly idle, within node 0") != std::string::npos);
     CHECK(pulls[0].time_ns % kMs != 0);
     CHECK(pulls[0].task == 3); // load_balance() walks the queue from its tail
     CHECK(check_invariants(sim).empty());
+}
+
+TEST_CASE("rework: A2 as built balances within __cpu_to_node_mask, which is every CPU", "[policy][rework]")
+{
+    // A2's include/linux/topology.h defines __cpu_to_node_mask() first as
+    // cpu_online_map and then, dead, as the node's mask; no architecture
+    // defines it. CPU 2 (node 1) runs dry at 3.5 ms while CPU 0 (node 0)
+    // still has queued tasks and CPU 3 is idle: going idle, CPU 2 takes one
+    // of them across nodes as built (the default), and nothing with the
+    // node's mask, where node 1 has nothing to give.
+    auto run = [](const std::string &policy) {
+        Simulation sim = make_sim(kTwoNodes, policy);
+        add_spin_on(sim, 2, 3.5);
+        for (int i = 0; i < 3; ++i)
+            add_spin_on(sim, 0, 500.0);
+        sim.run_until(kMs / 2);
+        for (TaskId t = 1; t <= 3; ++t)
+            release(sim, t);
+        sim.run_until(10 * kMs);
+        return sim;
+    };
+    Simulation built = run("linux-2.5-numa");
+    auto pulls = decisions_to(built, DecisionKind::Pull, 2);
+    REQUIRE(pulls.size() == 1);
+    CHECK(pulls[0].from == 0);
+    CHECK(pulls[0].time_ns >= 7 * kMs / 2); // as it goes idle, before the next tick
+    CHECK(pulls[0].time_ns < 4 * kMs);
+    CHECK(pulls[0].reason.find("newly idle, within __cpu_to_node_mask (every CPU)") != std::string::npos);
+    CHECK(check_invariants(built).empty());
+
+    Simulation meant = run("linux-2.5-numa:node_mask=node");
+    CHECK(decisions_to(meant, DecisionKind::Pull, 2).empty());
 }
 
 namespace {
