@@ -21,15 +21,13 @@ inline int least_loaded_cpu(PolicyView sim, const CpuSet &among, int prefer = -1
     return best;
 }
 
+// Every CPU of the machine: the root object's set.
+inline const CpuSet &machine_pus(const Topology &topo) { return topo.obj(topo.root()).cpuset; }
+
 // A node's CPUs, or all of them on a machine without NUMA nodes.
 inline CpuSet node_or_machine(const Topology &topo, int node)
 {
-    if (topo.numa_count() > 0)
-        return topo.pus_of_node(node);
-    CpuSet all;
-    for (int c = 0; c < topo.pu_count(); ++c)
-        all.set(c);
-    return all;
+    return topo.numa_count() > 0 ? topo.pus_of_node(node) : machine_pus(topo);
 }
 
 } // namespace schedscope

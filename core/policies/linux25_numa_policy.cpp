@@ -295,16 +295,9 @@ public:
 
 private:
     // __cpu_to_node_mask() as A2 built it (node_mask above).
-    const CpuSet &cpu_to_node_mask(PolicyContext sim, int node)
+    CpuSet cpu_to_node_mask(PolicyContext sim, int node) const
     {
-        if (!p_.node_mask_online) {
-            node_mask_ = node_or_machine(sim.topology(), node);
-            return node_mask_;
-        }
-        if (online_.empty())
-            for (int c = 0; c < sim.topology().pu_count(); ++c)
-                online_.set(c);
-        return online_;
+        return p_.node_mask_online ? machine_pus(sim.topology()) : node_or_machine(sim.topology(), node);
     }
     std::string within_text(int node) const
     {
@@ -312,9 +305,7 @@ private:
     }
 
     Linux25Params p_;
-    Linux25Orig lb_;   // 2.5.59's balancing functions (and variant=orig's callers)
-    CpuSet online_;    // cpu_online_map, once built
-    CpuSet node_mask_; // the last node mask handed out
+    Linux25Orig lb_; // 2.5.59's balancing functions (and variant=orig's callers)
 };
 
 } // namespace
