@@ -388,7 +388,7 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     // What a student sees at 1/2 real time: a frame every few milliseconds
     // of simulated time (here every 10 ms, the same for every run).
     walk.frames.clear();
-    for (SimTime t = 10'000'000; t <= 3'400'000'000; t += 10'000'000)
+    for (SimTime t = 10'000'000; t <= 4'400'000'000; t += 10'000'000)
         REQUIRE(walk.c()->runTo(t));
     walk.playToEnd();
     auto idle_beside_queue = [&](int pane) {
@@ -411,17 +411,17 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
         return seen;
     };
     INFO("frames " << walk.frames.size());
-    REQUIRE(walk.frames.size() >= 300);
+    REQUIRE(walk.frames.size() >= 400);
     for (int pane : {0, 1}) {
         INFO("pane " << pane);
         CHECK(idle_seen(pane) > 0); // CPUs do sit idle
         CHECK(idle_beside_queue(pane) == 0);
     }
 
-    // 2. "In Charts, Idle time is about the same in both panes (about 3.3 %
-    // over the whole run), and both job streams finish at about 3.5 s
+    // 2. "In Charts, Idle time is about the same in both panes (about 5 %
+    // over the whole run), and both job streams finish at about 4.5 s
     // (Progress)."
-    CHECK(walk.figures(0).idle_pct == Approx(3.3).margin(0.5));
+    CHECK(walk.figures(0).idle_pct == Approx(5.0).margin(0.5));
     CHECK(walk.figures(1).idle_pct == Approx(walk.figures(0).idle_pct).margin(0.3));
     const ChartData progress = walk.chart(ChartKind::Progress);
     for (int pane : {0, 1}) {
@@ -429,15 +429,15 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
         REQUIRE(line);
         REQUIRE_FALSE(line->y.empty());
         CHECK(line->y.back() == Approx(100.0));
-        CHECK(line->t_s.back() == Approx(3.5).margin(0.1));
+        CHECK(line->t_s.back() == Approx(4.5).margin(0.1));
     }
 
     // 3. "In Explain, pick the corrected pane and untick everything but
-    // pulled: most pulls say busy tick, the rest newly idle; several of the
-    // busy ones say node balancing ... The buggy pane has the very same
-    // entries. Tick left
-    // (cache hot) too: the idle ticks within the node that did look found
-    // only tasks that had run within 10 ms."
+    // pulled: most pulls say busy tick, the rest newly idle or idle tick;
+    // several of the busy ones, and every idle one, say node balancing ...
+    // The buggy pane has the very same entries. Tick left (cache hot) too:
+    // two entries join the list, both at 3.2 s: the node balancing of CPUs
+    // 6 and 7 passed over a task that had run 5 ms before and took another."
     walk.w.window.showDocks({QStringLiteral("explain")});
     ExplainPanel *e = walk.docks().explain;
     const int corrected = walk.paneNamed(QStringLiteral("linux-2.5-numa idle_balance_mask=node"));
@@ -452,25 +452,37 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     };
     INFO(pulls.join(QLatin1Char('\n')).toStdString());
     const int busy = count(pulls, QStringLiteral("busy tick")), newly = count(pulls, QStringLiteral("newly idle")),
-              node_tick = count(pulls, QStringLiteral("busy tick (idle=1), node balancing"));
+              idle_tick = count(pulls, QStringLiteral("idle tick")),
+              node_tick = count(pulls, QStringLiteral("busy tick (idle=1), node balancing")),
+              idle_node_tick = count(pulls, QStringLiteral("idle tick, node balancing"));
     CHECK(static_cast<qsizetype>(busy) * 2 > pulls.size());
     CHECK(newly >= 1);
     CHECK(newly < busy);
+    CHECK(idle_tick >= 1);
+    CHECK(idle_node_tick == idle_tick);
     CHECK(node_tick >= 2);
     CHECK(node_tick * 2 < busy);
-    CHECK(busy + newly == pulls.size());
+    CHECK(busy + newly + idle_tick == pulls.size());
     e->setCurrentPane(buggy);
     CHECK(explain_rows(e, {QStringLiteral("pulled")}) == pulls);
-    e->setCurrentPane(corrected);
-    // "Tick left (cache hot) too: the list stays as it was. No tick ever
-    // found a task to leave because it was hot."
     for (int pane : {corrected, buggy}) {
         e->setCurrentPane(pane);
-        CHECK(explain_rows(e, {QStringLiteral("pulled"), QStringLiteral("left (cache hot)")}) == pulls);
+        QStringList hot;
+        for (const QString &r : explain_rows(e, {QStringLiteral("pulled"), QStringLiteral("left (cache hot)")}))
+            if (!pulls.contains(r))
+                hot << r;
+        INFO(hot.join(QLatin1Char('\n')).toStdString());
+        REQUIRE(hot.size() == 2);
+        for (const QString &r : hot) {
+            CHECK(r.startsWith(QStringLiteral("3.200 s left (cache hot)")));
+            CHECK(r.contains(QStringLiteral("ran 5.0 ms ago")));
+        }
+        CHECK(hot[0].contains(QStringLiteral("CPU 6")));
+        CHECK(hot[1].contains(QStringLiteral("CPU 7")));
     }
     e->setCurrentPane(corrected);
 
-    // 4. "In the Profiler view, the two migration matrices are the same (26
+    // 4. "In the Profiler view, the two migration matrices are the same (33
     // migrations each)."
     ProfilerPanel *profiler = walk.docks().profiler;
     // The profiler shows the run of the pane Explain shows, copied when the
@@ -494,8 +506,8 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     const auto good = matrix([&] { walk.w.window.showDocks({QStringLiteral("explain"), QStringLiteral("profiler")}); });
     const QString good_totals = profiler->totalsText();
     const auto bug = matrix([&] { e->setCurrentPane(buggy); });
-    CHECK(good.first == 26);
-    CHECK(bug.first == 26);
+    CHECK(good.first == 33);
+    CHECK(bug.first == 33);
     CHECK(good.second == bug.second);
     // The summary judges hot moves by 2.5's 10 ms, as Explain's entries do.
     CHECK(good_totals.contains(QStringLiteral("cache_hot_time 10 ms")));
