@@ -151,7 +151,8 @@ void check_queue_waits(const Simulation &sim, Problems &out)
 
 // A rate the memory model keeps for a PU's task is the one it would derive
 // now (it is given again until something it reads changes); caches never
-// hold more than they can.
+// hold more than they can, and a cache's index of its shares (the presence
+// bits and the ids find() scans) says what its shares say.
 void check_rates_and_caches(const Simulation &sim, Problems &out)
 {
     for (int c = 0; c < sim.topology().pu_count(); ++c) {
@@ -160,10 +161,13 @@ void check_rates_and_caches(const Simulation &sim, Problems &out)
             out.push_back("CPU " + std::to_string(c) + " keeps a rate for task " + std::to_string(t) +
                           " that its caches, memory and congestion no longer give");
     }
-    for (const CacheState &c : sim.caches())
+    for (const CacheState &c : sim.caches()) {
         if (c.used() > c.capacity_bytes * (1 + 1e-9) + 1)
             out.push_back("a cache holds " + std::to_string(c.used()) + " bytes of " +
                           std::to_string(c.capacity_bytes));
+        if (!c.index_matches())
+            out.push_back("a cache's share index (presence bits, ids) differs from its shares");
+    }
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -258,18 +259,31 @@ public:
     // right almost always, so the lookup rarely scans. A task with no share
     // here (most lookups in a small cache that the tasks running under it
     // keep emptying) is answered from the presence bits without a scan.
+    // The scan reads the task ids kept apart from the bytes (`ids_`, 4 bytes
+    // a share where `shares` strides 16), eight at a time: a task that
+    // changes PUs every few microseconds, as in a wakeup storm, misses its
+    // hint at every level and scans each cache's list.
     int find(TaskId t, int hint) const
     {
         if (hint >= 0 && hint < static_cast<int>(shares.size()) && shares[hint].task == t)
             return hint;
         if (!holds(t))
             return -1;
-        // Through pointers: the loop then tests one compare per share, where
-        // indexing re-derived the size from the vector on every step.
-        const CacheShare *first = shares.data(), *last = first + shares.size();
-        for (const CacheShare *s = first; s != last; ++s)
-            if (s->task == t)
-                return static_cast<int>(s - first);
+        const TaskId *ids = ids_.data();
+        const std::size_t n = ids_.size();
+        std::size_t i = 0;
+        // Blocks of eight without a branch per id; the block holding t is
+        // then searched one by one (ids are unique, so at most one match).
+        for (; i + 8 <= n; i += 8) {
+            int any = 0;
+            for (std::size_t k = 0; k < 8; ++k)
+                any |= static_cast<int>(ids[i + k] == t);
+            if (any != 0)
+                break;
+        }
+        for (; i < n; ++i)
+            if (ids[i] == t)
+                return static_cast<int>(i);
         return -1;
     }
     // Appends an empty share for a task that has none here; its index.
@@ -280,17 +294,24 @@ public:
             present.resize(word + 1, 0);
         present[word] |= std::uint64_t{1} << (static_cast<unsigned>(t) % 64);
         shares.push_back(CacheShare{t, 0.0});
+        ids_.push_back(t);
         return static_cast<int>(shares.size()) - 1;
     }
     // Erases the shares `pred` picks, keeping the others in order; how many.
     template <class Pred> std::size_t forget_if(Pred pred)
     {
-        return std::erase_if(shares, [&](const CacheShare &s) {
+        const std::size_t n = std::erase_if(shares, [&](const CacheShare &s) {
             if (!pred(s))
                 return false;
             forget_bit(s.task);
             return true;
         });
+        if (n > 0) {
+            ids_.clear();
+            for (const CacheShare &s : shares)
+                ids_.push_back(s.task);
+        }
+        return n;
     }
     // Scales every other task's share by `keep`, forgets those that fall
     // below `forget_bytes` and recounts used_bytes, in one pass: the same
@@ -323,10 +344,28 @@ public:
                 }
             }
             used += c.bytes;
+            ids_[static_cast<std::size_t>(out - shares.data())] = c.task;
             *out++ = c;
         }
         shares.resize(static_cast<std::size_t>(out - shares.data()));
+        ids_.resize(shares.size());
         used_bytes = used;
+    }
+    // The presence bits and the ids say exactly what `shares` says (the
+    // invariant check's test).
+    bool index_matches() const
+    {
+        if (ids_.size() != shares.size())
+            return false;
+        std::size_t bits = 0;
+        for (std::uint64_t w : present)
+            bits += static_cast<std::size_t>(std::popcount(w));
+        if (bits != shares.size())
+            return false;
+        for (std::size_t i = 0; i < shares.size(); ++i)
+            if (ids_[i] != shares[i].task || !holds(shares[i].task))
+                return false;
+        return true;
     }
     void recount()
     {
@@ -336,6 +375,7 @@ public:
     }
 
 private:
+    std::vector<TaskId> ids_; // shares[i].task, in the same order (find's scan)
     void forget_bit(TaskId t)
     {
         present[static_cast<std::size_t>(t) / 64] &= ~(std::uint64_t{1} << (static_cast<unsigned>(t) % 64));
