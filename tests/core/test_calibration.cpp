@@ -35,6 +35,7 @@ struct Outcome {
     std::int64_t page_migrations_total = 0;
     std::int64_t page_migrations_second_half = 0;
     double final_local_pct = 0;         // mean over processes, last quarter of the run
+    double steady_local_pct = 0;        // the same over the last quarter before the first window with idle PUs
     std::vector<double> max_node_share; // per process: largest share of its memory on one node
 };
 
@@ -65,6 +66,32 @@ Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
                 ++n;
             }
     o.final_local_pct = n > 0 ? local / n : 0;
+    // The run while every thread still runs: from the first window in which
+    // at most 1 % of PU time was idle (the start, main()'s own writes and
+    // the threads' creation, has idle PUs) to the next one in which more
+    // was (threads finishing unevenly, and the balancer spreading the
+    // others over the PUs they leave).
+    const auto idle_share = [&](std::size_t k) {
+        const double idle = samples[k].idle_ns - samples[k - 1].idle_ns;
+        const double all = idle + samples[k].user_ns - samples[k - 1].user_ns + samples[k].sys_ns -
+                           samples[k - 1].sys_ns;
+        return all > 0 ? idle / all : 1.0;
+    };
+    std::size_t busy_begin = 1;
+    while (busy_begin < samples.size() && idle_share(busy_begin) > 0.01)
+        ++busy_begin;
+    std::size_t busy_end = busy_begin;
+    while (busy_end < samples.size() && idle_share(busy_end) <= 0.01)
+        ++busy_end;
+    local = 0;
+    n = 0;
+    for (std::size_t k = busy_begin + (busy_end - busy_begin) * 3 / 4; k < busy_end; ++k)
+        for (float f : samples[k].proc_local_pct)
+            if (f >= 0) {
+                local += f;
+                ++n;
+            }
+    o.steady_local_pct = n > 0 ? local / n : 0;
     for (const auto &proc : sim.processes()) {
         if (proc.kernel)
             continue; // the OS's threads hold no memory
@@ -156,11 +183,11 @@ TEST_CASE("cache_hot_time on OLTP: throughput rises from 2.5 ms and idle grows (
 
 TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory bandwidth binds", "[calibration]")
 {
-    // dell-r910-4node carries its era's figures: 8 GB/s of memory per node,
-    // 12.8 GB/s links, 10 lines in flight. A streaming thread asks about
-    // 3.2 GB/s, so 8 threads saturate a node and every workload here is
-    // bound by the bandwidth of the nodes holding its memory
-    // (docs/CALIBRATION.md, section 2).
+    // The scenarios run on dell-r810-4node, the box the published table ran
+    // on: 6 GB/s of memory per node, 9.6 GB/s links, 10 lines in flight, 12
+    // PUs a node. A few streaming threads saturate a node, so every
+    // workload here is bound by the bandwidth of the nodes holding its
+    // memory (docs/CALIBRATION.md, section 2 and the ninth round).
     for (const char *file : {"autonuma-4node-numa02.json", "autonuma-4node-numa01-thread-alloc.json",
                              "autonuma-4node-numa01.json", "autonuma-4node-numa02-smt.json"}) {
         const Scenario s = sample_scenario(file);
@@ -172,7 +199,7 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
             if (numa01) {
                 // The baseline leaves every page where the first write put
                 // it, on node 0 (the 2012 build): one node's bandwidth for
-                // 32 threads. AutoNUMA spreads the memory over the four nodes. Published,
+                // 48 threads. AutoNUMA spreads the memory over the four nodes. Published,
                 // it nearly halves the time (1519.5 -> 757.4 s on numa01,
                 // 1269.5 -> 398.6 s on THREAD_ALLOC). With memory-level
                 // parallelism alone the model took 36-49 % off; with
@@ -194,7 +221,7 @@ TEST_CASE("autonuma-benchmark on 4 nodes: what the model earns where memory band
             } else {
                 // The plain numa02 and numa02_SMT start with all of their
                 // memory on one node (main() writes it before the threads
-                // start, its bind() calls empty): the baseline's 32 or 16
+                // start, its bind() calls empty): the baseline's 48 or 24
                 // threads share one node's bandwidth. AutoNUMA moves each
                 // slice to its thread's node and uses all four. Published:
                 // 181.1 -> 57.1 s and 164.2 -> 53.2 s (0.32); the model
@@ -354,7 +381,14 @@ TEST_CASE("AutoNUMA stops migrating pages once numa02 and numa01_THREAD_ALLOC ha
         for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
             INFO(file << " seed " << seed);
             const Outcome o = run_numa(s, autonuma_of(s), seed);
-            CHECK(o.final_local_pct > 95.0);
+            // Converged: over the last quarter of the run while every thread
+            // still runs. The run's own last quarter also holds its tail on
+            // a machine with a thread on every PU (the R810's 48): threads
+            // end unevenly and the balancer spreads the rest over the PUs
+            // they leave, on other nodes (numa02, seed 3: 100 % local until
+            // 60 s, 52 % in the last window at 66.5 s).
+            INFO("last quarter " << o.final_local_pct << " % local, before the tail " << o.steady_local_pct << " %");
+            CHECK(o.steady_local_pct > 95.0);
             // Fewer than 2 % of the migrations happen in the second half.
             CHECK(o.page_migrations_second_half * 50 <= std::max<std::int64_t>(o.page_migrations_total, 1));
         }
