@@ -105,7 +105,7 @@ TEST_CASE("hwloc XML files: counts from the test-data README table", "[lstopo][x
 TEST_CASE("samples: our counts equal lstopo's for their synthetic strings", "[lstopo][samples]")
 {
     auto samples = list_sample_topologies();
-    REQUIRE(samples.size() == 13);
+    REQUIRE(samples.size() == 14);
     for (const auto &s : samples) {
         INFO(s.name);
         CHECK(model_counts(load_topology("sample:" + s.name)) == lstopo_counts(synthetic_of_sample(s.path)));

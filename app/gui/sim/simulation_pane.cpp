@@ -25,9 +25,18 @@ constexpr double kMaxScale = 1.6;
 // How far the drawing may be spread beyond its packed shape to fill the
 // pane: twice as wide or tall keeps boxes boxes rather than long bars.
 constexpr double kMaxStretch = 2.0;
-// The detail layout is packed again when the pane's shape drifts this far
-// (in log of the aspect ratio) from the one it was packed for: about 15 %.
-constexpr double kRelayoutAspectDrift = 0.15;
+// The detail layout is packed for the pane's shape rounded to steps of
+// this much (in log of the aspect ratio, about 15 %): a resize repacks it
+// only when the shape crosses a step, and two panes of one shape pack the
+// same layout whatever sizes each went through before (a pane whose header
+// grew a line after its first layout drew its machine a little apart from
+// its neighbours').
+constexpr double kRelayoutAspectStep = 0.15;
+
+double packed_aspect(double aspect)
+{
+    return std::exp(std::round(std::log(aspect) / kRelayoutAspectStep) * kRelayoutAspectStep);
+}
 
 QString format_count(std::int64_t n) { return n >= 100000 ? QStringLiteral("%1k").arg(n / 1000) : QString::number(n); }
 } // namespace
@@ -131,8 +140,8 @@ void SimulationPane::relayout(bool force)
         compact_ = {};
         layout_aspect_ = 0;
     } else if (c.width() > 0 && c.height() > 0) {
-        const double aspect = c.width() / c.height();
-        if (force || layout_aspect_ <= 0 || std::abs(std::log(aspect / layout_aspect_)) > kRelayoutAspectDrift) {
+        const double aspect = packed_aspect(c.width() / c.height());
+        if (force || layout_aspect_ != aspect) {
             base_layout_ = TopologyLayout::compute(*topology_, pane_layout_options(text_metrics(font_), aspect));
             layout_aspect_ = aspect;
         }
