@@ -57,15 +57,19 @@ Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
     REQUIRE(samples.size() >= 8);
     o.page_migrations_total = samples.back().page_migrations;
     o.page_migrations_second_half = samples.back().page_migrations - samples[samples.size() / 2].page_migrations;
-    double local = 0;
-    int n = 0;
-    for (size_t k = samples.size() * 3 / 4; k + 1 < samples.size(); ++k)
-        for (float f : samples[k].proc_local_pct)
-            if (f >= 0) {
-                local += f;
-                ++n;
-            }
-    o.final_local_pct = n > 0 ? local / n : 0;
+    // Mean local share over the processes and the windows [begin, end).
+    const auto mean_local = [&](std::size_t begin, std::size_t end) {
+        double local = 0;
+        int n = 0;
+        for (std::size_t k = begin; k < end; ++k)
+            for (float f : samples[k].proc_local_pct)
+                if (f >= 0) {
+                    local += f;
+                    ++n;
+                }
+        return n > 0 ? local / n : 0.0;
+    };
+    o.final_local_pct = mean_local(samples.size() * 3 / 4, samples.size() - 1);
     // The run while every thread still runs: from the first window in which
     // at most 1 % of PU time was idle (the start, main()'s own writes and
     // the threads' creation, has idle PUs) to the next one in which more
@@ -83,15 +87,7 @@ Outcome run_numa(const Scenario &s, const PolicySpec &p, std::uint64_t seed)
     std::size_t busy_end = busy_begin;
     while (busy_end < samples.size() && idle_share(busy_end) <= 0.01)
         ++busy_end;
-    local = 0;
-    n = 0;
-    for (std::size_t k = busy_begin + (busy_end - busy_begin) * 3 / 4; k < busy_end; ++k)
-        for (float f : samples[k].proc_local_pct)
-            if (f >= 0) {
-                local += f;
-                ++n;
-            }
-    o.steady_local_pct = n > 0 ? local / n : 0;
+    o.steady_local_pct = mean_local(busy_begin + (busy_end - busy_begin) * 3 / 4, busy_end);
     for (const auto &proc : sim.processes()) {
         if (proc.kernel)
             continue; // the OS's threads hold no memory
