@@ -18,6 +18,15 @@ constexpr double kEvictSlack = 1.0 / 32.0;
 constexpr double kQueueFreeUtilisation = 0.02;
 // A queueing wait below this (in local memory latencies, ~0.1 ps) is none.
 constexpr double kNoQueue = 1e-6;
+// A congestion multiplier or queueing wait that would move by less than
+// this share of itself stays where it is. A numerical tolerance, not a
+// figure of any machine: the damped steps below approach their target
+// geometrically, and rounding and the demand's own small movements then
+// keep them moving by parts per million to parts per billion on every
+// tick, which re-derived every rate of the machine each tick. Held, a
+// steady state stays steady and its rates are kept (memory_bound_rate);
+// the results move by parts per million (golden outputs, issue 36).
+constexpr double kSettledShare = 1e-6;
 } // namespace
 
 MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams &model)
@@ -245,19 +254,21 @@ double MemoryModel::cache_latency_ns(const Task &t, int cpu, double *covered_out
 double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
 {
     KeptRate &kept = kept_rate_[static_cast<size_t>(cpu)];
-    // A move still being priced is derived every time (price_migration
-    // below updates its phases), and so is memory spread over nodes. Nor is
-    // a rate kept where congestion moved since this PU's last derivation:
-    // where a node saturates it moves on every tick, and every rate with
-    // it, so keeping them would only cost.
-    const bool keepable = t.mig_cost.record < 0 && t.used_nodes.size() <= 1 &&
-                          kept.in.congestion == congestion_changes_;
+    // Memory spread over nodes is derived every time. Nor is a rate kept
+    // where congestion moved since this PU's last derivation: while a
+    // saturated node's congestion settles it moves on every tick, and every
+    // rate with it, so keeping them would only cost.
+    const bool keepable_here = t.used_nodes.size() <= 1 && kept.in.congestion == congestion_changes_;
     const RateParts r = rate_parts(t, cpu, here);
     if (t.mig_cost.record >= 0)
         price_migration(t, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
     rq.mem_frac = r.miss;
     rq.local_share = r.local;
-    if (!keepable) {
+    // A move whose caches are still refilling is derived every time: its
+    // reference warmth is compared with today's (price_migration). Once
+    // that phase is over, price_migration gives the same again from the
+    // same inputs and the same move (both in rate_inputs).
+    if (!keepable_here || t.mig_cost.refill_open) {
         kept.in.task = -1; // matches no task
         kept.in.congestion = congestion_changes_;
     } else {
@@ -265,6 +276,8 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
         kept.rate = r.rate;
         kept.mem_frac = r.miss;
         kept.local_share = r.local;
+        kept.refill_frac = rq.refill_frac;
+        kept.remote_frac = rq.remote_frac;
     }
     return r.rate;
 }
@@ -272,10 +285,19 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
 bool MemoryModel::kept_rate_holds(const Task &t, int cpu, int here) const
 {
     const KeptRate &kept = kept_rate_[static_cast<size_t>(cpu)];
-    if (t.mig_cost.record >= 0 || !kept_matches(kept, t, cpu))
+    if (t.mig_cost.refill_open || !kept_matches(kept, t, cpu))
         return true; // not what memory_bound_rate would give
     const RateParts r = rate_parts(t, cpu, here);
-    return r.rate == kept.rate && r.miss == kept.mem_frac && r.local == kept.local_share;
+    if (r.rate != kept.rate || r.miss != kept.mem_frac || r.local != kept.local_share)
+        return false;
+    if (t.mig_cost.record < 0)
+        return kept.refill_frac == 0 && kept.remote_frac == 0;
+    // The move's shares priced afresh, on copies (pricing updates its phases).
+    Task copy = t;
+    Runqueue rq;
+    price_migration(copy, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
+    return copy.mig_cost.record == t.mig_cost.record && rq.refill_frac == kept.refill_frac &&
+           rq.remote_frac == kept.remote_frac;
 }
 
 void MemoryModel::open_migration_cost(Task &t, int from_cpu, int from_node, int to_node, std::int64_t record) const
@@ -362,7 +384,16 @@ double queue_wait(double u, double transfer_ns, double qmax, double lat0)
 double settle(double before, double target)
 {
     const double q = 0.5 * (before + target);
-    return q < kNoQueue ? 0.0 : q;
+    if (q < kNoQueue)
+        return 0.0;
+    return std::abs(q - before) <= kSettledShare * before ? before : q;
+}
+
+// The congestion multiplier's damped step towards demand / bandwidth.
+double settle_congestion(double before, double ratio)
+{
+    const double c = std::max(1.0, before * std::sqrt(ratio));
+    return std::abs(c - before) <= kSettledShare * before ? before : c;
 }
 
 } // namespace
@@ -438,7 +469,7 @@ bool MemoryModel::settle_nodes(const double *demand)
     bool changed = false;
     for (size_t n = 0; n < node_congestion_.size(); ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
-        const double c = std::max(1.0, node_congestion_[n] * std::sqrt(ratio));
+        const double c = settle_congestion(node_congestion_[n], ratio);
         const double q = settle(node_queue_[n], queue_wait(ratio, line / bw, qmax, lat0));
         changed = changed || c != node_congestion_[n] || q != node_queue_[n];
         node_congestion_[n] = c;
@@ -513,7 +544,7 @@ void MemoryModel::settle_links()
         const double before = link_congestion_.empty() ? 1.0 : link_congestion_[pair];
         if (before == 1.0 && ratio <= 1.0)
             return q == 0.0; // the common case: a link with room to spare
-        const double c = std::max(1.0, before * std::sqrt(ratio));
+        const double c = settle_congestion(before, ratio);
         if (c == before)
             return c == 1.0 && q == 0.0;
         // Allocated when a first link saturates: a 512-node machine's matrix

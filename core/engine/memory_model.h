@@ -84,16 +84,22 @@ public:
     // running task's rate; on a machine in a steady state most are the same):
     // the task's own figures and its placement when its memory is on one
     // node at most, the caches above the PU (a count of changes per cache)
-    // and the congestion and queueing (a count of changes). Tasks whose move
-    // is still being priced, or whose memory is spread, are derived each time,
-    // and so is every rate of a PU where congestion moved since its last one.
-    // The check is inline, the derivation out of line.
+    // and the congestion and queueing (a count of changes). A move still
+    // being priced is kept too once its caches are warm again: what is left
+    // of its cost (memory further than from the PU it left) is then a
+    // function of the same inputs and of the move itself, which the inputs
+    // name. Tasks whose caches are still refilling after a move, or whose
+    // memory is spread, are derived each time, and so is every rate of a PU
+    // where congestion moved since its last one. The check is inline, the
+    // derivation out of line.
     double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     {
         const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
-        if (k.in.task == t.id && t.mig_cost.record < 0 && kept_matches(k, t, cpu)) {
+        if (k.in.task == t.id && !t.mig_cost.refill_open && kept_matches(k, t, cpu)) {
             rq.mem_frac = k.mem_frac;
             rq.local_share = k.local_share;
+            rq.refill_frac = k.refill_frac;
+            rq.remote_frac = k.remote_frac;
             return k.rate;
         }
         return derive_rate(t, rq, cpu, here);
@@ -187,6 +193,9 @@ private:
     struct RateInputs {
         TaskId task = -1;   // -1: none
         int node = kNoNode; // the one node holding its memory, if any
+        // The move being priced (Task::mig_cost.record), -1 for none: a
+        // move's remote cost is measured from the node it left.
+        std::int64_t move = -1;
         std::uint64_t caches = 0, congestion = 0;
         std::uint64_t placement = 0; // Task::placement_changes
         double intensity = 0, dependent = 0, working_set = 0, unplaced = 0;
@@ -197,6 +206,7 @@ private:
         const int node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
         return RateInputs{t.id,
                           node,
+                          t.mig_cost.record,
                           cache_changes_above(cpu),
                           congestion_changes_,
                           t.placement_changes,
@@ -209,6 +219,7 @@ private:
     struct KeptRate {
         RateInputs in;
         double rate = 0, mem_frac = 0, local_share = 0;
+        double refill_frac = 0, remote_frac = 0; // a priced move's shares (Runqueue)
     };
     // Whether `k` was derived for this task from what holds now.
     bool kept_matches(const KeptRate &k, const Task &t, int cpu) const
