@@ -160,10 +160,10 @@ void Simulation::sample_accesses(Task &t, int cpu)
     // only. With no chunk armed in any process the task's own figure says
     // it, without reading its process (a cache miss per PU per tick on a
     // machine of a thousand single-task processes).
-    if (t.unplaced_weight <= 0 && armed_chunks_total_ == 0)
+    if (t.unplaced_weight <= 0 && armed_chunks_total_ == 0 && unfaulted_chunks_total_ == 0)
         return;
     Process &p = procs_[t.proc];
-    if (t.unplaced_weight <= 0 && p.armed_chunks == 0)
+    if (t.unplaced_weight <= 0 && p.armed_chunks == 0 && p.unfaulted_chunks == 0)
         return;
     double total = 0;
     for (auto &s : t.segments)
@@ -191,7 +191,13 @@ void Simulation::sample_accesses(Task &t, int cpu)
             }
             place_chunk(p, chunk, target);
             if (!p.faulted_in)
-                charge_sys(cpu, first_touch_ns(p, chunk));
+                charge_sys(cpu, first_touch_ns(p, chunk, node));
+        } else if (p.unfaulted_chunks > 0 && p.chunk_unfaulted[static_cast<size_t>(chunk)]) {
+            // Placed before the run for this first write: its faults now.
+            p.chunk_unfaulted[static_cast<size_t>(chunk)] = 0;
+            --p.unfaulted_chunks;
+            --unfaulted_chunks_total_;
+            charge_sys(cpu, first_touch_ns(p, chunk, node));
         }
         if (p.chunk_armed[chunk]) {
             p.chunk_armed[chunk] = 0;
@@ -246,15 +252,23 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
     }
 }
 
-double Simulation::first_touch_ns(const Process &p, int chunk) const
+double Simulation::first_touch_ns(const Process &p, int chunk, int here) const
 {
     const ModelParams &m = cfg_.model;
     // The last chunk of a process may be only partly its memory.
     const std::int64_t begin = static_cast<std::int64_t>(chunk) * m.chunk_bytes;
     const auto bytes = static_cast<double>(std::clamp<std::int64_t>(p.memory_bytes - begin, 0, m.chunk_bytes));
+    // Clearing is a stream of stores to the node the page came from, as
+    // many lines in flight as any stream, so it takes as much longer as a
+    // line to that node takes now against an unloaded local line: its
+    // distance, and the waits of its controller and link while other
+    // tasks load them (MemoryModel::access_factor; 1 for a local node
+    // nobody else is using, where the measured clearing rate holds).
+    const int node = p.chunk_node[static_cast<size_t>(chunk)];
+    const double slower = node == kNoNode || here < 0 ? 1.0 : memory_.access_factor(here, node);
     // Counted per byte, so that a chunk smaller than a page pays its share
     // of one fault rather than a whole one per chunk.
-    return bytes / static_cast<double>(m.page_bytes) * m.page_fault_ns + bytes / m.page_clear_bytes_per_ns;
+    return bytes / static_cast<double>(m.page_bytes) * m.page_fault_ns + bytes / m.page_clear_bytes_per_ns * slower;
 }
 
 void Simulation::place_chunk(Process &p, int chunk, int node)

@@ -126,6 +126,17 @@ void check_chunks(const Simulation &sim, Problems &out)
         if (armed != p.armed_chunks)
             out.push_back("process " + p.name + ": " + std::to_string(p.armed_chunks) + " chunks counted armed, " +
                           std::to_string(armed) + " are");
+        int unfaulted = 0;
+        for (size_t c = 0; c < p.chunk_unfaulted.size(); ++c)
+            if (p.chunk_unfaulted[c] != 0) {
+                ++unfaulted;
+                if (p.chunk_node[c] == kNoNode)
+                    out.push_back("process " + p.name + ": chunk " + std::to_string(c) +
+                                  " owes its first write's faults but was never placed");
+            }
+        if (unfaulted != p.unfaulted_chunks)
+            out.push_back("process " + p.name + ": " + std::to_string(p.unfaulted_chunks) +
+                          " chunks counted as owing their faults, " + std::to_string(unfaulted) + " are");
     }
 }
 

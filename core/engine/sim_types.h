@@ -81,6 +81,11 @@ struct Process {
     std::vector<std::int16_t> chunk_node;  // node of each chunk, kNoNode until first touch
     std::vector<std::uint8_t> chunk_armed; // 1 = a NUMA hinting fault is armed on it (via Simulation::arm_chunk)
     int armed_chunks = 0;                  // how many are armed: none means no fault to sample for
+    // 1 = placed before the run for a first write its tasks make during it
+    // (Simulation::mark_first_write_in_run): the first task to touch it
+    // takes the page faults. Empty when none is.
+    std::vector<std::uint8_t> chunk_unfaulted;
+    int unfaulted_chunks = 0; // how many are
     AllocPolicy alloc = AllocPolicy::FirstTouch;
     CpuSet alloc_nodes; // Bind / Interleave: the allowed nodes (as a node set)
     std::vector<TaskId> tasks;

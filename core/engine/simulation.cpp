@@ -192,6 +192,22 @@ void Simulation::mark_faulted_in(ProcId proc)
     procs_.at(proc).faulted_in = true;
 }
 
+void Simulation::mark_first_write_in_run(ProcId proc)
+{
+    if (started_)
+        throw std::logic_error("mark_first_write_in_run after start");
+    Process &p = procs_.at(proc);
+    if (p.faulted_in)
+        return; // its faults were taken before the run
+    p.chunk_unfaulted.assign(p.chunk_node.size(), 0);
+    for (size_t c = 0; c < p.chunk_node.size(); ++c)
+        if (p.chunk_node[c] != kNoNode) {
+            p.chunk_unfaulted[c] = 1;
+            ++p.unfaulted_chunks;
+            ++unfaulted_chunks_total_;
+        }
+}
+
 void Simulation::place_chunks(ProcId proc, int chunk_begin, int chunk_end, int node)
 {
     Process &p = procs_.at(proc);
@@ -415,7 +431,7 @@ void Simulation::on_tick()
     }
     // Every task's memory placed and none armed: each sample would return
     // at once (sample_accesses), so none is taken.
-    if (unplaced_tasks_ > 0 || armed_chunks_total_ > 0)
+    if (unplaced_tasks_ > 0 || armed_chunks_total_ > 0 || unfaulted_chunks_total_ > 0)
         for (int cpu = 0; cpu < npu; ++cpu) {
             TaskId cur = rqs_[cpu].current;
             if (cur >= 0)

@@ -106,6 +106,13 @@ public:
     // server's memory, touched while it warmed up): its first touches in
     // the run still place it, but charge no fault (first_touch_ns).
     void mark_faulted_in(ProcId proc);
+    // The memory place_chunks placed for this process is written first
+    // during the run, by its own tasks (numa01's threads bzero() it all
+    // before their loops, under a memory policy that says where it goes):
+    // each placed chunk's page faults fall on the first task that touches
+    // it (first_touch_ns), as an unplaced chunk's do. Call after
+    // place_chunks, before start.
+    void mark_first_write_in_run(ProcId proc);
     int add_channel(std::int64_t initial_tokens = 0);
     // Tokens of `channel` stand for messages that move cache lines between
     // the poster's and the taker's caches (core/engine/channel_messages.cpp).
@@ -340,7 +347,7 @@ private:
     // The kernel time of the first-touch faults that map a chunk: one
     // fault and one page cleared per page of it the process asked for
     // (ModelParams::page_fault_ns, page_clear_bytes_per_ns).
-    double first_touch_ns(const Process &p, int chunk) const;
+    double first_touch_ns(const Process &p, int chunk, int here) const;
     void move_chunk_weight(Process &p, int chunk, int from_node, int to_node);
     double chunk_weight(const Task &t, int chunk) const;
 
@@ -435,7 +442,8 @@ private:
         double done_ns = 0;
     };
     FiniteWork finite_;
-    std::int64_t armed_chunks_total_ = 0; // Process::armed_chunks summed over the processes
+    std::int64_t armed_chunks_total_ = 0;     // Process::armed_chunks summed over the processes
+    std::int64_t unfaulted_chunks_total_ = 0; // Process::unfaulted_chunks summed over the processes
     // Tasks whose unplaced_weight is above 0 (it only falls once started):
     // with none, and no chunk armed, no access sample can touch or fault,
     // and the tick skips them all.

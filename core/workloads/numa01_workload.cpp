@@ -187,6 +187,9 @@ void build_numa01(Simulation &sim, const Numa01Params &p, const std::string &sou
             // from outside (all on one node of it).
             spread_chunks(sim, proc, chunks, bind_write_nodes(home_nodes, cpu_nodes));
         }
+        // That first write is the threads' own first bzero(), in the run
+        // that `time` measures: its page faults are theirs.
+        sim.mark_first_write_in_run(proc);
         CpuSet allowed;
         if (bind != BenchBind::None)
             for (int n : cpu_nodes.members())

@@ -25,7 +25,7 @@ struct FirstTouchRun {
 
 // One task on a one-PU machine touching `memory_bytes` of its own memory
 // while it computes for 200 ms; nothing else charges system time.
-enum class Setup { None, PlacedBefore, FaultedIn };
+enum class Setup { None, PlacedBefore, FaultedIn, FirstWriteInRun };
 
 FirstTouchRun run_touching(std::int64_t memory_bytes, double fault_ns, double clear_bytes_per_ns,
                            Setup setup = Setup::None)
@@ -46,6 +46,10 @@ FirstTouchRun run_touching(std::int64_t memory_bytes, double fault_ns, double cl
         sim.place_chunks(p, 0, chunks, 0);
     if (setup == Setup::FaultedIn)
         sim.mark_faulted_in(p);
+    if (setup == Setup::FirstWriteInRun) {
+        sim.place_chunks(p, 0, chunks, 0);
+        sim.mark_first_write_in_run(p);
+    }
     Simulation::TaskSpec spec;
     spec.program.ops = {{Op::Kind::Compute, 200'000'000}};
     spec.segments = {AccessSegment{0, chunks, 1.0}};
@@ -91,6 +95,81 @@ TEST_CASE("a first touch charges each page's fault and clearing to the task that
     const FirstTouchRun warm = run_touching(bytes, 2'000, 1.0, Setup::FaultedIn);
     CHECK(warm.placed_chunks == 3);
     CHECK(warm.task_sys_ns == placed.task_sys_ns);
+
+    // Memory a workload places before the run for a first write its own
+    // task makes in it (numa01's first bzero()): placed, but the faults
+    // are the task's, the same as for memory it places itself.
+    const FirstTouchRun in_run = run_touching(bytes, 2'000, 1.0, Setup::FirstWriteInRun);
+    CHECK(in_run.placed_chunks == 3);
+    CHECK(in_run.task_sys_ns == Approx(r.task_sys_ns).epsilon(1e-12));
+}
+
+namespace {
+
+// Two nodes of one PU each. A toucher on node 0 faults in 8 MiB (two
+// chunks of 16 KiB pages) placed before the run on `node` for its first
+// write; beside it, on `load_pu` (or nowhere, -1), a bzero-like stream on
+// node 1's memory that keeps that controller saturated.
+double toucher_sys_ns(int node, int load_pu)
+{
+    SimConfig cfg;
+    cfg.duration_ns = 300'000'000;
+    cfg.model.os_noise = 0;
+    cfg.model.context_switch_ns = 0;
+    cfg.model.task_migration_ns = 0;
+    cfg.model.page_bytes = 16384;
+    cfg.model.page_fault_ns = 0;
+    cfg.model.page_clear_bytes_per_ns = 1.0;
+    cfg.model.mem_latency_local_ns = 100;
+    cfg.model.mem_latency_remote_ns = 150;
+    cfg.model.mem_bandwidth_bytes_per_ns = 1.0;
+    Simulation sim(std::make_shared<const Topology>(import_synthetic("pack:2 [numa] core:1 pu:1")),
+                   make_policy("simple", {}, "t"), cfg);
+    const ProcId p = sim.add_process("toucher", std::int64_t{8} << 20);
+    sim.place_chunks(p, 0, 2, node);
+    sim.mark_first_write_in_run(p);
+    Simulation::TaskSpec spec;
+    spec.program.ops = {{Op::Kind::Compute, 100'000'000}};
+    spec.segments = {AccessSegment{0, 2, 1.0}};
+    spec.mem_intensity = 1e-4; // a few touches, no load of its own
+    spec.cpus_allowed.set(0);
+    const TaskId toucher = sim.add_task(p, std::move(spec));
+    if (load_pu >= 0) {
+        const ProcId q = sim.add_process("stream", std::int64_t{64} << 20);
+        sim.place_chunks(q, 0, 16, 1);
+        sim.mark_faulted_in(q);
+        Simulation::TaskSpec l;
+        l.program.ops = {{Op::Kind::Compute, 200'000'000}};
+        l.segments = {AccessSegment{0, 16, 1.0}};
+        l.mem_intensity = 2.0; // lines per ns of work: far more than 1 byte/ns
+        l.working_set_bytes = 64.0 * 1024 * 1024; // no cache holds it
+        l.cpus_allowed.set(load_pu);
+        sim.add_task(q, std::move(l));
+    }
+    sim.run_to_end();
+    return static_cast<double>(sim.tasks()[static_cast<size_t>(toucher)].stats.sys_ns -
+                               sim.tasks()[static_cast<size_t>(toucher)].stats.irq_ns);
+}
+
+} // namespace
+
+TEST_CASE("clearing a page takes as much longer as a line from its node takes now", "[engine][memory]")
+{
+    // 8 MiB cleared at 1 byte/ns is 8.39 ms on an idle local node; from the
+    // other node each line takes 150 / 100 as long, so the clearing does.
+    const double local = toucher_sys_ns(0, -1);
+    const double remote = toucher_sys_ns(1, -1);
+    INFO("local " << local << " ns, remote " << remote << " ns");
+    CHECK(local == Approx(8'388'608.0).epsilon(0.01));
+    CHECK(remote / local == Approx(1.5).epsilon(0.01));
+    // With a stream saturating node 1 from its own PU, a line of node 1
+    // waits behind it: clearing pages of node 1 takes longer still, and
+    // clearing node 0's pages does not.
+    const double remote_loaded = toucher_sys_ns(1, 1);
+    const double local_beside_load = toucher_sys_ns(0, 1);
+    INFO("remote, node 1 loaded " << remote_loaded << " ns; local, node 1 loaded " << local_beside_load << " ns");
+    CHECK(remote_loaded > 1.5 * remote);
+    CHECK(local_beside_load == Approx(local).epsilon(0.01));
 }
 
 TEST_CASE("numa_test's jobs fault their 20 MB in on the TX7 as its 16 KB pages ask", "[engine][memory][published]")
