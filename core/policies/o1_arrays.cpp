@@ -44,16 +44,9 @@ void O1Arrays::join(TaskId t, int cpu, bool expired)
     s.seq = ++next_seq_;
 }
 
-void O1Arrays::switch_if_active_empty(PolicyView sim, int cpu)
+void O1Arrays::switch_if_queue_expired(PolicyView sim, int cpu)
 {
-    // Linux 2.6.9 schedule(): with nothing left on the active array, the
-    // expired one becomes active (rq->active and rq->expired swap). The
-    // engine may have switched to an expired task without asking (a queue
-    // of one), so the switch is caught up here, before anything looks.
-    const Runqueue &rq = sim.rq(cpu);
-    if (rq.current < 0 || !expired(rq.current, cpu))
-        return;
-    for (TaskId q : rq.queue)
+    for (TaskId q : sim.rq(cpu).queue)
         if (!expired(q, cpu))
             return;
     flip(sim, cpu);
@@ -96,27 +89,14 @@ void O1Arrays::on_migrate(PolicyView sim, TaskId t, int from_cpu, int to_cpu)
     join(t, to_cpu, was_expired);
 }
 
-bool O1Arrays::tick(PolicyView sim, int cpu)
+bool O1Arrays::expire(PolicyView sim, TaskId cur, int cpu)
 {
-    switch_if_active_empty(sim, cpu);
-    const TaskId cur = sim.rq(cpu).current;
-    if (cur < 0)
-        return false;
-    // scheduler_tick(): a task already expired but not yet scheduled off
-    // only asks again to be.
-    if (expired(cur, cpu))
-        return true;
-    TaskState &s = state_mut(cur);
-    if (--s.slice > 0)
-        return false;
     // Its slice ended: a new one, and the expired array (no
     // TASK_INTERACTIVE reinsertion without a sleep average).
-    s.slice = timeslice_ticks(sim.task(cur).nice, hz_);
+    state_mut(cur).slice = timeslice_ticks(sim.task(cur).nice, hz_);
     join(cur, cpu, true);
     return true;
 }
-
-void O1Arrays::settle(PolicyView sim, int cpu) { switch_if_active_empty(sim, cpu); }
 
 int O1Arrays::pick(PolicyView sim, int cpu)
 {

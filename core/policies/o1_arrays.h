@@ -51,12 +51,13 @@ public:
 
     // scheduler_tick(): the running task has used a tick of its slice; true
     // when the slice ended (the task is now on the expired array's tail with
-    // a new slice, and must give way).
-    bool tick(PolicyView sim, int cpu);
+    // a new slice, and must give way). Inline, as settle(): every PU calls
+    // both on every tick, and most calls only count a slice down.
+    inline bool tick(PolicyView sim, int cpu);
     // schedule() with the running task still runnable and nothing on the
     // active array: if the task had expired, the arrays switch and it runs
     // on with its new slice.
-    void settle(PolicyView sim, int cpu);
+    void settle(PolicyView sim, int cpu) { switch_if_active_empty(sim, cpu); }
     // schedule(): which queued task runs next, an index into rq(cpu).queue
     // (switching the arrays when the active one has none).
     int pick(PolicyView sim, int cpu);
@@ -89,7 +90,12 @@ private:
     void join(TaskId t, int cpu, bool expired);
     // The running task is on the expired array and no queued task on the
     // active one: the arrays switch (schedule() found the active one empty).
-    void switch_if_active_empty(PolicyView sim, int cpu);
+    // The running task's array is looked at inline; the queue, which only
+    // an expired running task makes worth reading, out of line.
+    inline void switch_if_active_empty(PolicyView sim, int cpu);
+    void switch_if_queue_expired(PolicyView sim, int cpu);
+    // tick()'s end of a slice: a new one, on the expired array.
+    bool expire(PolicyView sim, TaskId cur, int cpu);
     // The array switch: rq->active and rq->expired swap.
     void flip(PolicyView sim, int cpu);
 
@@ -98,5 +104,36 @@ private:
     std::uint64_t next_seq_ = 0;
     int hz_ = 1000;
 };
+
+// Both need PolicyView's inline members (engine/simulation.h): only
+// domain_balancer.cpp and o1_arrays.cpp call them, and both include it.
+inline void O1Arrays::switch_if_active_empty(PolicyView sim, int cpu)
+{
+    // Linux 2.6.9 schedule(): with nothing left on the active array, the
+    // expired one becomes active (rq->active and rq->expired swap). The
+    // engine may have switched to an expired task without asking (a queue
+    // of one), so the switch is caught up here, before anything looks.
+    const TaskId cur = sim.rq(cpu).current;
+    if (cur >= 0 && expired(cur, cpu))
+        switch_if_queue_expired(sim, cpu);
+}
+
+inline bool O1Arrays::tick(PolicyView sim, int cpu)
+{
+    const TaskId cur = sim.rq(cpu).current;
+    if (cur < 0)
+        return false;
+    // scheduler_tick(): a task already expired but not yet scheduled off
+    // only asks again to be (after the switch that schedule() would have
+    // made, which leaves it active if nothing queued is).
+    if (expired(cur, cpu)) {
+        switch_if_queue_expired(sim, cpu);
+        if (expired(cur, cpu))
+            return true;
+    }
+    if (--tasks_[static_cast<size_t>(cur)].slice > 0)
+        return false;
+    return expire(sim, cur, cpu);
+}
 
 } // namespace schedscope
