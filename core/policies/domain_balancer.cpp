@@ -436,32 +436,43 @@ std::string_view DomainBalancer::wakeup_reason(TaskId t, int prev, int waker_cpu
 
 void DomainBalancer::on_tick(PolicyContext sim, int cpu)
 {
+    const auto c = static_cast<size_t>(cpu);
+    // The runqueue is read once for the three steps below (the vector of
+    // them stays put for the run; a pass moving tasks changes its contents).
+    const Runqueue &rq = sim.rq(cpu);
     // Linux 2.6.9 kernel/sched.c: scheduler_tick() counts the running
     // task's slice down before rebalance_tick(); the engine asks
     // check_preempt_tick() right after, if anything else is queued.
-    if (whole_)
-        resched_[static_cast<size_t>(cpu)] = o1_.tick(sim, cpu) ? 1 : 0;
-    rebalance_tick(sim, cpu);
+    bool slice_ended = false;
+    if (whole_) {
+        slice_ended = o1_.tick(sim, cpu, rq.current);
+        resched_[c] = slice_ended ? 1 : 0;
+    }
+    const bool balanced = rebalance_tick(sim, cpu);
     // Nothing else queued: schedule() would switch the arrays and run the
-    // expired task on (the engine does not ask when it runs alone).
-    if (whole_ && sim.rq(cpu).queue.empty()) {
-        o1_.settle(sim, cpu);
-        resched_[static_cast<size_t>(cpu)] = 0;
+    // expired task on (the engine does not ask when it runs alone). That
+    // switch needs an expired running task: after a tick that left the
+    // slice running and no balancing pass since, there is none (tick()
+    // made the switch already if one was due), and settle() is skipped.
+    if (whole_ && rq.queue.empty()) {
+        if (slice_ended || balanced)
+            o1_.settle(sim, cpu);
+        resched_[c] = 0;
     }
 }
 
-void DomainBalancer::rebalance_tick(PolicyContext sim, int cpu)
+bool DomainBalancer::rebalance_tick(PolicyContext sim, int cpu)
 {
     // Linux 2.6.9 kernel/sched.c: rebalance_tick(): every tick, busy or
     // idle, cpu_load becomes the average of its old value and the current
     // nr_running * SCHED_LOAD_SCALE (integer division), before the levels
     // are balanced; the division rounds up while the load rises, so that it
     // reaches the current load rather than stopping one short.
-    long &load = cpu_load_.at(static_cast<size_t>(cpu));
+    long &load = cpu_load_[static_cast<size_t>(cpu)];
     const long current = sim.nr_running(cpu) * kLoadScale;
     load = (load + (current > load ? 1 : 0) + current) / 2;
     if (acting_)
-        return;
+        return false;
     IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;
     const NextBalance &next = next_balance_ns_[static_cast<size_t>(cpu)];
     if (sim.checks_each_event()) [[unlikely]]
@@ -470,8 +481,9 @@ void DomainBalancer::rebalance_tick(PolicyContext sim, int cpu)
     // state: the loop below would pass over every level (most ticks of a
     // 1024-CPU machine), so it is not run.
     if (sim.now() < (idle == IdleType::Idle ? next.idle : next.busy))
-        return;
+        return false;
     rebalance_levels(sim, cpu, idle);
+    return true;
 }
 
 void DomainBalancer::rebalance_levels(PolicyContext sim, int cpu, IdleType idle)

@@ -158,10 +158,11 @@ private:
         return false;
     }
     bool load_balance(PolicyContext sim, int cpu, SchedDomain &sd, IdleType idle);
-    // 2.6.9 rebalance_tick(): the decayed load, then the levels due.
+    // 2.6.9 rebalance_tick(): the decayed load, then the levels due; true
+    // when a level was due (a pass ran, which may have moved tasks).
     // Inlined into on_tick(), its only caller: every PU on every tick runs
     // it, and most runs stop before the levels.
-    [[gnu::always_inline]] inline void rebalance_tick(PolicyContext sim, int cpu);
+    [[gnu::always_inline]] inline bool rebalance_tick(PolicyContext sim, int cpu);
     static SimTime balance_interval_ns(SimTime tick_ns, const SchedDomain &sd, IdleType idle)
     {
         // Linux 2.6.9 kernel/sched.c: rebalance_tick(): a level's interval is

@@ -53,7 +53,9 @@ public:
     // when the slice ended (the task is now on the expired array's tail with
     // a new slice, and must give way). Inline, as settle(): every PU calls
     // both on every tick, and most calls only count a slice down.
-    inline bool tick(PolicyView sim, int cpu);
+    bool tick(PolicyView sim, int cpu) { return tick(sim, cpu, sim.rq(cpu).current); }
+    // The same with the running task (or -1) already read by the caller.
+    inline bool tick(PolicyView sim, int cpu, TaskId cur);
     // schedule() with the running task still runnable and nothing on the
     // active array: if the task had expired, the arrays switch and it runs
     // on with its new slice.
@@ -118,9 +120,8 @@ inline void O1Arrays::switch_if_active_empty(PolicyView sim, int cpu)
         switch_if_queue_expired(sim, cpu);
 }
 
-inline bool O1Arrays::tick(PolicyView sim, int cpu)
+inline bool O1Arrays::tick(PolicyView sim, int cpu, TaskId cur)
 {
-    const TaskId cur = sim.rq(cpu).current;
     if (cur < 0)
         return false;
     // scheduler_tick(): a task already expired but not yet scheduled off
