@@ -141,7 +141,7 @@ double toucher_sys_ns(int node, int load_pu)
         Simulation::TaskSpec l;
         l.program.ops = {{Op::Kind::Compute, 200'000'000}};
         l.segments = {AccessSegment{0, 16, 1.0}};
-        l.mem_intensity = 2.0; // lines per ns of work: far more than 1 byte/ns
+        l.mem_intensity = 2.0;                    // lines per ns of work: far more than 1 byte/ns
         l.working_set_bytes = 64.0 * 1024 * 1024; // no cache holds it
         l.cpus_allowed.set(load_pu);
         sim.add_task(q, std::move(l));
