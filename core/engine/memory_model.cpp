@@ -393,6 +393,8 @@ double settle(double before, double target)
 double settle_congestion(double before, double ratio)
 {
     const double c = std::max(1.0, before * std::sqrt(ratio));
+    if (c == 1.0)
+        return c; // uncongested is exactly 1, however close it was
     return std::abs(c - before) <= kSettledShare * before ? before : c;
 }
 
