@@ -189,7 +189,12 @@ void Simulation::mark_faulted_in(ProcId proc)
 {
     if (started_)
         throw std::logic_error("mark_faulted_in after start");
-    procs_.at(proc).faulted_in = true;
+    Process &p = procs_.at(proc);
+    p.faulted_in = true;
+    // Nor does memory placed for a first write in the run owe any.
+    unfaulted_chunks_total_ -= p.unfaulted_chunks;
+    p.unfaulted_chunks = 0;
+    p.chunk_unfaulted.clear();
 }
 
 void Simulation::mark_first_write_in_run(ProcId proc)

@@ -25,7 +25,7 @@ struct FirstTouchRun {
 
 // One task on a one-PU machine touching `memory_bytes` of its own memory
 // while it computes for 200 ms; nothing else charges system time.
-enum class Setup { None, PlacedBefore, FaultedIn, FirstWriteInRun };
+enum class Setup { None, PlacedBefore, FaultedIn, FirstWriteInRun, FirstWriteThenFaultedIn };
 
 FirstTouchRun run_touching(std::int64_t memory_bytes, double fault_ns, double clear_bytes_per_ns,
                            Setup setup = Setup::None)
@@ -46,10 +46,12 @@ FirstTouchRun run_touching(std::int64_t memory_bytes, double fault_ns, double cl
         sim.place_chunks(p, 0, chunks, 0);
     if (setup == Setup::FaultedIn)
         sim.mark_faulted_in(p);
-    if (setup == Setup::FirstWriteInRun) {
+    if (setup == Setup::FirstWriteInRun || setup == Setup::FirstWriteThenFaultedIn) {
         sim.place_chunks(p, 0, chunks, 0);
         sim.mark_first_write_in_run(p);
     }
+    if (setup == Setup::FirstWriteThenFaultedIn)
+        sim.mark_faulted_in(p);
     Simulation::TaskSpec spec;
     spec.program.ops = {{Op::Kind::Compute, 200'000'000}};
     spec.segments = {AccessSegment{0, chunks, 1.0}};
@@ -102,6 +104,9 @@ TEST_CASE("a first touch charges each page's fault and clearing to the task that
     const FirstTouchRun in_run = run_touching(bytes, 2'000, 1.0, Setup::FirstWriteInRun);
     CHECK(in_run.placed_chunks == 3);
     CHECK(in_run.task_sys_ns == Approx(r.task_sys_ns).epsilon(1e-12));
+    // Marked faulted in afterwards, it owes nothing after all.
+    const FirstTouchRun then_warm = run_touching(bytes, 2'000, 1.0, Setup::FirstWriteThenFaultedIn);
+    CHECK(then_warm.task_sys_ns == placed.task_sys_ns);
 }
 
 namespace {
