@@ -264,8 +264,7 @@ double Simulation::first_touch_ns(const Process &p, int chunk, int here) const
     // distance, and the waits of its controller and link while other
     // tasks load them (MemoryModel::access_factor; 1 for a local node
     // nobody else is using, where the measured clearing rate holds).
-    const int node = p.chunk_node[static_cast<size_t>(chunk)];
-    const double slower = node == kNoNode || here < 0 ? 1.0 : memory_.access_factor(here, node);
+    const double slower = memory_.access_factor(here, p.chunk_node[static_cast<size_t>(chunk)]);
     // Counted per byte, so that a chunk smaller than a page pays its share
     // of one fault rather than a whole one per chunk.
     return bytes / static_cast<double>(m.page_bytes) * m.page_fault_ns + bytes / m.page_clear_bytes_per_ns * slower;

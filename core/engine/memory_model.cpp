@@ -381,21 +381,22 @@ double queue_wait(double u, double transfer_ns, double qmax, double lat0)
 
 // The wait moves halfway to its target each update, since it slows the
 // demand it is computed from.
+// A step's result, or where it started if it moves less than
+// kSettledShare of that.
+double held(double before, double after) { return std::abs(after - before) <= kSettledShare * before ? before : after; }
+
 double settle(double before, double target)
 {
     const double q = 0.5 * (before + target);
-    if (q < kNoQueue)
-        return 0.0;
-    return std::abs(q - before) <= kSettledShare * before ? before : q;
+    return q < kNoQueue ? 0.0 : held(before, q);
 }
 
-// The congestion multiplier's damped step towards demand / bandwidth.
+// The congestion multiplier's damped step towards demand / bandwidth;
+// uncongested is exactly 1, however close it was.
 double settle_congestion(double before, double ratio)
 {
     const double c = std::max(1.0, before * std::sqrt(ratio));
-    if (c == 1.0)
-        return c; // uncongested is exactly 1, however close it was
-    return std::abs(c - before) <= kSettledShare * before ? before : c;
+    return c == 1.0 ? c : held(before, c);
 }
 
 } // namespace

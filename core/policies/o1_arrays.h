@@ -51,10 +51,9 @@ public:
 
     // scheduler_tick(): the running task has used a tick of its slice; true
     // when the slice ended (the task is now on the expired array's tail with
-    // a new slice, and must give way). Inline, as settle(): every PU calls
-    // both on every tick, and most calls only count a slice down.
-    bool tick(PolicyView sim, int cpu) { return tick(sim, cpu, sim.rq(cpu).current); }
-    // The same with the running task (or -1) already read by the caller.
+    // a new slice, and must give way); `cur` is the running task (or -1),
+    // as the caller read it. Inline, as settle(): every PU calls both on
+    // every tick, and most calls only count a slice down.
     inline bool tick(PolicyView sim, int cpu, TaskId cur);
     // schedule() with the running task still runnable and nothing on the
     // active array: if the task had expired, the arrays switch and it runs

@@ -35,7 +35,7 @@ struct Outcome {
     std::int64_t page_migrations_total = 0;
     std::int64_t page_migrations_second_half = 0;
     double final_local_pct = 0;         // mean over processes, last quarter of the run
-    double steady_local_pct = 0;        // the same over the last quarter before the first window with idle PUs
+    double steady_local_pct = 0;        // the same over the last quarter of the last stretch with no idle PUs
     std::vector<double> max_node_share; // per process: largest share of its memory on one node
 };
 

@@ -23,6 +23,21 @@ struct FirstTouchRun {
     int chunks = 0;
 };
 
+// A run whose only system time is what its tasks' touches charge: no OS
+// noise, free switches and moves, 16 KiB pages at the given costs.
+SimConfig quiet_fault_config(SimTime duration_ns, double fault_ns, double clear_bytes_per_ns)
+{
+    SimConfig cfg;
+    cfg.duration_ns = duration_ns;
+    cfg.model.os_noise = 0;
+    cfg.model.context_switch_ns = 0;
+    cfg.model.task_migration_ns = 0;
+    cfg.model.page_bytes = 16384;
+    cfg.model.page_fault_ns = fault_ns;
+    cfg.model.page_clear_bytes_per_ns = clear_bytes_per_ns;
+    return cfg;
+}
+
 // One task on a one-PU machine touching `memory_bytes` of its own memory
 // while it computes for 200 ms; nothing else charges system time.
 enum class Setup { None, PlacedBefore, FaultedIn, FirstWriteInRun, FirstWriteThenFaultedIn };
@@ -30,14 +45,7 @@ enum class Setup { None, PlacedBefore, FaultedIn, FirstWriteInRun, FirstWriteThe
 FirstTouchRun run_touching(std::int64_t memory_bytes, double fault_ns, double clear_bytes_per_ns,
                            Setup setup = Setup::None)
 {
-    SimConfig cfg;
-    cfg.duration_ns = 1'000'000'000;
-    cfg.model.os_noise = 0;
-    cfg.model.context_switch_ns = 0;
-    cfg.model.task_migration_ns = 0;
-    cfg.model.page_bytes = 16384;
-    cfg.model.page_fault_ns = fault_ns;
-    cfg.model.page_clear_bytes_per_ns = clear_bytes_per_ns;
+    const SimConfig cfg = quiet_fault_config(1'000'000'000, fault_ns, clear_bytes_per_ns);
     Simulation sim(std::make_shared<const Topology>(import_synthetic("[numa] pack:1 core:1 pu:1")),
                    make_policy("simple", {}, "t"), cfg);
     const ProcId p = sim.add_process("toucher", memory_bytes);
@@ -117,14 +125,7 @@ namespace {
 // node 1's memory that keeps that controller saturated.
 double toucher_sys_ns(int node, int load_pu)
 {
-    SimConfig cfg;
-    cfg.duration_ns = 300'000'000;
-    cfg.model.os_noise = 0;
-    cfg.model.context_switch_ns = 0;
-    cfg.model.task_migration_ns = 0;
-    cfg.model.page_bytes = 16384;
-    cfg.model.page_fault_ns = 0;
-    cfg.model.page_clear_bytes_per_ns = 1.0;
+    SimConfig cfg = quiet_fault_config(300'000'000, 0, 1.0);
     cfg.model.mem_latency_local_ns = 100;
     cfg.model.mem_latency_remote_ns = 150;
     cfg.model.mem_bandwidth_bytes_per_ns = 1.0;
