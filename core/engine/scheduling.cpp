@@ -338,6 +338,10 @@ void Simulation::task_exit(TaskId tid)
     memory_.forget_task(tid);
     if (t.program.iterations > 0)
         --finite_.live_tasks;
+    // What it creates as its program ends arrives now, after its exit, in
+    // the order it was built (an event each, as a fork at start is).
+    for (TaskId child : t.creates_at_exit)
+        events_.push(now_, EventType::Arrive, child);
     check_finished();
     if (!finished_)
         switch_to_next(cpu);

@@ -197,6 +197,9 @@ struct alignas(64) Task {
     std::string name;
     SimTime start_ns = 0;     // arrival (fork/exec) time
     bool own_process = false; // an exec'd process of its own (TaskSpec::own_process)
+    // Tasks this one creates when its program ends (TaskSpec::created_by).
+    std::vector<TaskId> creates_at_exit;
+    bool arrives_with_creator = false; // created by another task: no arrival at start_ns
     // Its share on node n; a task with no memory segments has none anywhere.
     double weight_on(int n) const
     {

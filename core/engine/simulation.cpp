@@ -125,6 +125,17 @@ TaskId Simulation::add_task(ProcId proc, TaskSpec spec)
     t.name = spec.name.empty() ? p.name + "/" + std::to_string(p.tasks.size()) : spec.name;
     t.program = std::move(spec.program);
     t.start_ns = spec.start_ns;
+    if (spec.created_by >= 0) {
+        // The creator must already be a task of the run, and one whose program ends.
+        if (spec.created_by >= static_cast<TaskId>(tasks_.size()))
+            throw std::logic_error("task '" + t.name + "' is created by a task not added before it");
+        Task &creator = tasks_[static_cast<size_t>(spec.created_by)];
+        if (creator.program.iterations <= 0)
+            throw std::logic_error("task '" + t.name + "' is created by '" + creator.name +
+                                   "', whose program never ends");
+        creator.creates_at_exit.push_back(t.id);
+        t.arrives_with_creator = true;
+    }
     t.own_process = spec.own_process;
     t.untimed = spec.untimed;
     const int nchunks = static_cast<int>(p.chunk_node.size());
@@ -285,7 +296,8 @@ void Simulation::start()
         throw InputError("scenario", 0, "duration", "the workload runs forever (throughput workload): give a duration");
     policy_->attach(*this);
     for (auto &t : tasks_)
-        events_.push(t.start_ns, EventType::Arrive, t.id);
+        if (!t.arrives_with_creator)
+            events_.push(t.start_ns, EventType::Arrive, t.id);
     next_tick_ns_ = cfg_.model.tick_ns;
     events_.push(next_tick_ns_, EventType::Tick);
     events_.push(0, EventType::Sample);

@@ -67,6 +67,10 @@ public:
         std::string name;
         Program program;
         SimTime start_ns = 0;
+        // Created by another task of the run once that task's program ends
+        // (pthread_create() after main() has done its set-up work): it
+        // arrives when `created_by` exits, not at start_ns. -1: at start_ns.
+        TaskId created_by = -1;
         std::vector<AccessSegment> segments; // empty = no memory traffic beyond its cache
         double mem_intensity = 0.0;          // accesses past L1 per ns of compute
         double working_set_bytes = 0.0;

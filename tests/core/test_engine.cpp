@@ -163,6 +163,51 @@ TEST_CASE("CPU-bound work spreads over the PUs and finishes in work/PUs time", "
     CHECK(check_invariants(sim).empty());
 }
 
+TEST_CASE("a task created by another arrives when its creator's program ends, not before", "[engine]")
+{
+    // main() computes 50 ms, then two threads of 30 ms each start: 80 ms on
+    // 2 PUs, though the second PU sits idle for main()'s 50 ms.
+    SimConfig cfg;
+    cfg.model.os_noise = 0;
+    Simulation sim(synth("pack:1 core:2 pu:1"), make_policy("simple", {}, "t"), cfg);
+    const ProcId p = sim.add_process("prog", 0);
+    Simulation::TaskSpec main_spec;
+    main_spec.name = "main";
+    main_spec.program.ops = {{Op::Kind::Compute, 50'000'000}};
+    const TaskId main_task = sim.add_task(p, main_spec);
+    for (int i = 0; i < 2; ++i) {
+        Simulation::TaskSpec s;
+        s.name = "thread" + std::to_string(i);
+        s.program.ops = {{Op::Kind::Compute, 30'000'000}};
+        s.created_by = main_task;
+        sim.add_task(p, s);
+    }
+    sim.run_until(49'000'000);
+    CHECK(sim.task(1).state == TaskState::NotStarted);
+    CHECK(sim.task(2).state == TaskState::NotStarted);
+    CHECK(sim.runqueues()[0].current == main_task);
+    sim.run_to_end();
+    REQUIRE(sim.finished());
+    CHECK(sim.end_time() / 1e6 == Approx(80.0).margin(1.0));
+    for (auto &t : sim.tasks())
+        CHECK(t.state == TaskState::Exited);
+    CHECK(check_invariants(sim).empty());
+
+    // A creator must come first and end.
+    Simulation bad(synth("pack:1 core:2 pu:1"), make_policy("simple", {}, "t"), cfg);
+    const ProcId q = bad.add_process("prog", 0);
+    Simulation::TaskSpec forever;
+    forever.program.ops = {{Op::Kind::Compute, 1'000'000}};
+    forever.program.iterations = 0;
+    const TaskId f = bad.add_task(q, forever);
+    Simulation::TaskSpec child;
+    child.program.ops = {{Op::Kind::Compute, 1'000'000}};
+    child.created_by = f;
+    CHECK_THROWS_AS(bad.add_task(q, child), std::logic_error);
+    child.created_by = 5;
+    CHECK_THROWS_AS(bad.add_task(q, child), std::logic_error);
+}
+
 TEST_CASE("user + system + idle equals PUs x elapsed", "[engine]")
 {
     Simulation sim = make_random_sim(7, 4);
