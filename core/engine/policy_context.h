@@ -35,6 +35,10 @@ public:
     inline const Topology &topology() const;
     inline const ModelParams &model() const;
     inline SimTime now() const;
+    // The run's seed: a policy that needs chance of its own (a daemon's
+    // phase) draws it from a stream of its own seeded by it, never from the
+    // engine's, so the engine's draws stay where they were.
+    inline std::uint64_t seed() const;
     inline const std::vector<Task> &tasks() const;
     inline const Task &task(TaskId t) const;
     inline const std::vector<Process> &processes() const;

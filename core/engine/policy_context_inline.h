@@ -11,6 +11,7 @@ namespace schedscope {
 inline const Topology &PolicyView::topology() const { return sim_->topology(); }
 inline const ModelParams &PolicyView::model() const { return sim_->model(); }
 inline SimTime PolicyView::now() const { return sim_->now(); }
+inline std::uint64_t PolicyView::seed() const { return sim_->config().seed; }
 inline const std::vector<Task> &PolicyView::tasks() const { return sim_->tasks(); }
 inline const Task &PolicyView::task(TaskId t) const { return sim_->task(t); }
 inline const std::vector<Process> &PolicyView::processes() const { return sim_->processes(); }

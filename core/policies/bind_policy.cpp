@@ -15,6 +15,8 @@
 #include "policies/factories.h"
 #include "policies/policy_text.h"
 
+#include <vector>
+
 namespace schedscope {
 
 namespace {
@@ -82,7 +84,13 @@ public:
             for (int i = 0; i < units; ++i)
                 bind_process(sim, procs[i], cpu_nodes(i, units, nodes), unit_nodes(i, units, nodes));
         } else if (procs.size() == 1) {
-            const auto &tasks = sim.processes()[procs[0]].tasks;
+            // A task whose end creates the others (numa02's main(), writing
+            // the memory first) runs alone before them: not a unit, and its
+            // memory is rehomed with the threads' slices.
+            std::vector<TaskId> tasks;
+            for (TaskId t : sim.processes()[procs[0]].tasks)
+                if (sim.task(t).creates_at_exit.empty())
+                    tasks.push_back(t);
             const int units = static_cast<int>(tasks.size());
             for (int i = 0; i < units; ++i)
                 bind_thread(sim, tasks[i], cpu_nodes(i, units, nodes), unit_nodes(i, units, nodes));
@@ -164,6 +172,8 @@ private:
                 for (TaskId o : sim.processes()[task.proc].tasks) {
                     if (o >= t)
                         break;
+                    if (!sim.task(o).creates_at_exit.empty())
+                        continue; // set-up work, not an owner
                     for (const auto &os : sim.task(o).segments)
                         earlier_owner = earlier_owner || (c >= os.chunk_begin && c < os.chunk_end);
                 }

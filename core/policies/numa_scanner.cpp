@@ -2,6 +2,7 @@
 
 #include "engine/simulation.h"
 #include "policies/policy_text.h"
+#include "util/prng.h"
 
 #include <algorithm>
 
@@ -19,7 +20,10 @@ constexpr std::int64_t kMaxPagesToScan = std::int64_t{1} << 40;
 // khugepaged_scan_sleep_millisecs = 10 s and scans khugepaged_pages_to_scan
 // = HPAGE_PMD_NR * 8 pages of address space, collapsing what it can.
 constexpr SimTime kKhugepagedScanSleepNs = 10'000'000'000;
-constexpr std::int64_t kKhugepagedPagesToScan = 512 * 8;
+constexpr std::int64_t kKhugepagedPagesToScan = std::int64_t{512} * 8;
+// The stream the daemons' phases come from: the run's seed mixed with this,
+// so that it is the scanner's own and the engine's draws do not move.
+constexpr std::uint64_t kDaemonPhaseStream = 0x6b6e756d615f7363; // "knuma_sc"
 
 // A CPU running one of the process's live tasks, or kNoCpu.
 int cpu_of_process(PolicyView sim, const Process &proc)
@@ -48,6 +52,9 @@ const ParamTable<NumaScanParams> &NumaScanParams::table()
         t.choice("transparent_hugepage", &NumaScanParams::thp, {{"always", true}, {"never", false}},
                  "always: memory starts in 2 MiB huge pages (one entry, one fault each; split to migrate, collapsed "
                  "again by khugepaged); never: 4 KiB pages");
+        t.real("daemon_start_ms", &NumaScanParams::daemon_start_ms, NumaScanParams::kDrawnPhase, kMaxScanSleepMs, "ms",
+               "when knuma_scand's first pass and khugepaged's first wakeup come after the run starts; -1: after a "
+               "part of each one's sleep drawn from the seed (the daemons were asleep when the run began)");
         return t;
     }();
     return t;
@@ -79,6 +86,26 @@ void NumaScanner::tick(PolicyContext sim, const std::function<void(ProcId)> &on_
         split_.resize(nproc);
         for (ProcId pid = 0; pid < nproc; ++pid)
             split_[pid].resize(sim.processes()[pid].chunk_node.size(), 0);
+    }
+    if (!phased_) {
+        // knuma_scand and khugepaged are kernel daemons that run from boot,
+        // each sleeping between passes (AutoNUMA27 mm/autonuma.c
+        // knuma_scand(): scan_sleep_pass_millisecs after a pass over every
+        // mm; Linux 3.6 mm/huge_memory.c khugepaged_wait_work():
+        // khugepaged_scan_sleep_millisecs). A benchmark starts at some point
+        // of those sleeps, not as a pass begins: with no other process to
+        // walk, knuma_scand is nearly always in its pause, so its first pass
+        // over a new process comes after a part of the pause drawn at
+        // random, and khugepaged's first wakeup the same way.
+        phased_ = true;
+        if (p_.daemon_start_ms >= 0) {
+            next_wake_ns_ = next_khugepaged_ns_ = sim.now() + static_cast<SimTime>(p_.daemon_start_ms * 1e6);
+        } else {
+            Prng phase(sim.seed() ^ kDaemonPhaseStream);
+            next_wake_ns_ = sim.now() + static_cast<SimTime>(phase.uniform() * p_.scan_sleep_pass_ms * 1e6);
+            next_khugepaged_ns_ = sim.now() +
+                                  static_cast<SimTime>(phase.uniform() * static_cast<double>(kKhugepagedScanSleepNs));
+        }
     }
     if (p_.thp && sim.now() >= next_khugepaged_ns_) {
         next_khugepaged_ns_ = sim.now() + kKhugepagedScanSleepNs;

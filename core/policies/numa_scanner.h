@@ -43,6 +43,12 @@ struct NumaScanParams {
     std::int64_t pages_to_scan = kDefaultPagesToScan;
     bool pmd = kDefaultPmdScan;
     bool thp = kDefaultThp;
+    // When knuma_scand's first pass and khugepaged's first wakeup come, in
+    // ms after the run starts; kDrawnPhase: after a part of each daemon's
+    // own sleep drawn from the run's seed (the daemons were asleep when the
+    // run began, at no particular point of their sleep).
+    static constexpr double kDrawnPhase = -1;
+    double daemon_start_ms = kDrawnPhase;
 
     // The scanner's knobs, declared once.
     static const ParamTable<NumaScanParams> &table();
@@ -79,6 +85,7 @@ private:
     std::vector<std::vector<std::uint8_t>> faults_; // per process and chunk: faults taken this pass
     std::vector<std::vector<std::uint8_t>> split_;  // per process and chunk: THP on, its huge pages split
     SimTime next_khugepaged_ns_ = 0;
+    bool phased_ = false;        // the daemons' first wakeups drawn (first tick)
     ProcId khugepaged_proc_ = 0; // khugepaged's cursor: process and chunk
     int khugepaged_chunk_ = 0;
 };

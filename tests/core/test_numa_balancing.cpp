@@ -13,6 +13,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace schedscope;
 
 namespace {
@@ -141,7 +143,8 @@ TEST_CASE("NUMA balancing actions charge page by page: scan, flush, fault, copy,
 TEST_CASE("autonuma: hinting faults per page, per pmd or per huge page", "[policy][numa]")
 {
     // Threads pinned to node 1, memory on node 0: every chunk faults and
-    // migrates once.
+    // migrates once. knuma_scand's first pass at the start (daemon_start_ms=0)
+    // in these tests of its mechanics.
     auto run = [](const std::string &policy) {
         Simulation sim = make(policy);
         const ProcId p = add_process(sim, {2, 3}, 0);
@@ -149,9 +152,9 @@ TEST_CASE("autonuma: hinting faults per page, per pmd or per huge page", "[polic
         CHECK(sim.processes()[p].chunks_on_node[1] == kChunks);
         return sim.numa_activity();
     };
-    const NumaActivity pte = run("autonuma:pmd=off,transparent_hugepage=never");
-    const NumaActivity pmd = run("autonuma:pmd=on,transparent_hugepage=never");
-    const NumaActivity thp = run("autonuma:transparent_hugepage=always");
+    const NumaActivity pte = run("autonuma:pmd=off,transparent_hugepage=never,daemon_start_ms=0");
+    const NumaActivity pmd = run("autonuma:pmd=on,transparent_hugepage=never,daemon_start_ms=0");
+    const NumaActivity thp = run("autonuma:transparent_hugepage=always,daemon_start_ms=0");
     // Every page of a pte-armed chunk traps (a few more samples re-arm it).
     CHECK(pte.fault_traps >= pte.fault_pages);
     CHECK(pte.fault_pages > 0);
@@ -175,7 +178,7 @@ TEST_CASE("autonuma: pages migrate in the fault, pages_to_migrate per node per w
     // faults once; the first migrates, the rest are refused and stay until
     // their next fault, in the next pass, 10 s later.
     {
-        Simulation sim = make("autonuma:pages_to_migrate=1024");
+        Simulation sim = make("autonuma:pages_to_migrate=1024,daemon_start_ms=0");
         const ProcId p = add_process(sim, {2, 3}, 0);
         sim.run_until(500'000'000);
         CHECK(page_migrate_decisions(sim) == 1);
@@ -184,7 +187,7 @@ TEST_CASE("autonuma: pages migrate in the fault, pages_to_migrate per node per w
         CHECK(sim.processes()[p].chunks_on_node[1] == 1);
     }
     // Passes every 100 ms: one more chunk per window, all 16 within 2.5 s.
-    Simulation sim = make("autonuma:pages_to_migrate=1024,scan_sleep_pass_ms=100");
+    Simulation sim = make("autonuma:pages_to_migrate=1024,scan_sleep_pass_ms=100,daemon_start_ms=0");
     const ProcId p = add_process(sim, {2, 3}, 0);
     sim.run_until(500'000'000);
     const std::int64_t moved = page_migrate_decisions(sim);
@@ -200,7 +203,7 @@ TEST_CASE("autonuma: one knuma_scand walks the processes in turn, then pauses sc
     // pages_to_scan = 8 chunks per 100 ms wakeup for knuma_scand as a whole
     // (AutoNUMA27 knuma_scand()): two processes of 16 chunks take four
     // wakeups, the first process's two first, then nothing for 10 s.
-    Simulation sim = make("autonuma:pages_to_scan=8192,mem_follow=off");
+    Simulation sim = make("autonuma:pages_to_scan=8192,mem_follow=off,daemon_start_ms=0");
     add_process(sim, {0, 1}, 0, 12'000);
     add_process(sim, {2, 3}, 1, 12'000);
     sim.run_until(50'000'000);
@@ -213,6 +216,36 @@ TEST_CASE("autonuma: one knuma_scand walks the processes in turn, then pauses sc
     CHECK(sim.numa_activity().pages_scanned == 32 * 1024); // the pass pause
     sim.run_until(10'500'000'000);
     CHECK(sim.numa_activity().pages_scanned > 32 * 1024);
+}
+
+TEST_CASE("autonuma: knuma_scand's first pass comes at a point of its pause the seed draws", "[policy][numa]")
+{
+    // The daemon sleeps scan_sleep_pass_ms between passes from boot on, so a
+    // run starts somewhere in a pause: nothing is armed before a drawn part
+    // of it, then the pass comes; seeds draw different parts.
+    std::vector<SimTime> first_scan;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Simulation sim = make("autonuma:scan_sleep_pass_ms=2000,mem_follow=off", seed);
+        add_process(sim, {0, 1}, 0, 3000);
+        while (sim.numa_activity().pages_scanned == 0 && sim.now() < 3'000'000'000)
+            REQUIRE(sim.step());
+        INFO("seed " << seed << ": first pass at " << sim.now() / 1e6 << " ms");
+        CHECK(sim.numa_activity().pages_scanned > 0);
+        CHECK(sim.now() <= 2'001'000'000); // within the pause (and the tick that wakes it)
+        first_scan.push_back(sim.now());
+        // The same seed draws the same point.
+        Simulation again = make("autonuma:scan_sleep_pass_ms=2000,mem_follow=off", seed);
+        add_process(again, {0, 1}, 0, 3000);
+        again.run_until(sim.now() - 1);
+        CHECK(again.numa_activity().pages_scanned == 0);
+    }
+    std::sort(first_scan.begin(), first_scan.end());
+    CHECK(std::unique(first_scan.begin(), first_scan.end()) == first_scan.end());
+    // daemon_start_ms fixes it: at the start.
+    Simulation fixed = make("autonuma:scan_sleep_pass_ms=2000,mem_follow=off,daemon_start_ms=0");
+    add_process(fixed, {0, 1}, 0, 3000);
+    fixed.run_until(2'000'000);
+    CHECK(fixed.numa_activity().pages_scanned > 0);
 }
 
 TEST_CASE("sched-numa: a page faulting twice in a row from a node migrates there", "[policy][numa]")

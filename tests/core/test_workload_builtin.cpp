@@ -182,6 +182,8 @@ TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[wor
         for (const auto &p : sim.processes()) {
             int next = 0;
             for (TaskId t : p.tasks) {
+                if (!sim.task(t).creates_at_exit.empty())
+                    continue; // numa02's main(), whose write covers all of it before the threads
                 const auto &seg = sim.task(t).segments.at(0);
                 CHECK(seg.chunk_begin == next);
                 CHECK(seg.chunk_end > seg.chunk_begin);
@@ -192,12 +194,30 @@ TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[wor
     }
     Simulation n2 = build(kFourNodes, "numa02:memory_mb=64");
     CHECK(n2.processes().size() == 1);
-    CHECK(n2.tasks().size() == 8);
+    // main() and its 8 threads.
+    REQUIRE(n2.tasks().size() == 9);
     // The plain build: main() writes all of it before the threads start,
-    // bind() empty, so every chunk sits on main()'s node.
+    // bind() empty, so every chunk sits on main()'s node; main() is a task
+    // of the run, on that node, and it creates every thread.
     CHECK(n2.processes()[0].chunks_on_node[0] == 16);
     for (int n = 1; n < 4; ++n)
         CHECK(n2.processes()[0].chunks_on_node[n] == 0);
+    CHECK(n2.task(0).name == "numa02/main");
+    CHECK(n2.task(0).creates_at_exit.size() == 8);
+    CHECK(n2.task(0).program.iterations == 1);
+    CHECK(n2.topology().node_of_pu(n2.task(0).cpus_allowed.first()) == 0);
+    // Under bind(), main() writes part k from node k: one task a part, each
+    // creating the next, the last creating the threads.
+    Simulation hb = build(kFourNodes, "numa02:memory_mb=64,bind=hard");
+    REQUIRE(hb.tasks().size() == 12);
+    for (int k = 0; k < 4; ++k) {
+        INFO("part " << k);
+        const Task &part = hb.task(k);
+        CHECK(part.name == "numa02/main." + std::to_string(k));
+        CHECK(hb.topology().node_of_pu(part.cpus_allowed.first()) == k);
+        CHECK(part.creates_at_exit.size() == (k < 3 ? 1U : 8U));
+        CHECK(hb.processes()[0].chunk_node[static_cast<size_t>(part.segments[0].chunk_begin)] == k);
+    }
     // The binding builds' bind(k) binds main() before part k: a quarter on
     // each node; first_touch=nodes asks for that without binding threads.
     for (const char *spec : {"numa02:memory_mb=64,bind=hard", "numa02:memory_mb=64,bind=inverse",
@@ -211,7 +231,7 @@ TEST_CASE("numa01_THREAD_ALLOC and numa02 give each thread its own slice", "[wor
     Simulation lazy = build(kFourNodes, "numa02:memory_mb=64,first_touch=thread");
     for (int n = 0; n < 4; ++n)
         CHECK(lazy.processes()[0].chunks_on_node[n] == 0);
-    CHECK(build(kFourNodes, "numa02_SMT:memory_mb=64").tasks().size() == 4);
+    CHECK(build(kFourNodes, "numa02_SMT:memory_mb=64").tasks().size() == 5);
 }
 
 TEST_CASE("the benchmark's own binding: hard puts thread i with its memory, inverse away from it", "[workload]")
@@ -219,7 +239,10 @@ TEST_CASE("the benchmark's own binding: hard puts thread i with its memory, inve
     Simulation hard = build(kFourNodes, "numa02:memory_mb=64,bind=hard");
     Simulation inv = build(kFourNodes, "numa02:memory_mb=64,bind=inverse");
     const Topology &topo = hard.topology();
-    for (size_t i = 0; i < hard.tasks().size(); ++i) {
+    // The first four tasks are main()'s write, part by part; then the threads.
+    constexpr size_t kMainParts = 4;
+    REQUIRE(hard.tasks().size() == kMainParts + 8);
+    for (size_t i = kMainParts; i < hard.tasks().size(); ++i) {
         const auto &th = hard.tasks()[i];
         const auto &ti = inv.tasks()[i];
         const int slice_node = hard.processes()[0].chunk_node[th.segments[0].chunk_begin];
@@ -272,10 +295,21 @@ TEST_CASE("bind suffixes name a bind mode and the base workload", "[workload]")
 
 TEST_CASE("remote memory slows numa02 down: inverse binding well behind hard binding", "[workload]")
 {
+    // The threads' part of the run: from when main()'s write, the same in
+    // both builds, is done and creates them.
     auto elapsed = [](const std::string &spec) {
         Simulation sim = build(kFourNodes, spec);
+        const auto creating = [&sim] {
+            for (const Task &t : sim.tasks())
+                if (!t.creates_at_exit.empty() && t.state != TaskState::Exited)
+                    return true;
+            return false;
+        };
+        while (creating())
+            REQUIRE(sim.step());
+        const SimTime threads_start = sim.now();
         sim.run_to_end();
-        return static_cast<double>(sim.end_time());
+        return static_cast<double>(sim.end_time() - threads_start);
     };
     const double hard = elapsed("numa02:memory_mb=32,loops=20,bind=hard");
     const double inverse = elapsed("numa02:memory_mb=32,loops=20,bind=inverse");
