@@ -101,7 +101,7 @@ void Simulation::recompute_rate(int cpu)
     rq.rate = rate;
 }
 
-void Simulation::maybe_schedule_burst_end(int cpu)
+void Simulation::schedule_burst_end(int cpu)
 {
     const Runqueue &rq = rqs_[cpu];
     if (rq.current < 0 || rq.rate <= 0) {
@@ -122,20 +122,9 @@ void Simulation::maybe_schedule_burst_end(int cpu)
         no_burst();
         return;
     }
+    // The burst does not plainly outlast the tick period
+    // (maybe_schedule_burst_end): the exact path.
     const double work = std::max(0.0, t.remaining_work_ns);
-    // Most bursts on a tick outlast the tick period (every CPU-bound task
-    // of a big machine, on every tick): that is settled here with a
-    // multiplication, before the division below. The test only answers
-    // "outlasts" when the exact path would: with gap = next_tick - now and
-    // work > (gap - debt + 1) x rate, the rounding of the few operations on
-    // either side is under 1e-15 of gap + 1, so need > gap and due > next
-    // tick for any gap below 1e14 ns (a tick period is 1e6). The second
-    // test keeps need far from where ceil_ns stops being exact.
-    const double gap = static_cast<double>(next_tick_ns_ - now_);
-    if (rq.rate != 1.0 && gap < 1e14 && work > (gap - rq.sys_debt_ns + 1.0) * rq.rate && work <= 0x1p60 * rq.rate) {
-        no_burst();
-        return;
-    }
     // x / 1.0 is x: a task that never waits on memory skips the division.
     const double need = rq.sys_debt_ns + (rq.rate == 1.0 ? work : work / rq.rate);
     const SimTime due = now_ + std::max<SimTime>(1, ceil_ns(need));

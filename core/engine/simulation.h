@@ -23,6 +23,7 @@
 #include "engine/sim_types.h"
 #include "util/prng.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <span>
@@ -295,7 +296,37 @@ private:
     void advance_cpu_to_now(int cpu);
     void advance_all();
     void recompute_rate(int cpu);
-    void maybe_schedule_burst_end(int cpu);
+    // Schedules the PU's burst end if it falls before the next tick (or
+    // drops the one scheduled). Inline for a burst that plainly outlasts
+    // the tick period (every CPU-bound task of a big machine, on every
+    // tick), which only drops any pending event; the rest, out of line, in
+    // schedule_burst_end.
+    void maybe_schedule_burst_end(int cpu)
+    {
+        const auto c = static_cast<std::size_t>(cpu);
+        const Runqueue &rq = rqs_[c];
+        // Settled with a multiplication: with gap = next_tick - now and
+        // work > (gap - debt + 1) x rate, the rounding of the few operations
+        // of schedule_burst_end's exact path is under 1e-15 of gap + 1, so
+        // there need > gap and due > next tick for any gap below 1e14 ns (a
+        // tick period is 1e6). The last test keeps need far from where
+        // ceil_ns stops being exact. A rate of exactly 1 (no memory
+        // traffic) and a task waking its post's waiters (in_post) take the
+        // exact path, as does an idle PU.
+        if (rq.current >= 0 && rq.rate > 0 && rq.rate != 1.0) {
+            const Task &t = tasks_[static_cast<std::size_t>(rq.current)];
+            const double work = std::max(0.0, t.remaining_work_ns);
+            const double gap = static_cast<double>(next_tick_ns_ - now_);
+            if (!t.in_post && gap < 1e14 && work > (gap - rq.sys_debt_ns + 1.0) * rq.rate && work <= 0x1p60 * rq.rate) {
+                if (burst_due_ns_[c] >= 0)
+                    ++burst_seq_[c];
+                burst_due_ns_[c] = -1;
+                return;
+            }
+        }
+        schedule_burst_end(cpu);
+    }
+    void schedule_burst_end(int cpu);
     // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
     // (half the calls in a wakeup storm: every block leaves one idle for a
     // moment), where both only clear its rate and pending burst.
