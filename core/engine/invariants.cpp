@@ -161,11 +161,17 @@ void check_queue_waits(const Simulation &sim, Problems &out)
 }
 
 // A rate the memory model keeps for a PU's task is the one it would derive
-// now (it is given again until something it reads changes); caches never
-// hold more than they can, and a cache's index of its shares (the presence
-// bits and the ids find() scans) says what its shares say.
+// now (it is given again until something it reads changes), and so is the
+// congestion a skipped update would keep; caches never hold more than they
+// can, and a cache's index of its shares (the presence bits and the ids
+// find() scans) says what its shares say.
 void check_rates_and_caches(const Simulation &sim, Problems &out)
 {
+    std::vector<int> pu_node(static_cast<size_t>(sim.topology().pu_count()));
+    for (size_t c = 0; c < pu_node.size(); ++c)
+        pu_node[c] = sim.node_of_pu(static_cast<int>(c));
+    if (!sim.memory().congestion_skip_holds(sim.runqueues(), sim.tasks(), pu_node))
+        out.push_back("the next congestion update would be skipped, but a full one moves its figures");
     for (int c = 0; c < sim.topology().pu_count(); ++c) {
         const TaskId t = sim.rq(c).current;
         if (t >= 0 && sim.task(t).mem_intensity > 0 && !sim.memory().kept_rate_holds(sim.task(t), c, sim.node_of_pu(c)))

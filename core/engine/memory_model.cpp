@@ -4,6 +4,7 @@
 #include "engine/memory_model.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace schedscope {
@@ -85,7 +86,18 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
         }
     }
     pu_cache_first_[static_cast<size_t>(npu)] = static_cast<int>(pu_cache_list_.size());
-    cache_changes_.assign(caches_.size(), 0);
+    pu_cache_changes_.assign(static_cast<size_t>(npu), 0);
+    // The inverse of the PUs' cache lists, in PU order.
+    cache_pu_first_.assign(caches_.size() + 1, 0);
+    for (const PuCache &pc : pu_cache_list_)
+        ++cache_pu_first_[static_cast<size_t>(pc.cache) + 1];
+    for (size_t c = 0; c < caches_.size(); ++c)
+        cache_pu_first_[c + 1] += cache_pu_first_[c];
+    cache_pu_list_.assign(pu_cache_list_.size(), 0);
+    std::vector<int> fill(cache_pu_first_.begin(), cache_pu_first_.end() - 1);
+    for (int p = 0; p < npu; ++p)
+        for (const PuCache &pc : pu_caches(p))
+            cache_pu_list_[static_cast<size_t>(fill[static_cast<size_t>(pc.cache)]++)] = p;
     kept_rate_.assign(static_cast<size_t>(npu), KeptRate{});
     warm_kept_.assign(static_cast<size_t>(npu), WarmKept{});
 }
@@ -110,7 +122,7 @@ void MemoryModel::forget_task(TaskId tid)
     for (size_t i = 0; i < caches_.size(); ++i)
         if (caches_[i].forget_if([&](const CacheShare &s) { return s.task == tid; }) > 0) {
             caches_[i].recount();
-            ++cache_changes_[i];
+            cache_changed(static_cast<int>(i));
         }
 }
 
@@ -141,7 +153,7 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
         int slot = c.find(t.id, hint);
         if (slot < 0) {
             slot = c.add(t.id);
-            ++cache_changes_[static_cast<size_t>(pc.cache)];
+            cache_changed(pc.cache);
         }
         hint = slot;
         CacheShare &mine = c.shares[slot];
@@ -150,7 +162,7 @@ void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
             continue;
         all_full = false;
         // Its share grows below, and others' may shrink.
-        ++cache_changes_[static_cast<size_t>(pc.cache)];
+        cache_changed(pc.cache);
         // A share just added holds nothing: its hit share is 0 without the
         // division (most L1 lookups in a storm), which then leaves the
         // chain of dependent operations that ends in the eviction test.
@@ -199,7 +211,7 @@ void MemoryModel::cool_by_stray_lines(const Task &t, int cpu, double user_ns, do
         if (c.capacity_bytes <= 0 || c.used_bytes <= 0)
             continue;
         c.shrink_others(t.id, std::exp(-in_bytes / c.capacity_bytes), kForgetBytes);
-        ++cache_changes_[static_cast<size_t>(pc.cache)];
+        cache_changed(pc.cache);
     }
 }
 
@@ -401,8 +413,69 @@ double settle_congestion(double before, double ratio)
 
 } // namespace
 
+MemoryModel::DemandInputs MemoryModel::demand_inputs(const Runqueue &rq, std::span<const Task> tasks, int node)
+{
+    // node_demand and add_link_demand pass over such a PU.
+    if (rq.current < 0 || rq.mem_frac <= 0)
+        return DemandInputs{};
+    const Task &t = tasks[static_cast<size_t>(rq.current)];
+    const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+    return DemandInputs{rq.current,
+                        node,
+                        t.placement_changes,
+                        bits(rq.rate),
+                        bits(rq.mem_frac),
+                        bits(t.mem_intensity),
+                        bits(t.writeback_share),
+                        bits(t.unplaced_weight)};
+}
+
+bool MemoryModel::same_demand_inputs(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                     std::span<const int> pu_node) const
+{
+    if (demand_inputs_.size() != rqs.size())
+        return false;
+    for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
+        if (!(demand_inputs(rqs[cpu], tasks, pu_node[cpu]) == demand_inputs_[cpu]))
+            return false;
+    return true;
+}
+
 void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                     std::span<const int> pu_node)
+{
+    // The same inputs as the last update, which moved nothing: the same
+    // figures, which it would leave where they are.
+    if (congestion_quiet_ && same_demand_inputs(rqs, tasks, pu_node))
+        return;
+    demand_inputs_.resize(rqs.size());
+    for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
+        demand_inputs_[cpu] = demand_inputs(rqs[cpu], tasks, pu_node[cpu]);
+    const std::uint64_t changes = congestion_changes_;
+    update_congestion_in_full(rqs, tasks, pu_node);
+    // Every step that moves a figure counts it in congestion_changes_
+    // (settle_nodes' result, settle_links): none counted, none moved. Nor
+    // did the links' list then (a link joins it with no congestion or
+    // queue, and stays only with one, so each that joined left again and
+    // each that was there stayed).
+    congestion_quiet_ = congestion_changes_ == changes;
+}
+
+bool MemoryModel::congestion_skip_holds(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                        std::span<const int> pu_node) const
+{
+    if (!congestion_quiet_ || !same_demand_inputs(rqs, tasks, pu_node))
+        return true; // the next update is a full one
+    MemoryModel copy = *this;
+    copy.congestion_quiet_ = false;
+    copy.update_congestion(rqs, tasks, pu_node);
+    return copy.congestion_changes_ == congestion_changes_ && copy.node_congestion_ == node_congestion_ &&
+           copy.node_queue_ == node_queue_ && copy.link_congestion_ == link_congestion_ &&
+           copy.link_queue_ == link_queue_ && copy.link_active_ == link_active_;
+}
+
+void MemoryModel::update_congestion_in_full(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                            std::span<const int> pu_node)
 {
     // Bytes per ns each node is asked for at the current rates: the lines
     // its readers miss, and the lines they write back (a store loop's

@@ -115,7 +115,20 @@ public:
     // --- congestion (each tick) ---
     // Re-derives node and link congestion and queueing from the demand of
     // the tasks running now: `rqs` and `pu_node` indexed by PU.
+    //
+    // The update is a function of what it reads of each PU (DemandInputs)
+    // and of the figures it moves. When the last update moved none of them
+    // and every PU's inputs are bit for bit what that update read, this
+    // one would come to the same figures again: it is skipped (a machine
+    // in a steady state, on most ticks). A task's memory placement is
+    // compared by its count of changes (Task::placement_changes), as a kept
+    // rate compares it: whoever moves its per-node shares counts the move.
     void update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node);
+    // Whether skipping the update now would leave what a full one leaves
+    // (SCHEDSCOPE_CHECK_INVARIANTS): true unless a full update, run on a
+    // copy, moves a figure the skip would have kept.
+    bool congestion_skip_holds(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                               std::span<const int> pu_node) const;
     // Queueing waits below saturation, in local memory latencies: at node
     // `n`'s memory, and on the link between nodes a and b.
     double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
@@ -178,6 +191,26 @@ private:
     void add_link_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
                          const double *per_weight);
     void settle_links();
+    // The full update, as update_congestion describes it.
+    void update_congestion_in_full(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                   std::span<const int> pu_node);
+
+    // Everything the congestion update reads of one PU, the floating-point
+    // figures as their bits (so that equal means the same result, whatever
+    // the values): all zero for a PU that puts no demand on memory (idle,
+    // or its task misses no cache).
+    struct DemandInputs {
+        TaskId task = -1;
+        int node = 0;                // the PU's
+        std::uint64_t placement = 0; // Task::placement_changes
+        std::uint64_t rate = 0, mem_frac = 0, intensity = 0, writeback = 0, unplaced = 0;
+        bool operator==(const DemandInputs &) const = default;
+    };
+    static DemandInputs demand_inputs(const Runqueue &rq, std::span<const Task> tasks, int node);
+    // Whether every PU's inputs are those recorded at the last update
+    // (and the PU count the same).
+    bool same_demand_inputs(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                            std::span<const int> pu_node) const;
 
     // What memory_bound_rate derives, before any migration pricing.
     struct RateParts {
@@ -227,12 +260,15 @@ private:
         return k.in.task == t.id && t.used_nodes.size() <= 1 && k.in == rate_inputs(t, cpu);
     }
     double derive_rate(Task &t, Runqueue &rq, int cpu, int here);
-    std::uint64_t cache_changes_above(int cpu) const
+    // How many times a cache above `cpu` changed its shares.
+    std::uint64_t cache_changes_above(int cpu) const { return pu_cache_changes_[static_cast<std::size_t>(cpu)]; }
+    // Cache `cache` changed its shares: counted for each PU below it.
+    void cache_changed(int cache)
     {
-        std::uint64_t n = 0;
-        for (const PuCache &pc : pu_caches(cpu))
-            n += cache_changes_[static_cast<std::size_t>(pc.cache)];
-        return n;
+        const auto first = static_cast<std::size_t>(cache_pu_first_[static_cast<std::size_t>(cache)]);
+        const auto last = static_cast<std::size_t>(cache_pu_first_[static_cast<std::size_t>(cache) + 1]);
+        for (std::size_t i = first; i < last; ++i)
+            ++pu_cache_changes_[static_cast<std::size_t>(cache_pu_list_[i])];
     }
     void price_migration(Task &t, Runqueue &rq, int here, double cache_lat, double miss, double mem_factor,
                          double lat) const;
@@ -267,11 +303,21 @@ private:
     std::shared_ptr<const Topology> topo_;
     ModelParams model_;
     std::vector<CacheState> caches_;
-    // Per cache: how many times its shares changed (only ever grows, so the
-    // sum over a PU's caches changes whenever one of them does).
-    std::vector<std::uint64_t> cache_changes_;
+    // Per PU: how many times the shares of a cache above it changed (only
+    // ever grows, so it moves whenever one of them changes). Kept per PU
+    // rather than per cache, so that reading it is one load, not a sum over
+    // the PU's caches: a kept rate and a kept warming read it on every tick.
+    std::vector<std::uint64_t> pu_cache_changes_;
+    // Cache c's PUs are [cache_pu_first_[c], cache_pu_first_[c + 1]) of cache_pu_list_.
+    std::vector<int> cache_pu_list_;
+    std::vector<int> cache_pu_first_; // cache count + 1 entries
     // How many updates changed a node's or a link's congestion or queueing.
     std::uint64_t congestion_changes_ = 0;
+    // Per PU, what the last full congestion update read; and whether that
+    // update moved no figure (then the next one with the same inputs is
+    // skipped).
+    std::vector<DemandInputs> demand_inputs_;
+    bool congestion_quiet_ = false;
     std::vector<KeptRate> kept_rate_; // per PU
     // Per PU: the task whose warming there last changed nothing, all its
     // shares above the PU being at their target, and cache_changes_above
