@@ -126,19 +126,9 @@ void MemoryModel::forget_task(TaskId tid)
         }
 }
 
-void MemoryModel::warm(Task &t, int cpu, double user_ns, double work_ns)
+void MemoryModel::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
 {
-    // No time run, nothing brought in (a CPU brought up to date twice at
-    // the same instant, as a storm does all the time).
-    if (t.working_set_bytes <= 0 || user_ns <= 0)
-        return;
-    // The pass below found every share of this task above this PU at its
-    // target last time, and no share of those caches changed since: it
-    // would find the same again and change nothing (a CPU-bound task that
-    // owns its caches, on every tick of a big machine).
     WarmKept &kept = warm_kept_[static_cast<size_t>(cpu)];
-    if (kept.task == t.id && t.stray_share <= 0 && kept.caches == cache_changes_above(cpu))
-        return;
     if (t.stray_share > 0)
         cool_by_stray_lines(t, cpu, user_ns, work_ns);
     bool all_full = true;
@@ -413,7 +403,10 @@ double settle_congestion(double before, double ratio)
 
 } // namespace
 
-MemoryModel::DemandInputs MemoryModel::demand_inputs(const Runqueue &rq, std::span<const Task> tasks, int node)
+// Inline into its two callers: a call per PU per tick cost more than the
+// comparison.
+[[gnu::always_inline]] inline MemoryModel::DemandInputs
+MemoryModel::demand_inputs(const Runqueue &rq, std::span<const Task> tasks, int node)
 {
     // node_demand and add_link_demand pass over such a PU.
     if (rq.current < 0 || rq.mem_frac <= 0)
@@ -435,9 +428,19 @@ bool MemoryModel::same_demand_inputs(std::span<const Runqueue> rqs, std::span<co
 {
     if (demand_inputs_.size() != rqs.size())
         return false;
-    for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
-        if (!(demand_inputs(rqs[cpu], tasks, pu_node[cpu]) == demand_inputs_[cpu]))
+    for (size_t cpu = 0; cpu < rqs.size(); ++cpu) {
+        const Runqueue &rq = rqs[cpu];
+        const DemandInputs &was = demand_inputs_[cpu];
+        // No demand now: the same iff none then (an entry with a task is
+        // one with demand).
+        if (rq.current < 0 || rq.mem_frac <= 0) {
+            if (was.task >= 0)
+                return false;
+            continue;
+        }
+        if (!(demand_inputs(rq, tasks, pu_node[cpu]) == was))
             return false;
+    }
     return true;
 }
 
@@ -466,9 +469,23 @@ bool MemoryModel::congestion_skip_holds(std::span<const Runqueue> rqs, std::span
 {
     if (!congestion_quiet_ || !same_demand_inputs(rqs, tasks, pu_node))
         return true; // the next update is a full one
-    MemoryModel copy = *this;
-    copy.congestion_quiet_ = false;
-    copy.update_congestion(rqs, tasks, pu_node);
+    // A copy of what the full update reads and moves, without the caches
+    // (a copy of those on every event would cost more than the rest of the
+    // check).
+    MemoryModel copy;
+    copy.topo_ = topo_;
+    copy.model_ = model_;
+    copy.node_congestion_ = node_congestion_;
+    copy.node_queue_ = node_queue_;
+    copy.link_congestion_ = link_congestion_;
+    copy.link_queue_ = link_queue_;
+    copy.zero_row_ = zero_row_;
+    copy.unit_row_ = unit_row_;
+    copy.link_active_ = link_active_;
+    copy.max_link_hops_ = max_link_hops_;
+    copy.link_wire_ = link_wire_;
+    copy.congestion_changes_ = congestion_changes_;
+    copy.update_congestion_in_full(rqs, tasks, pu_node);
     return copy.congestion_changes_ == congestion_changes_ && copy.node_congestion_ == node_congestion_ &&
            copy.node_queue_ == node_queue_ && copy.link_congestion_ == link_congestion_ &&
            copy.link_queue_ == link_queue_ && copy.link_active_ == link_active_;

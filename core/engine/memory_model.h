@@ -64,7 +64,23 @@ public:
     double warmth_on(TaskId t, int cpu, int level) const;
     // A task that ran `user_ns` on `cpu` and did `work_ns` of work brings
     // lines into the caches above it, evicting other tasks' shares.
-    void warm(Task &t, int cpu, double user_ns, double work_ns);
+    // Inline for the two cases that change nothing, out of line
+    // (warm_caches) otherwise.
+    void warm(Task &t, int cpu, double user_ns, double work_ns)
+    {
+        // No time run, nothing brought in (a CPU brought up to date twice at
+        // the same instant, as a storm does all the time).
+        if (t.working_set_bytes <= 0 || user_ns <= 0)
+            return;
+        // The pass found every share of this task above this PU at its
+        // target last time, and no share of those caches changed since: it
+        // would find the same again and change nothing (a CPU-bound task
+        // that owns its caches, on every tick of a big machine).
+        const WarmKept &kept = warm_kept_[static_cast<std::size_t>(cpu)];
+        if (kept.task == t.id && t.stray_share <= 0 && kept.caches == cache_changes_above(cpu))
+            return;
+        warm_caches(t, cpu, user_ns, work_ns);
+    }
     // The lines a running task's stray accesses (Task::stray_share) bring
     // into the caches above `cpu`, each evicting a resident line of another
     // task at random: what cools a sleeping task's cache while others run.
@@ -180,6 +196,8 @@ public:
     double compute_ns_per_work() const { return compute_per_work_; }
 
 private:
+    // warm's pass over the caches above the PU.
+    void warm_caches(Task &t, int cpu, double user_ns, double work_ns);
     // update_congestion's steps: each running task's demand on the nodes
     // (and the remote traffic each node sends, and per PU line bytes per
     // unit of node weight); the nodes' congestion and queueing moved
