@@ -93,7 +93,7 @@ public:
                     tasks.push_back(t);
             const int units = static_cast<int>(tasks.size());
             for (int i = 0; i < units; ++i)
-                bind_thread(sim, tasks[i], cpu_nodes(i, units, nodes), unit_nodes(i, units, nodes));
+                bind_thread(sim, tasks, i, cpu_nodes(i, units, nodes), unit_nodes(i, units, nodes));
         }
     }
 
@@ -159,8 +159,12 @@ private:
                     cpus.to_list_string() + "), its memory is bound to nodes " + nodes.to_list_string());
     }
 
-    void bind_thread(PolicyContext sim, TaskId t, const CpuSet &run_nodes, const CpuSet &nodes)
+    // Unit i of `units` (the process's threads, in order): bound to its
+    // nodes, with the chunks of its slice that no earlier unit owns.
+    void bind_thread(PolicyContext sim, const std::vector<TaskId> &units, int i, const CpuSet &run_nodes,
+                     const CpuSet &nodes)
     {
+        const TaskId t = units[static_cast<size_t>(i)];
         const CpuSet cpus = cpus_of(sim, run_nodes);
         bind_cpus(sim, t, cpus);
         const Task &task = sim.task(t);
@@ -169,14 +173,9 @@ private:
         for (const auto &s : task.segments)
             for (int c = s.chunk_begin; c < s.chunk_end; ++c) {
                 bool earlier_owner = false;
-                for (TaskId o : sim.processes()[task.proc].tasks) {
-                    if (o >= t)
-                        break;
-                    if (!sim.task(o).creates_at_exit.empty())
-                        continue; // set-up work, not an owner
-                    for (const auto &os : sim.task(o).segments)
+                for (size_t j = 0; j < static_cast<size_t>(i); ++j)
+                    for (const auto &os : sim.task(units[j]).segments)
                         earlier_owner = earlier_owner || (c >= os.chunk_begin && c < os.chunk_end);
-                }
                 if (!earlier_owner)
                     rehome_chunk(sim, task.proc, c, targets);
             }
