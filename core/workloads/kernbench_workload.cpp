@@ -3,15 +3,17 @@
 // is exec-time placement: each new job should go to an idle CPU, ideally on
 // the least loaded node. Fixed work: elapsed time.
 //
-// make starts a job when one finishes; the engine has no "start on exit",
-// so jobs arrive on a fixed schedule that keeps about `parallel` of them in
-// flight: one every (mean job length / parallel).
+// make -j starts `parallel` jobs at once, then a new one each time one
+// ends (it reaps a child and forks the next command): job j + parallel is
+// created when job j exits, so exactly `parallel` are in flight until the
+// list runs out, however long the jobs take on the machine.
 
 #include "engine/simulation.h"
 #include "workloads/factories.h"
 #include "workloads/workload_support.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace schedscope {
 
@@ -56,9 +58,9 @@ void build_kernbench(Simulation &sim, const KernbenchParams &p, const std::strin
     const std::int64_t jmin = p.job_min_ms;
     const std::int64_t jmax = p.job_max_ms;
     const double ws_kb = p.working_set_kb;
-    const SimTime mean_job_ns = (jmin + jmax) * 1'000'000 / 2;
-    const SimTime interval_ns = std::max<SimTime>(1, mean_job_ns / parallel);
     const std::int64_t ws_bytes = static_cast<std::int64_t>(ws_kb * 1024);
+    std::vector<TaskId> ids; // job index -> its task
+    ids.reserve(static_cast<size_t>(jobs));
     for (std::int64_t j = 0; j < jobs; ++j) {
         // Each job is a fresh process (exec), touching only its own memory.
         const ProcId proc = sim.add_process("cc1." + std::to_string(j), std::max<std::int64_t>(ws_bytes, 1));
@@ -69,8 +71,11 @@ void build_kernbench(Simulation &sim, const KernbenchParams &p, const std::strin
         s.mem_intensity = accesses_per_ns(kKernbenchAccessesPerUs);
         s.dependent_fraction = kPointerChasingDependentFraction; // cc1 walks trees and lists
         s.working_set_bytes = static_cast<double>(ws_bytes);
-        s.start_ns = j * interval_ns;
-        sim.add_task(proc, std::move(s));
+        // The first `parallel` start together; each later one when the job
+        // `parallel` places before it ends.
+        if (j >= parallel)
+            s.created_by = ids[static_cast<size_t>(j - parallel)];
+        ids.push_back(sim.add_task(proc, std::move(s)));
     }
 }
 

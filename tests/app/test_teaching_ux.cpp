@@ -894,3 +894,44 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
         save_shot(w.window, "altix-1024-zoomed.png");
     }
 }
+
+TEST_CASE("teaching: lesson 2 step 3 finds the pulls its text names, the same in both panes",
+          "[teaching][lessons][explain]")
+{
+    QuietWindow w;
+    w.window.showDocks({QStringLiteral("explain")});
+    REQUIRE(w.window.openScenarioFile(scenario_path("lesson-idle-balancing-2003.json")));
+    SimulationController *c = w.window.comparisonPage()->controller();
+    REQUIRE(c->runTo(6'000'000'000));
+    ExplainPanel *e = w.window.analysisDocks().explain;
+    // "untick everything but pulled: most pulls say busy tick, the rest newly
+    // idle or idle tick; several of the busy ones, and every idle one, say
+    // node balancing"
+    e->setCurrentPane(0);
+    const QStringList pulls = explain_rows(e, {QStringLiteral("pulled")});
+    REQUIRE_FALSE(pulls.isEmpty());
+    int busy = 0, busy_node = 0, idle_tick = 0, newly_idle = 0;
+    for (const QString &row : pulls) {
+        INFO(row.toStdString());
+        const bool node = row.contains(QStringLiteral("node balancing"));
+        if (row.contains(QStringLiteral("busy tick"))) {
+            ++busy;
+            busy_node += node ? 1 : 0;
+        } else if (row.contains(QStringLiteral("idle tick"))) {
+            ++idle_tick;
+            CHECK(node);
+        } else {
+            CHECK(row.contains(QStringLiteral("newly idle")));
+            ++newly_idle;
+        }
+    }
+    CHECK(busy * 2 > static_cast<int>(pulls.size()));
+    CHECK(busy_node > 1);
+    CHECK(busy_node < busy);
+    CHECK(idle_tick + newly_idle > 0);
+    // "Tick left (cache hot) too: no entry joins the list."
+    CHECK(explain_rows(e, {QStringLiteral("pulled"), QStringLiteral("left (cache hot)")}) == pulls);
+    // "The buggy pane has the very same entries."
+    e->setCurrentPane(1);
+    CHECK(explain_rows(e, {QStringLiteral("pulled")}) == pulls);
+}

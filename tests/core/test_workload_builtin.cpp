@@ -11,6 +11,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <vector>
+
 using namespace schedscope;
 
 namespace {
@@ -367,10 +370,35 @@ TEST_CASE("a woken task that waits again at once does not take a token meant for
     }
 }
 
-TEST_CASE("kernbench jobs arrive staggered, one process each", "[workload]")
+TEST_CASE("kernbench keeps make -j's jobs in flight: the next starts as one ends", "[workload]")
 {
     Simulation sim = build(kFourNodes, "kernbench:jobs=10,parallel=5,job_min_ms=10,job_max_ms=30");
     REQUIRE(sim.tasks().size() == 10);
     CHECK(sim.processes().size() == 10);
-    CHECK(sim.tasks()[1].start_ns == 4'000'000); // mean 20 ms / 5 in flight
+    for (TaskId t = 0; t < 5; ++t) {
+        CHECK(sim.task(t).start_ns == 0);
+        CHECK_FALSE(sim.task(t).arrives_with_creator);
+        CHECK(sim.task(t).creates_at_exit == std::vector<TaskId>{t + 5});
+    }
+    for (TaskId t = 5; t < 10; ++t) {
+        CHECK(sim.task(t).arrives_with_creator);
+        CHECK(sim.task(t).creates_at_exit.empty());
+    }
+    // Never more than -j jobs at once, and each later job only after the
+    // one whose end started it (the run adds its OS noise's tasks after the
+    // workload's ten).
+    int most = 0;
+    while (sim.step()) {
+        int live = 0;
+        for (TaskId t = 0; t < 10; ++t)
+            live += sim.task(t).state != TaskState::NotStarted && sim.task(t).state != TaskState::Exited ? 1 : 0;
+        most = std::max(most, live);
+        for (TaskId t = 5; t < 10; ++t)
+            if (sim.task(t).state != TaskState::NotStarted)
+                REQUIRE(sim.task(t - 5).state == TaskState::Exited);
+    }
+    CHECK(most == 5);
+    REQUIRE(sim.finished());
+    for (TaskId t = 0; t < 10; ++t)
+        CHECK(sim.task(t).state == TaskState::Exited);
 }
