@@ -54,7 +54,8 @@ const ParamTable<KernbenchParams> &kernbench_table()
 void build_kernbench(Simulation &sim, const KernbenchParams &p, const std::string &)
 {
     const std::int64_t jobs = p.jobs;
-    const std::int64_t parallel = p.parallel == 0 ? 2 * sim.topology().pu_count() : p.parallel;
+    const std::int64_t parallel = p.parallel == 0 ? 2 * static_cast<std::int64_t>(sim.topology().pu_count())
+                                                  : p.parallel;
     const std::int64_t jmin = p.job_min_ms;
     const std::int64_t jmax = p.job_max_ms;
     const double ws_kb = p.working_set_kb;
