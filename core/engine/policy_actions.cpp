@@ -77,23 +77,42 @@ bool PolicyActions::arm_hinting(PolicyContext ctx, ProcId p, int chunk, int by_c
     return true;
 }
 
+PolicyActions::Shootdown PolicyActions::shootdown(Simulation &sim, ProcId p, int by_cpu, double rounds)
+{
+    // x86 Linux 3.6 arch/x86/mm/tlb.c native_flush_tlb_others() ->
+    // flush_tlb_others_ipi(): the sender IPIs every other CPU in the mm's
+    // cpumask and spins until each has run smp_invalidate_interrupt() and
+    // cleared itself from flush_cpumask. A handler runs with interrupts off,
+    // one at a time on its CPU, so a target still handling other senders'
+    // shootdowns acknowledges this one after them: the sender's wait is
+    // its own rounds when it shoots down alone, and the longest queue among
+    // its targets when many PUs shoot down the same process at once.
+    const double work = rounds * static_cast<double>(sim.model().ipi_ns);
+    const double now = static_cast<double>(sim.now());
+    double last_ack = now + work;
+    Shootdown out;
+    const int npu = static_cast<int>(sim.rqs_.size());
+    for (int cpu = 0; cpu < npu; ++cpu) {
+        Runqueue &rq = sim.rqs_[static_cast<size_t>(cpu)];
+        if (cpu == by_cpu || rq.current < 0 || sim.task(rq.current).proc != p)
+            continue;
+        rq.shootdowns_done_ns = std::max(now, rq.shootdowns_done_ns) + work;
+        last_ack = std::max(last_ack, rq.shootdowns_done_ns);
+        sim.charge_irq(cpu, work); // the handlers, interrupts there
+        ++out.targets;
+    }
+    out.wait_ns = out.targets > 0 ? last_ack - now : 0.0;
+    return out;
+}
+
 int PolicyActions::flush_tlb_range(PolicyContext ctx, ProcId p, int by_cpu)
 {
     Simulation &sim = ctx.sim();
-    int ipis = 0;
-    const double ipi = static_cast<double>(sim.model().ipi_ns);
-    const int npu = static_cast<int>(sim.runqueues().size());
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        const TaskId cur = sim.rq(cpu).current;
-        if (cpu == by_cpu || cur < 0 || sim.task(cur).proc != p)
-            continue;
-        sim.charge_irq(cpu, ipi); // the shootdown's handler, an interrupt there
-        ++ipis;
-    }
-    if (ipis > 0)
-        sim.charge_sys(by_cpu, ipi);
-    sim.numa_activity_.tlb_shootdown_ipis += ipis;
-    return ipis;
+    const Shootdown s = shootdown(sim, p, by_cpu, 1.0);
+    if (s.targets > 0)
+        sim.charge_sys(by_cpu, s.wait_ns);
+    sim.numa_activity_.tlb_shootdown_ipis += s.targets;
+    return s.targets;
 }
 
 void PolicyActions::take_hinting_fault(PolicyContext ctx, TaskId t, PageGrain grain, bool first_of_pass)
@@ -132,6 +151,26 @@ double PolicyActions::copy_bytes_per_ns(PolicyView view, int from, int to)
     return rate;
 }
 
+double PolicyActions::copy_ns(const Simulation &sim, double bytes, int from, int to, int by_cpu)
+{
+    // A copy is a stream like any other, as a first touch's clearing is
+    // (Simulation::first_touch_ns): it reads its lines from `from` and
+    // writes them to `to` with as many in flight as any stream, so while
+    // other tasks load those controllers and links each line takes as much
+    // longer as their waits add to its unloaded latency, and the copy keeps
+    // the pace of the slower of its two streams (MemoryModel::access_factor
+    // over the pair's unloaded latency ratio: 1 on an idle machine, where
+    // copy_bytes_per_ns holds).
+    const int here = sim.node_of_pu(by_cpu);
+    double slower = 1.0;
+    if (here >= 0 && from >= 0 && to >= 0) {
+        const MemoryModel &mm = sim.memory();
+        slower = std::max(mm.access_factor(here, from) / mm.latency_ratio(here, from),
+                          mm.access_factor(here, to) / mm.latency_ratio(here, to));
+    }
+    return bytes / copy_bytes_per_ns(sim, from, to) * slower;
+}
+
 bool PolicyActions::migrate_pages(PolicyContext ctx, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
                                   const std::string &reason)
 {
@@ -167,20 +206,10 @@ bool PolicyActions::migrate_pages(PolicyContext ctx, ProcId p, int chunk, int no
     sim.place_chunk(proc, chunk, node);
     ++sim.page_migrations_;
     // One TLB shootdown per page unmapped: each other PU running the process
-    // takes `pages` IPIs; the migrating PU waits for each round.
-    const double ipi = static_cast<double>(m.ipi_ns);
-    const int npu = static_cast<int>(sim.runqueues().size());
-    int others = 0;
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        const TaskId cur = sim.rq(cpu).current;
-        if (cpu == by_cpu || cur < 0 || sim.task(cur).proc != p)
-            continue;
-        sim.charge_irq(cpu, pages * ipi);
-        ++others;
-    }
-    const double copy_ns = static_cast<double>(m.chunk_bytes) / copy_bytes_per_ns(sim, from, node);
-    sim.charge_sys(by_cpu, copy_ns + (others > 0 ? pages * ipi : 0.0));
-    a.tlb_shootdown_ipis += static_cast<std::int64_t>(pages) * others;
+    // takes `pages` IPIs; the migrating PU waits for each round (shootdown()).
+    const Shootdown s = shootdown(sim, p, by_cpu, pages);
+    sim.charge_sys(by_cpu, copy_ns(sim, static_cast<double>(m.chunk_bytes), from, node, by_cpu) + s.wait_ns);
+    a.tlb_shootdown_ipis += static_cast<std::int64_t>(pages) * s.targets;
     a.pages_migrated += static_cast<std::int64_t>(pages);
     sim.log(DecisionKind::PageMigrate, -1, from, node, reason);
     return true;
@@ -194,7 +223,7 @@ void PolicyActions::collapse_huge_pages(PolicyContext ctx, ProcId p, int chunk, 
     const ModelParams &m = sim.model();
     const int node = sim.processes()[p].chunk_node[chunk];
     const double pmds = pmds_per_chunk(m);
-    sim.charge_sys(by_cpu, static_cast<double>(m.chunk_bytes) / copy_bytes_per_ns(sim, node, node));
+    sim.charge_sys(by_cpu, copy_ns(sim, static_cast<double>(m.chunk_bytes), node, node, by_cpu));
     // collapse_huge_page(): pmdp_clear_flush() on each pmd it replaces.
     for (int k = 0; k < static_cast<int>(pmds); ++k)
         flush_tlb_range(sim, p, by_cpu);

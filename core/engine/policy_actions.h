@@ -66,7 +66,8 @@ public:
     // The TLB flush after unmapping a range of process `p` (x86 Linux 3.6
     // arch/x86/mm/tlb.c flush_tlb_range() -> flush_tlb_others()): an IPI to
     // every other PU running one of its threads, ModelParams::ipi_ns on each,
-    // and one ipi_ns on `by_cpu`, which waits for them. Returns the IPIs sent.
+    // and on `by_cpu` the wait for the last of them (shootdown()). Returns
+    // the IPIs sent.
     static int flush_tlb_range(PolicyContext ctx, ProcId p, int by_cpu);
     // The rest of a hinting fault the engine has just taken (it charged and
     // counted one trap): every page of the chunk the task touches faults, so
@@ -82,7 +83,7 @@ public:
     // the TLB of every other PU running the process (mm/rmap.c
     // try_to_unmap_one() -> ptep_clear_flush(), one IPI round per page), and
     // copied by `by_cpu` at the rate memory allows: one core's fill rate, the
-    // nodes' bandwidth and the link's (copy_bytes_per_ns). Refused (false)
+    // nodes' bandwidth and the link's, slowed by their load (copy_ns). Refused (false)
     // as Simulation::migrate_chunk refuses.
     static bool migrate_pages(PolicyContext ctx, ProcId p, int chunk, int node, int by_cpu, PageGrain grain,
                               const std::string &reason);
@@ -94,6 +95,21 @@ public:
     // cache fill rate, the nodes' memory bandwidth and the link between them
     // (per SLIT hop), all ModelParams.
     static double copy_bytes_per_ns(PolicyView view, int from, int to);
+    // ns for `by_cpu` to copy `bytes` from node `from` to node `to` now: at
+    // copy_bytes_per_ns, slowed by the waits the load of the moment puts on
+    // the two nodes' controllers and links (a stream like any other).
+    static double copy_ns(const Simulation &sim, double bytes, int from, int to, int by_cpu);
+
+private:
+    struct Shootdown {
+        int targets = 0;    // PUs that took the IPIs
+        double wait_ns = 0; // the sender's wait for the last acknowledgement
+    };
+    // `rounds` TLB shootdowns from `by_cpu` to every other PU running a
+    // thread of `p`: each target handles them after the shootdowns already
+    // queued there (Runqueue::shootdowns_done_ns), charged to it as
+    // interrupt work; the sender waits until the last target is done.
+    static Shootdown shootdown(Simulation &sim, ProcId p, int by_cpu, double rounds);
 };
 
 } // namespace schedscope

@@ -237,6 +237,11 @@ struct alignas(64) Runqueue {
     SimTime idle_ns = 0;
     bool need_resched = false;     // a wakeup preempts the running task when it returns from the kernel
     std::vector<TaskId> wake_list; // queued remote wakeups awaiting the IPI
+    // When the TLB-shootdown IPIs already sent to this PU will all have been
+    // handled: a PU runs one interrupt handler at a time, so a shootdown
+    // sent while others are pending is acknowledged after them
+    // (PolicyActions::shootdown).
+    double shootdowns_done_ns = 0.0;
     RqLock lock;
     int nr_running() const { return (current >= 0 ? 1 : 0) + static_cast<int>(queue.size()); }
 };

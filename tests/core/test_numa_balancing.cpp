@@ -68,6 +68,17 @@ std::int64_t page_migrate_decisions(const Simulation &sim, const std::string &wi
 
 double debt(const Simulation &sim, int cpu) { return sim.rq(cpu).sys_debt_ns; }
 
+// A chunk's copy by `cpu` from node `from` to `to` at the test machine's 5
+// bytes a ns, slowed as the memory model's waits of the moment say.
+double loaded_copy_ns(const Simulation &sim, int cpu, int from, int to)
+{
+    const MemoryModel &mm = sim.memory();
+    const int here = sim.node_of_pu(cpu);
+    const double slower = std::max(mm.access_factor(here, from) / mm.latency_ratio(here, from),
+                                   mm.access_factor(here, to) / mm.latency_ratio(here, to));
+    return 4.0 * 1024 * 1024 / 5.0 * slower;
+}
+
 } // namespace
 
 TEST_CASE("NUMA balancing actions charge page by page: scan, flush, fault, copy, split", "[policy][numa]")
@@ -118,9 +129,12 @@ TEST_CASE("NUMA balancing actions charge page by page: scan, flush, fault, copy,
     SECTION("a migration copies at memory speed and shoots down every page's TLB entries")
     {
         const double before0 = debt(sim, 0), before1 = debt(sim, 1);
+        // The three threads stream from node 1: its controller has a queue,
+        // and the copy's reads wait in it too.
+        const double copy_ns = loaded_copy_ns(sim, 0, 1, 0);
+        CHECK(copy_ns > 4.0 * 1024 * 1024 / 5.0 * 1.01);
         REQUIRE(PolicyActions::migrate_pages(sim, p, 0, 0, 0, PageGrain::Pte, "test"));
         CHECK(sim.processes()[p].chunk_node[0] == 0);
-        const double copy_ns = 4.0 * 1024 * 1024 / 5.0;
         CHECK(debt(sim, 0) - before0 == Approx(copy_ns + kPages * 1500));
         CHECK(debt(sim, 1) - before1 == Approx(kPages * 1500));
         CHECK(sim.numa_activity().pages_migrated == 1024);
@@ -129,6 +143,22 @@ TEST_CASE("NUMA balancing actions charge page by page: scan, flush, fault, copy,
         // Already there: refused, nothing charged.
         CHECK_FALSE(PolicyActions::migrate_pages(sim, p, 0, 0, 0, PageGrain::Pte, "test"));
         CHECK(sim.numa_activity().pages_migrated == 1024);
+    }
+    SECTION("PUs that shoot down at once queue at their common targets; each sender waits for its last ack")
+    {
+        REQUIRE(PolicyActions::migrate_pages(sim, p, 0, 0, 0, PageGrain::Pte, "test")); // to CPUs 1 and 2
+        const double before1 = debt(sim, 1), before2 = debt(sim, 2);
+        const double copy_ns = loaded_copy_ns(sim, 1, 1, 0);
+        REQUIRE(PolicyActions::migrate_pages(sim, p, 1, 0, 1, PageGrain::Pte, "test")); // to CPUs 0 and 2
+        // CPU 2 handles CPU 0's rounds first, then CPU 1's: CPU 1 waits for both.
+        CHECK(debt(sim, 1) - before1 == Approx(copy_ns + 2 * kPages * 1500));
+        CHECK(debt(sim, 2) - before2 == Approx(kPages * 1500)); // its own handlers, as before
+        // Once they are handled, a flush waits for its own round only.
+        sim.run_until(sim.now() + 50'000'000);
+        REQUIRE(sim.task(sim.processes()[p].tasks[2]).state == TaskState::Running);
+        const double before = debt(sim, 2);
+        CHECK(PolicyActions::flush_tlb_range(sim, p, 2) == 2);
+        CHECK(debt(sim, 2) - before == Approx(1500));
     }
     SECTION("a huge chunk is split before it migrates; khugepaged collapses it again")
     {
