@@ -79,14 +79,14 @@ bool PolicyActions::arm_hinting(PolicyContext ctx, ProcId p, int chunk, int by_c
 
 PolicyActions::Shootdown PolicyActions::shootdown(Simulation &sim, ProcId p, int by_cpu, double rounds)
 {
-    // x86 Linux 3.6 arch/x86/mm/tlb.c native_flush_tlb_others() ->
-    // flush_tlb_others_ipi(): the sender IPIs every other CPU in the mm's
-    // cpumask and spins until each has run smp_invalidate_interrupt() and
-    // cleared itself from flush_cpumask. A handler runs with interrupts off,
-    // one at a time on its CPU, so a target still handling other senders'
-    // shootdowns acknowledges this one after them: the sender's wait is
-    // its own rounds when it shoots down alone, and the longest queue among
-    // its targets when many PUs shoot down the same process at once.
+    // x86 Linux 3.6 arch/x86/mm/tlb.c native_flush_tlb_others(): the sender
+    // interrupts every other CPU in the mm's cpumask and does not return
+    // until each of them has run the flush handler and said so. A handler
+    // runs with interrupts off, one at a time on its CPU, so a target still
+    // handling other senders' shootdowns answers this one after them: the
+    // sender's wait is its own rounds when it shoots down alone, and the
+    // longest queue among its targets when many PUs shoot down the same
+    // process at once.
     const double work = rounds * static_cast<double>(sim.model().ipi_ns);
     const double now = static_cast<double>(sim.now());
     double last_ack = now + work;

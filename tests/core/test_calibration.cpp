@@ -633,15 +633,18 @@ TEST_CASE("published table autonuma-4node: AutoNUMA cuts the elapsed time of all
     check_direction("autonuma-4node", Size::Full, claims_of("elapsed"));
 }
 
-TEST_CASE("published table autonuma-4node: AutoNUMA costs more system time", "[calibration][published][!shouldfail]")
+TEST_CASE("published table autonuma-4node: AutoNUMA costs more system time", "[calibration][published]")
 {
-    // Known failure since numa01's first write takes its page faults in the
-    // run (tenth round): both kernels pay that write's faults (about 45-56 s
-    // at full size, varying by seed with who faults where), and AutoNUMA's
-    // own costs add only a few seconds to it where the report shows 143 s
-    // (THREAD_ALLOC 184 against 41): full size, seed 2, THREAD_ALLOC 52.5 s
-    // under AutoNUMA against 56.5; quick size, numa01 2.45 against 2.59.
-    check_direction("autonuma-4node", Size::Nightly, claims_of("system"));
+    // At full size (run in CI anyway, for the elapsed claims above). A known
+    // failure from the tenth round to the eleventh: both kernels pay
+    // numa01's first write's faults (about 45-56 s, varying by seed), and
+    // AutoNUMA's own costs added only a few seconds to them. Since its page
+    // migrations wait for TLB shootdowns queued behind other threads' and
+    // copy at the loaded rate (twelfth round) they add 110-240 s on numa01
+    // and THREAD_ALLOC and 10-14 s on numa02 and numa02_SMT, on every seed.
+    // The quick size still fails it: its short runs end before AutoNUMA has
+    // moved much (numa01 2.0 s under AutoNUMA against 2.0).
+    check_direction("autonuma-4node", Size::Full, claims_of("system"));
 }
 
 TEST_CASE("published table autonuma-4node: two thirds of the rows within ±30 %",
