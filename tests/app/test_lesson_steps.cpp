@@ -418,10 +418,10 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
         CHECK(idle_beside_queue(pane) == 0);
     }
 
-    // 2. "In Charts, Idle time is about the same in both panes (about 5 %
-    // over the whole run), and both job streams finish at about 4.5 s
+    // 2. "In Charts, Idle time is about the same in both panes (about 2 %
+    // over the whole run), and both job streams finish at about 4.3 s
     // (Progress)."
-    CHECK(walk.figures(0).idle_pct == Approx(5.0).margin(0.5));
+    CHECK(walk.figures(0).idle_pct == Approx(2.0).margin(0.5));
     CHECK(walk.figures(1).idle_pct == Approx(walk.figures(0).idle_pct).margin(0.3));
     const ChartData progress = walk.chart(ChartKind::Progress);
     for (int pane : {0, 1}) {
@@ -429,15 +429,15 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
         REQUIRE(line);
         REQUIRE_FALSE(line->y.empty());
         CHECK(line->y.back() == Approx(100.0));
-        CHECK(line->t_s.back() == Approx(4.5).margin(0.1));
+        CHECK(line->t_s.back() == Approx(4.3).margin(0.1));
     }
 
     // 3. "In Explain, pick the corrected pane and untick everything but
     // pulled: most pulls say busy tick, the rest newly idle or idle tick;
     // several of the busy ones, and every idle one, say node balancing ...
     // The buggy pane has the very same entries. Tick left (cache hot) too:
-    // two entries join the list, both at 3.2 s: the node balancing of CPUs
-    // 6 and 7 passed over a task that had run 5 ms before and took another."
+    // no entry joins the list ... with the whole build queued there is
+    // always a task that has waited longer than that to take."
     walk.w.window.showDocks({QStringLiteral("explain")});
     ExplainPanel *e = walk.docks().explain;
     const int corrected = walk.paneNamed(QStringLiteral("linux-2.5-numa idle_balance_mask=node"));
@@ -472,17 +472,11 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
             if (!pulls.contains(r))
                 hot << r;
         INFO(hot.join(QLatin1Char('\n')).toStdString());
-        REQUIRE(hot.size() == 2);
-        for (const QString &r : hot) {
-            CHECK(r.startsWith(QStringLiteral("3.200 s left (cache hot)")));
-            CHECK(r.contains(QStringLiteral("ran 5.0 ms ago")));
-        }
-        CHECK(hot[0].contains(QStringLiteral("CPU 6")));
-        CHECK(hot[1].contains(QStringLiteral("CPU 7")));
+        CHECK(hot.isEmpty());
     }
     e->setCurrentPane(corrected);
 
-    // 4. "In the Profiler view, the two migration matrices are the same (33
+    // 4. "In the Profiler view, the two migration matrices are the same (36
     // migrations each)."
     ProfilerPanel *profiler = walk.docks().profiler;
     // The profiler shows the run of the pane Explain shows, copied when the
@@ -506,8 +500,8 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     const auto good = matrix([&] { walk.w.window.showDocks({QStringLiteral("explain"), QStringLiteral("profiler")}); });
     const QString good_totals = profiler->totalsText();
     const auto bug = matrix([&] { e->setCurrentPane(buggy); });
-    CHECK(good.first == 33);
-    CHECK(bug.first == 33);
+    CHECK(good.first == 36);
+    CHECK(bug.first == 36);
     CHECK(good.second == bug.second);
     // The summary judges hot moves by 2.5's 10 ms, as Explain's entries do.
     CHECK(good_totals.contains(QStringLiteral("cache_hot_time 10 ms")));
@@ -540,7 +534,7 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     CHECK(run_matrix->rowViewportPosition(7) + run_matrix->rowHeight(7) <= run_matrix->viewport()->height());
 
     // 5. "Edit the buggy policy and set idle_node_rebalance_tick_ms=2 ... Idle
-    // time drops to about 2.6 % and the jobs finish a little sooner."
+    // time drops to about 1 % and the jobs finish a little sooner."
     const SimTime buggy_end = walk.figures(buggy).end_ns;
     QAction *edit = menu_action(walk.w.window, QStringLiteral("Parameters of pane %1").arg(buggy + 1));
     REQUIRE(edit);
@@ -560,7 +554,7 @@ TEST_CASE("lesson steps: 2, the 2003 idle-balancing mistake, step by step", "[le
     REQUIRE(walk.c()->waitLoaded(-1));
     CHECK(walk.c()->setup()->policies[static_cast<std::size_t>(buggy)].params.at("idle_node_rebalance_tick_ms") == "2");
     walk.playToEnd();
-    CHECK(walk.figures(buggy).idle_pct == Approx(2.6).margin(0.5));
+    CHECK(walk.figures(buggy).idle_pct == Approx(1.0).margin(0.3));
     CHECK(walk.figures(buggy).idle_pct < walk.figures(corrected).idle_pct);
     CHECK(walk.figures(buggy).end_ns < buggy_end);
     CHECK(walk.w.errors.isEmpty());

@@ -609,17 +609,23 @@ QStringList explain_rows(ExplainPanel *e, const QStringList &ticked)
     return rows;
 }
 
+// Opens a lesson's scenario with the Explain dock shown, as a student
+// following its steps would, runs it to `ns` and returns the dock.
+ExplainPanel *explain_after(QuietWindow &w, const char *scenario, SimTime ns)
+{
+    w.window.showDocks({QStringLiteral("explain")});
+    REQUIRE(w.window.openScenarioFile(scenario_path(scenario)));
+    REQUIRE(w.window.comparisonPage()->controller()->runTo(ns));
+    return w.window.analysisDocks().explain;
+}
+
 } // namespace
 
 TEST_CASE("teaching: lesson 1 step 5 shows each refusal with the time since the task ran",
           "[teaching][lessons][explain]")
 {
     QuietWindow w;
-    w.window.showDocks({QStringLiteral("explain")});
-    REQUIRE(w.window.openScenarioFile(scenario_path("lesson-cache-hotness.json")));
-    SimulationController *c = w.window.comparisonPage()->controller();
-    REQUIRE(c->runTo(1'000'000'000));
-    ExplainPanel *e = w.window.analysisDocks().explain;
+    ExplainPanel *e = explain_after(w, "lesson-cache-hotness.json", 1'000'000'000);
     // "pick the cache_hot_time=10ms pane"
     const int pane = static_cast<int>(e->paneNames().indexOf(QStringLiteral("sched-domains cache_hot_time=10ms")));
     REQUIRE(pane == 2);
@@ -641,10 +647,7 @@ TEST_CASE("teaching: lesson 3 step 5 and lesson 4 step 4 find what their filters
 {
     {
         QuietWindow w;
-        w.window.showDocks({QStringLiteral("explain")});
-        REQUIRE(w.window.openScenarioFile(scenario_path("lesson-numa-convergence.json")));
-        REQUIRE(w.window.comparisonPage()->controller()->runTo(3'000'000'000));
-        ExplainPanel *e = w.window.analysisDocks().explain;
+        ExplainPanel *e = explain_after(w, "lesson-numa-convergence.json", 3'000'000'000);
         // The AutoNUMA pane: "filter on memory moved and exchanged".
         const int pane = static_cast<int>(e->paneNames().indexOf(QStringLiteral("autonuma")));
         REQUIRE(pane >= 0);
@@ -653,10 +656,7 @@ TEST_CASE("teaching: lesson 3 step 5 and lesson 4 step 4 find what their filters
     }
     {
         QuietWindow w;
-        w.window.showDocks({QStringLiteral("explain")});
-        REQUIRE(w.window.openScenarioFile(scenario_path("lesson-wakeup-storms.json")));
-        REQUIRE(w.window.comparisonPage()->controller()->runTo(200'000'000));
-        ExplainPanel *e = w.window.analysisDocks().explain;
+        ExplainPanel *e = explain_after(w, "lesson-wakeup-storms.json", 200'000'000);
         // "filter on woken"
         CHECK_FALSE(explain_rows(e, {QStringLiteral("woken")}).isEmpty());
     }
@@ -893,45 +893,4 @@ TEST_CASE("teaching: screenshots for review", "[.][shots]")
         QCoreApplication::sendEvent(pane, &wheel);
         save_shot(w.window, "altix-1024-zoomed.png");
     }
-}
-
-TEST_CASE("teaching: lesson 2 step 3 finds the pulls its text names, the same in both panes",
-          "[teaching][lessons][explain]")
-{
-    QuietWindow w;
-    w.window.showDocks({QStringLiteral("explain")});
-    REQUIRE(w.window.openScenarioFile(scenario_path("lesson-idle-balancing-2003.json")));
-    SimulationController *c = w.window.comparisonPage()->controller();
-    REQUIRE(c->runTo(6'000'000'000));
-    ExplainPanel *e = w.window.analysisDocks().explain;
-    // "untick everything but pulled: most pulls say busy tick, the rest newly
-    // idle or idle tick; several of the busy ones, and every idle one, say
-    // node balancing"
-    e->setCurrentPane(0);
-    const QStringList pulls = explain_rows(e, {QStringLiteral("pulled")});
-    REQUIRE_FALSE(pulls.isEmpty());
-    int busy = 0, busy_node = 0, idle_tick = 0, newly_idle = 0;
-    for (const QString &row : pulls) {
-        INFO(row.toStdString());
-        const bool node = row.contains(QStringLiteral("node balancing"));
-        if (row.contains(QStringLiteral("busy tick"))) {
-            ++busy;
-            busy_node += node ? 1 : 0;
-        } else if (row.contains(QStringLiteral("idle tick"))) {
-            ++idle_tick;
-            CHECK(node);
-        } else {
-            CHECK(row.contains(QStringLiteral("newly idle")));
-            ++newly_idle;
-        }
-    }
-    CHECK(busy * 2 > static_cast<int>(pulls.size()));
-    CHECK(busy_node > 1);
-    CHECK(busy_node < busy);
-    CHECK(idle_tick + newly_idle > 0);
-    // "Tick left (cache hot) too: no entry joins the list."
-    CHECK(explain_rows(e, {QStringLiteral("pulled"), QStringLiteral("left (cache hot)")}) == pulls);
-    // "The buggy pane has the very same entries."
-    e->setCurrentPane(1);
-    CHECK(explain_rows(e, {QStringLiteral("pulled")}) == pulls);
 }
