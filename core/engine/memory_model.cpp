@@ -35,8 +35,8 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
 {
     const int npu = topo_->pu_count();
     const int nnode = std::max(1, topo_->numa_count());
-    node_congestion_.assign(nnode, 1.0);
-    node_queue_.assign(nnode, 0.0);
+    cong_.node.assign(nnode, 1.0);
+    cong_.node_queue.assign(nnode, 0.0);
     zero_row_.assign(nnode, 0.0);
     unit_row_.assign(nnode, 1.0);
     int nearest_remote = 0, farthest = kSlitLocalDistance;
@@ -260,7 +260,7 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
     // where congestion moved since this PU's last derivation: while a
     // saturated node's congestion settles it moves on every tick, and every
     // rate with it, so keeping them would only cost.
-    const bool keepable_here = t.used_nodes.size() <= 1 && kept.in.congestion == congestion_changes_;
+    const bool keepable_here = t.used_nodes.size() <= 1 && kept.in.congestion == cong_.changes;
     const RateParts r = rate_parts(t, cpu, here);
     if (t.mig_cost.record >= 0)
         price_migration(t, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
@@ -272,7 +272,7 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
     // same inputs and the same move (both in rate_inputs).
     if (!keepable_here || t.mig_cost.refill_open) {
         kept.in.task = -1; // matches no task
-        kept.in.congestion = congestion_changes_;
+        kept.in.congestion = cong_.changes;
     } else {
         kept.in = rate_inputs(t, cpu);
         kept.rate = r.rate;
@@ -454,14 +454,14 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
     demand_inputs_.resize(rqs.size());
     for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
         demand_inputs_[cpu] = demand_inputs(rqs[cpu], tasks, pu_node[cpu]);
-    const std::uint64_t changes = congestion_changes_;
-    update_congestion_in_full(rqs, tasks, pu_node);
-    // Every step that moves a figure counts it in congestion_changes_
+    const std::uint64_t changes = cong_.changes;
+    update_congestion_in_full(cong_, congestion_scratch_.v, link_demand_.v, rqs, tasks, pu_node);
+    // Every step that moves a figure counts it in cong_.changes
     // (settle_nodes' result, settle_links): none counted, none moved. Nor
     // did the links' list then (a link joins it with no congestion or
     // queue, and stays only with one, so each that joined left again and
     // each that was there stayed).
-    congestion_quiet_ = congestion_changes_ == changes;
+    congestion_quiet_ = cong_.changes == changes;
 }
 
 bool MemoryModel::congestion_skip_holds(std::span<const Runqueue> rqs, std::span<const Task> tasks,
@@ -469,30 +469,17 @@ bool MemoryModel::congestion_skip_holds(std::span<const Runqueue> rqs, std::span
 {
     if (!congestion_quiet_ || !same_demand_inputs(rqs, tasks, pu_node))
         return true; // the next update is a full one
-    // A copy of what the full update reads and moves, without the caches
-    // (a copy of those on every event would cost more than the rest of the
-    // check).
-    MemoryModel copy;
-    copy.topo_ = topo_;
-    copy.model_ = model_;
-    copy.node_congestion_ = node_congestion_;
-    copy.node_queue_ = node_queue_;
-    copy.link_congestion_ = link_congestion_;
-    copy.link_queue_ = link_queue_;
-    copy.zero_row_ = zero_row_;
-    copy.unit_row_ = unit_row_;
-    copy.link_active_ = link_active_;
-    copy.max_link_hops_ = max_link_hops_;
-    copy.link_wire_ = link_wire_;
-    copy.congestion_changes_ = congestion_changes_;
-    copy.update_congestion_in_full(rqs, tasks, pu_node);
-    return copy.congestion_changes_ == congestion_changes_ && copy.node_congestion_ == node_congestion_ &&
-           copy.node_queue_ == node_queue_ && copy.link_congestion_ == link_congestion_ &&
-           copy.link_queue_ == link_queue_ && copy.link_active_ == link_active_;
+    // The full update, on a copy of what it moves (and on scratch of its
+    // own, so that the check leaves the model as it was).
+    Congestion copy = cong_;
+    std::vector<double> scratch, link_demand;
+    update_congestion_in_full(copy, scratch, link_demand, rqs, tasks, pu_node);
+    return copy == cong_;
 }
 
-void MemoryModel::update_congestion_in_full(std::span<const Runqueue> rqs, std::span<const Task> tasks,
-                                            std::span<const int> pu_node)
+void MemoryModel::update_congestion_in_full(Congestion &c, std::vector<double> &scratch,
+                                            std::vector<double> &link_demand, std::span<const Runqueue> rqs,
+                                            std::span<const Task> tasks, std::span<const int> pu_node) const
 {
     // Bytes per ns each node is asked for at the current rates: the lines
     // its readers miss, and the lines they write back (a store loop's
@@ -503,28 +490,27 @@ void MemoryModel::update_congestion_in_full(std::span<const Runqueue> rqs, std::
     // nodes, priced the same way against its bandwidth in each direction:
     // the lines read flow from the memory's node to the reader's, the lines
     // written back the other way.
-    const size_t nn = node_congestion_.size();
+    const size_t nn = c.node.size();
     const int npu = static_cast<int>(rqs.size());
     // Per node demand and remote traffic sent and received, per PU line
     // bytes per unit of node weight: zeros, in a buffer kept between ticks.
-    std::vector<double> &scratch = congestion_scratch_.v;
     scratch.assign(2 * nn + static_cast<size_t>(npu), 0.0);
     double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
     node_demand(rqs, tasks, pu_node, demand, remote_out, per_weight);
     // Rates derived before are stale once a figure they read moved.
-    if (settle_nodes(demand))
-        ++congestion_changes_;
+    if (settle_nodes(c, demand))
+        ++c.changes;
     // A direction of a pair carries at most what its two ends exchange:
     // while that is below the narrowest route (or, with queueing, a
     // route's queue-free load) and no link is congested or queued, the
     // per-pair account (as long as the rest) can be skipped.
     const double max_out = *std::max_element(remote_out, remote_out + nn);
     const double room = model_.queueing_max_utilisation > 0 ? kQueueFreeUtilisation : 1.0;
-    if (link_active_.empty() && 2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <=
-                                    room * model_.link_bandwidth_bytes_per_ns)
+    if (c.link_active.empty() && 2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <=
+                                     room * model_.link_bandwidth_bytes_per_ns)
         return;
-    add_link_demand(rqs, tasks, pu_node, per_weight);
-    settle_links();
+    add_link_demand(c, link_demand, rqs, tasks, pu_node, per_weight);
+    settle_links(c, link_demand);
 }
 
 void MemoryModel::node_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
@@ -553,31 +539,31 @@ void MemoryModel::node_demand(std::span<const Runqueue> rqs, std::span<const Tas
     }
 }
 
-bool MemoryModel::settle_nodes(const double *demand)
+bool MemoryModel::settle_nodes(Congestion &c, const double *demand) const
 {
     const double qmax = model_.queueing_max_utilisation;
     const double lat0 = model_.mem_latency_local_ns;
     const double line = model_.cache_line_bytes;
     const double bw = model_.mem_bandwidth_bytes_per_ns;
     bool changed = false;
-    for (size_t n = 0; n < node_congestion_.size(); ++n) {
+    for (size_t n = 0; n < c.node.size(); ++n) {
         const double ratio = std::max(demand[n], 1e-9) / bw;
-        const double c = settle_congestion(node_congestion_[n], ratio);
-        const double q = settle(node_queue_[n], queue_wait(ratio, line / bw, qmax, lat0));
-        changed = changed || c != node_congestion_[n] || q != node_queue_[n];
-        node_congestion_[n] = c;
-        node_queue_[n] = q;
+        const double m = settle_congestion(c.node[n], ratio);
+        const double q = settle(c.node_queue[n], queue_wait(ratio, line / bw, qmax, lat0));
+        changed = changed || m != c.node[n] || q != c.node_queue[n];
+        c.node[n] = m;
+        c.node_queue[n] = q;
     }
     return changed;
 }
 
-void MemoryModel::add_link_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks,
-                                  std::span<const int> pu_node, const double *per_weight)
+void MemoryModel::add_link_demand(Congestion &c, std::vector<double> &link_demand, std::span<const Runqueue> rqs,
+                                  std::span<const Task> tasks, std::span<const int> pu_node,
+                                  const double *per_weight) const
 {
-    const size_t nn = node_congestion_.size();
+    const size_t nn = c.node.size();
     const int npu = static_cast<int>(rqs.size());
     // Per direction: entry from * nn + to.
-    std::vector<double> &link_demand = link_demand_.v;
     if (link_demand.size() != nn * nn)
         link_demand.assign(nn * nn, 0.0);
     for (int cpu = 0; cpu < npu; ++cpu) {
@@ -591,10 +577,9 @@ void MemoryModel::add_link_demand(std::span<const Runqueue> rqs, std::span<const
                 continue;
             const size_t lo = static_cast<size_t>(std::min(here, n)), hi = static_cast<size_t>(std::max(here, n));
             const size_t pair = lo * nn + hi;
-            if (link_demand[pair] == 0 && link_demand[hi * nn + lo] == 0 &&
-                (link_congestion_.empty() || link_congestion_[pair] == 1.0) &&
-                (link_queue_.empty() || link_queue_[pair] == 0.0))
-                link_active_.push_back(static_cast<int>(pair));
+            if (link_demand[pair] == 0 && link_demand[hi * nn + lo] == 0 && (c.link.empty() || c.link[pair] == 1.0) &&
+                (c.link_queue.empty() || c.link_queue[pair] == 0.0))
+                c.link_active.push_back(static_cast<int>(pair));
             const size_t to_reader = static_cast<size_t>(n) * nn + static_cast<size_t>(here);
             const size_t to_memory = static_cast<size_t>(here) * nn + static_cast<size_t>(n);
             // Lines read: data towards the reader, requests towards the
@@ -606,47 +591,46 @@ void MemoryModel::add_link_demand(std::span<const Runqueue> rqs, std::span<const
     }
 }
 
-void MemoryModel::settle_links()
+void MemoryModel::settle_links(Congestion &c, std::vector<double> &link_demand) const
 {
     // A route of SLIT distance d crosses about (d - 10) / 10 links and gets
     // that share of one link's bandwidth (a crude stand-in for routing).
     // The link's figure is per direction, and its busier direction sets
     // the wait of both (a request goes one way, its data the other).
-    const size_t nn = node_congestion_.size();
+    const size_t nn = c.node.size();
     const double qmax = model_.queueing_max_utilisation;
     const double lat0 = model_.mem_latency_local_ns;
     const double line = model_.cache_line_bytes;
     const double per_link_bw = 1.0 / model_.link_bandwidth_bytes_per_ns;
-    std::vector<double> &link_demand = link_demand_.v;
-    std::erase_if(link_active_, [&](int pair) {
+    std::erase_if(c.link_active, [&](int pair) {
         const int a = pair / static_cast<int>(nn), b = pair % static_cast<int>(nn);
         const double hops = link_hops(a, b);
         const size_t mirror = static_cast<size_t>(b) * nn + static_cast<size_t>(a);
         const double busier = std::max(link_demand[pair], link_demand[mirror]);
         const double ratio = std::max(busier, 1e-9) * hops * per_link_bw;
         link_demand[pair] = link_demand[mirror] = 0;
-        const double qbefore = link_queue_.empty() ? 0.0 : link_queue_[pair];
+        const double qbefore = c.link_queue.empty() ? 0.0 : c.link_queue[pair];
         const double q = settle(qbefore, queue_wait(ratio, line * link_wire_.data * hops * per_link_bw, qmax, lat0));
         if (q != qbefore) {
             // Allocated when a first link queues, as the multipliers below.
-            if (link_queue_.empty())
-                link_queue_.assign(nn * nn, 0.0);
-            link_queue_[pair] = link_queue_[mirror] = q;
-            ++congestion_changes_;
+            if (c.link_queue.empty())
+                c.link_queue.assign(nn * nn, 0.0);
+            c.link_queue[pair] = c.link_queue[mirror] = q;
+            ++c.changes;
         }
-        const double before = link_congestion_.empty() ? 1.0 : link_congestion_[pair];
+        const double before = c.link.empty() ? 1.0 : c.link[pair];
         if (before == 1.0 && ratio <= 1.0)
             return q == 0.0; // the common case: a link with room to spare
-        const double c = settle_congestion(before, ratio);
-        if (c == before)
-            return c == 1.0 && q == 0.0;
+        const double m = settle_congestion(before, ratio);
+        if (m == before)
+            return m == 1.0 && q == 0.0;
         // Allocated when a first link saturates: a 512-node machine's matrix
         // is 2 MiB, which every checkpoint would otherwise copy.
-        if (link_congestion_.empty())
-            link_congestion_.assign(nn * nn, 1.0);
-        link_congestion_[pair] = link_congestion_[mirror] = c;
-        ++congestion_changes_;
-        return c == 1.0 && q == 0.0;
+        if (c.link.empty())
+            c.link.assign(nn * nn, 1.0);
+        c.link[pair] = c.link[mirror] = m;
+        ++c.changes;
+        return m == 1.0 && q == 0.0;
     });
 }
 

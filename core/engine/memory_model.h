@@ -147,12 +147,12 @@ public:
                                std::span<const int> pu_node) const;
     // Queueing waits below saturation, in local memory latencies: at node
     // `n`'s memory, and on the link between nodes a and b.
-    double memory_queue_wait(int n) const { return node_queue_[static_cast<size_t>(n)]; }
+    double memory_queue_wait(int n) const { return cong_.node_queue[static_cast<size_t>(n)]; }
     double link_queue_wait(int a, int b) const { return link_queue_row(a)[b]; }
     // Bandwidth congestion at node `n`'s memory and on the link between
     // nodes a and b (>= 1): the wait an access queues for there is
     // (congestion - 1) local memory latencies (access_factor).
-    double memory_congestion(int n) const { return node_congestion_[static_cast<size_t>(n)]; }
+    double memory_congestion(int n) const { return cong_.node[static_cast<size_t>(n)]; }
     double link_congestion(int a, int b) const { return link_row(a)[b]; }
     double link_hops(int a, int b) const; // links a route crosses, from its SLIT distance
     // What one line transferred between two nodes puts on their link, in
@@ -179,7 +179,7 @@ public:
     // lines in flight / that whole latency.
     double access_factor(int here, int n) const
     {
-        const double node_wait = node_congestion_[static_cast<size_t>(n)] - 1.0 + node_queue_[static_cast<size_t>(n)];
+        const double node_wait = cong_.node[static_cast<size_t>(n)] - 1.0 + cong_.node_queue[static_cast<size_t>(n)];
         if (n == here)
             return 1.0 + node_wait;
         return latency_ratio(here, n) + node_wait + (link_row(here)[n] - 1.0) + link_queue_row(here)[n];
@@ -203,15 +203,21 @@ private:
     // unit of node weight); the nodes' congestion and queueing moved
     // towards it (whether any moved); the remote lines' demand on each
     // link direction; the links' congestion and queueing moved towards it.
+    // Each step moves the figures of `c` (the model's own, or a copy the
+    // invariant check updates), with the scratch it is handed.
+    struct Congestion;
     void node_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
                      double *demand, double *remote_out, double *per_weight) const;
-    bool settle_nodes(const double *demand);
-    void add_link_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
-                         const double *per_weight);
-    void settle_links();
-    // The full update, as update_congestion describes it.
-    void update_congestion_in_full(std::span<const Runqueue> rqs, std::span<const Task> tasks,
-                                   std::span<const int> pu_node);
+    bool settle_nodes(Congestion &c, const double *demand) const;
+    void add_link_demand(Congestion &c, std::vector<double> &link_demand, std::span<const Runqueue> rqs,
+                         std::span<const Task> tasks, std::span<const int> pu_node, const double *per_weight) const;
+    void settle_links(Congestion &c, std::vector<double> &link_demand) const;
+    // The full update, as update_congestion describes it: `scratch` for the
+    // per-node and per-PU figures, `link_demand` all zeros (or empty) before
+    // and after.
+    void update_congestion_in_full(Congestion &c, std::vector<double> &scratch, std::vector<double> &link_demand,
+                                   std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                   std::span<const int> pu_node) const;
 
     // Everything the congestion update reads of one PU, the floating-point
     // figures as their bits (so that equal means the same result, whatever
@@ -259,7 +265,7 @@ private:
                           node,
                           t.mig_cost.record,
                           cache_changes_above(cpu),
-                          congestion_changes_,
+                          cong_.changes,
                           t.placement_changes,
                           t.mem_intensity,
                           t.dependent_fraction,
@@ -293,13 +299,13 @@ private:
     // Interconnect latency multipliers from `node` to every node.
     const double *link_row(int node) const
     {
-        return link_congestion_.empty() ? unit_row_.data()
-                                        : &link_congestion_[static_cast<size_t>(node) * unit_row_.size()];
+        return cong_.link.empty() ? unit_row_.data() : &cong_.link[static_cast<size_t>(node) * unit_row_.size()];
     }
     // Interconnect queueing waits from `node` to every node, in local memory latencies.
     const double *link_queue_row(int node) const
     {
-        return link_queue_.empty() ? zero_row_.data() : &link_queue_[static_cast<size_t>(node) * zero_row_.size()];
+        return cong_.link_queue.empty() ? zero_row_.data()
+                                        : &cong_.link_queue[static_cast<size_t>(node) * zero_row_.size()];
     }
 
     // Per-call scratch: a copy starts empty, an assignment leaves it empty
@@ -329,8 +335,6 @@ private:
     // Cache c's PUs are [cache_pu_first_[c], cache_pu_first_[c + 1]) of cache_pu_list_.
     std::vector<int> cache_pu_list_;
     std::vector<int> cache_pu_first_; // cache count + 1 entries
-    // How many updates changed a node's or a link's congestion or queueing.
-    std::uint64_t congestion_changes_ = 0;
     // Per PU, what the last full congestion update read; and whether that
     // update moved no figure (then the next one with the same inputs is
     // skipped).
@@ -348,20 +352,29 @@ private:
     std::vector<WarmKept> warm_kept_;
     // PU p's caches are [pu_cache_first_[p], pu_cache_first_[p + 1]) of pu_cache_list_.
     std::vector<PuCache> pu_cache_list_;
-    std::vector<int> pu_cache_first_;     // PU count + 1 entries
-    std::vector<double> node_congestion_; // memory latency multiplier per node (>= 1)
-    std::vector<double> node_queue_;      // queueing wait per node below saturation, in local memory latencies
-    // Interconnect: a latency multiplier per node pair (>= 1), both triangles
-    // of an N x N matrix, empty while no link was ever saturated; the pairs
-    // update_congestion must visit (with demand or congestion, once each); its
-    // demand per pair (scratch).
-    std::vector<double> link_congestion_;
-    std::vector<double> link_queue_; // queueing wait per pair, as node_queue_; empty while none ever queued
-    std::vector<double> zero_row_;   // N zeros: the row of link_queue_ while it is empty
-    std::vector<int> link_active_;
-    Scratch link_demand_;
+    std::vector<int> pu_cache_first_; // PU count + 1 entries
+    // What update_congestion moves, and counts when it moves it: one value,
+    // so that the invariant check copies and compares it whole.
+    struct Congestion {
+        // How many updates changed a node's or a link's congestion or queueing.
+        std::uint64_t changes = 0;
+        std::vector<double> node;       // memory latency multiplier per node (>= 1)
+        std::vector<double> node_queue; // queueing wait per node below saturation, in local memory latencies
+        // Interconnect: a latency multiplier per node pair (>= 1), both
+        // triangles of an N x N matrix, empty while no link was ever
+        // saturated; queueing waits per pair, as node_queue, empty while none
+        // ever queued; the pairs update_congestion must visit (with demand or
+        // congestion, once each).
+        std::vector<double> link;
+        std::vector<double> link_queue;
+        std::vector<int> link_active;
+        bool operator==(const Congestion &) const = default;
+    };
+    Congestion cong_;
+    std::vector<double> zero_row_; // N zeros: the row of cong_.link_queue while it is empty
+    Scratch link_demand_;          // update_congestion's demand per pair and direction
     Scratch congestion_scratch_;   // update_congestion's per-node and per-PU figures
-    std::vector<double> unit_row_; // N ones: the row of link_congestion_ while it is empty
+    std::vector<double> unit_row_; // N ones: the row of cong_.link while it is empty
     double max_link_hops_ = 1.0;   // of the longest route
     // Memory latency over local, by SLIT distance (ModelParams::latency_ratio),
     // for every distance the machine's matrix holds.
