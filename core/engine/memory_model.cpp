@@ -260,7 +260,7 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
     // where congestion moved since this PU's last derivation: while a
     // saturated node's congestion settles it moves on every tick, and every
     // rate with it, so keeping them would only cost.
-    const bool keepable_here = t.used_nodes.size() <= 1 && kept.in.congestion == cong_.changes;
+    const bool keepable_here = t.used_nodes.size() <= 1 && kept.congestion == cong_.changes;
     const RateParts r = rate_parts(t, cpu, here);
     if (t.mig_cost.record >= 0)
         price_migration(t, rq, here, r.cache_lat, r.miss, r.mem_factor, r.lat);
@@ -269,12 +269,14 @@ double MemoryModel::derive_rate(Task &t, Runqueue &rq, int cpu, int here)
     // A move whose caches are still refilling is derived every time: its
     // reference warmth is compared with today's (price_migration). Once
     // that phase is over, price_migration gives the same again from the
-    // same inputs and the same move (both in rate_inputs).
+    // same inputs and the same move (both in what is kept).
+    kept.congestion = cong_.changes;
     if (!keepable_here || t.mig_cost.refill_open) {
-        kept.in.task = -1; // matches no task
-        kept.in.congestion = cong_.changes;
+        kept.task = -1; // matches no task
     } else {
-        kept.in = rate_inputs(t, cpu);
+        kept.task = t.id;
+        kept.move = t.mig_cost.record;
+        kept.stamp = rate_stamp(t, cpu);
         kept.rate = r.rate;
         kept.mem_frac = r.miss;
         kept.local_share = r.local;

@@ -99,8 +99,8 @@ public:
     // nothing it is derived from has changed (a tick re-derives every
     // running task's rate; on a machine in a steady state most are the same):
     // the task's own figures and its placement when its memory is on one
-    // node at most, the caches above the PU (a count of changes per cache)
-    // and the congestion and queueing (a count of changes). A move still
+    // node at most, the caches above the PU and the congestion and queueing
+    // (counts of changes, compared as one sum: rate_stamp). A move still
     // being priced is kept too once its caches are warm again: what is left
     // of its cost (memory further than from the PU it left) is then a
     // function of the same inputs and of the move itself, which the inputs
@@ -111,7 +111,7 @@ public:
     double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     {
         const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
-        if (k.in.task == t.id && !t.mig_cost.refill_open && kept_matches(k, t, cpu)) {
+        if (!t.mig_cost.refill_open && kept_matches(k, t, cpu)) {
             rq.mem_frac = k.mem_frac;
             rq.local_share = k.local_share;
             rq.refill_frac = k.refill_frac;
@@ -242,46 +242,39 @@ private:
     };
     RateParts rate_parts(const Task &t, int cpu, int here) const;
     // Everything rate_parts reads that can change, for a task whose memory
-    // is on one node at most: the task's own figures, its placement (the
-    // node, the untouched share and a count of changes of its per-node
-    // shares, Task::placement_changes), the caches above the PU (a count of
-    // changes) and congestion and queueing (a count of changes); the rest is
-    // fixed at construction.
-    struct RateInputs {
-        TaskId task = -1;   // -1: none
-        int node = kNoNode; // the one node holding its memory, if any
-        // The move being priced (Task::mig_cost.record), -1 for none: a
-        // move's remote cost is measured from the node it left.
-        std::int64_t move = -1;
-        std::uint64_t caches = 0, congestion = 0;
-        std::uint64_t placement = 0; // Task::placement_changes
-        double intensity = 0, dependent = 0, working_set = 0, unplaced = 0;
-        bool operator==(const RateInputs &) const = default;
-    };
-    RateInputs rate_inputs(const Task &t, int cpu) const
+    // is on one node at most, is in three counters that only grow: the
+    // task's placement (Task::placement_changes: its per-node shares, the
+    // nodes holding them and its untouched share), the caches above the PU
+    // (cache_changes_above) and congestion and queueing (Congestion::changes).
+    // Their sum is a stamp: for the same task it is the same iff each of the
+    // three is, so a kept rate compares one number, not each input. The
+    // task's own figures (intensity, dependent and stray shares, working
+    // set) are set when it is made and never change; the rest is fixed at
+    // construction. (kept_rate_holds derives afresh and compares, so a
+    // change of any of them that no counter saw is reported.)
+    std::uint64_t rate_stamp(const Task &t, int cpu) const
     {
-        const int node = t.used_nodes.empty() ? kNoNode : t.used_nodes.front();
-        return RateInputs{t.id,
-                          node,
-                          t.mig_cost.record,
-                          cache_changes_above(cpu),
-                          cong_.changes,
-                          t.placement_changes,
-                          t.mem_intensity,
-                          t.dependent_fraction,
-                          t.working_set_bytes,
-                          t.unplaced_weight};
+        return cache_changes_above(cpu) + cong_.changes + t.placement_changes;
     }
-    // The rate last derived on a PU, with what it was derived from.
+    // The rate last derived on a PU, with what it was derived from: the
+    // task (-1: none), the move being priced (Task::mig_cost.record, -1 for
+    // none: a move's remote cost is measured from the node it left) and the
+    // stamp; and the congestion count at that PU's last derivation, kept or
+    // not.
     struct KeptRate {
-        RateInputs in;
+        TaskId task = -1;
+        std::int64_t move = -1;
+        std::uint64_t stamp = 0;
+        std::uint64_t congestion = 0;
         double rate = 0, mem_frac = 0, local_share = 0;
         double refill_frac = 0, remote_frac = 0; // a priced move's shares (Runqueue)
     };
-    // Whether `k` was derived for this task from what holds now.
+    // Whether `k` was derived for this task from what holds now. A task
+    // whose memory spread over nodes is never kept, and its placement
+    // count moved when it spread.
     bool kept_matches(const KeptRate &k, const Task &t, int cpu) const
     {
-        return k.in.task == t.id && t.used_nodes.size() <= 1 && k.in == rate_inputs(t, cpu);
+        return k.task == t.id && k.move == t.mig_cost.record && k.stamp == rate_stamp(t, cpu);
     }
     double derive_rate(Task &t, Runqueue &rq, int cpu, int here);
     // How many times a cache above `cpu` changed its shares.
