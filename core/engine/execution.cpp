@@ -6,7 +6,9 @@
 #include "engine/simulation.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace schedscope {
 
@@ -78,6 +80,9 @@ void Simulation::advance_all()
 void Simulation::recompute_rate(int cpu)
 {
     Runqueue &rq = rqs_[cpu];
+    // What the congestion update reads of the PU, as it was (bit for bit).
+    const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+    const std::uint64_t rate_was = bits(rq.rate), mem_frac_was = bits(rq.mem_frac);
     rq.refill_frac = rq.remote_frac = 0;
     if (rq.current < 0) {
         rq.rate = 0;
@@ -99,6 +104,11 @@ void Simulation::recompute_rate(int cpu)
     if (busy > 1)
         rate *= cfg_.model.smt_gain / busy;
     rq.rate = rate;
+    // A running PU's rate or miss share moved: the next tick's congestion
+    // update compares its inputs (an idle PU has none to compare, and
+    // became idle in put_prev, which marks it).
+    if (bits(rate) != rate_was || bits(rq.mem_frac) != mem_frac_was)
+        memory_.demand_changed(cpu);
 }
 
 void Simulation::schedule_burst_end(int cpu)
@@ -220,6 +230,9 @@ void Simulation::move_chunk_weight(Process &p, int chunk, int from_node, int to_
         if (w <= 0)
             continue;
         ++t.placement_changes;
+        // The congestion update reads a running task's placement.
+        if (t.cpu >= 0)
+            memory_.demand_changed(t.cpu);
         if (from_node == kNoNode) {
             const bool was_unplaced = t.unplaced_weight > 0;
             t.unplaced_weight = std::max(0.0, t.unplaced_weight - w);

@@ -171,7 +171,9 @@ void check_rates_and_caches(const Simulation &sim, Problems &out)
     for (size_t c = 0; c < pu_node.size(); ++c)
         pu_node[c] = sim.node_of_pu(static_cast<int>(c));
     if (!sim.memory().congestion_skip_holds(sim.runqueues(), sim.tasks(), pu_node))
-        out.push_back("the next congestion update would be skipped, but a full one moves its figures");
+        out.push_back(
+            "the next congestion update would be skipped, but a full one moves its figures or a PU's inputs changed "
+            "unmarked");
     for (int c = 0; c < sim.topology().pu_count(); ++c) {
         const TaskId t = sim.rq(c).current;
         if (t >= 0 && sim.task(t).mem_intensity > 0 && !sim.memory().kept_rate_holds(sim.task(t), c, sim.node_of_pu(c)))

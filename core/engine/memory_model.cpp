@@ -99,6 +99,7 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
         for (const PuCache &pc : pu_caches(p))
             cache_pu_list_[static_cast<size_t>(fill[static_cast<size_t>(pc.cache)]++)] = p;
     kept_rate_.assign(static_cast<size_t>(npu), KeptRate{});
+    demand_marked_.assign(static_cast<size_t>(npu), 0);
     warm_kept_.assign(static_cast<size_t>(npu), WarmKept{});
 }
 
@@ -425,33 +426,68 @@ MemoryModel::demand_inputs(const Runqueue &rq, std::span<const Task> tasks, int 
                         bits(t.unplaced_weight)};
 }
 
+// Inline into its two callers, as demand_inputs.
+[[gnu::always_inline]] inline bool MemoryModel::same_inputs_of(const Runqueue &rq, const DemandInputs &was,
+                                                               std::span<const Task> tasks, int node)
+{
+    // No demand now: the same iff none then (an entry with a task is one
+    // with demand).
+    if (rq.current < 0 || rq.mem_frac <= 0)
+        return was.task < 0;
+    return demand_inputs(rq, tasks, node) == was;
+}
+
 bool MemoryModel::same_demand_inputs(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                      std::span<const int> pu_node) const
 {
     if (demand_inputs_.size() != rqs.size())
         return false;
-    for (size_t cpu = 0; cpu < rqs.size(); ++cpu) {
-        const Runqueue &rq = rqs[cpu];
-        const DemandInputs &was = demand_inputs_[cpu];
-        // No demand now: the same iff none then (an entry with a task is
-        // one with demand).
-        if (rq.current < 0 || rq.mem_frac <= 0) {
-            if (was.task >= 0)
-                return false;
-            continue;
-        }
-        if (!(demand_inputs(rq, tasks, pu_node[cpu]) == was))
+    for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
+        if (!same_inputs_of(rqs[cpu], demand_inputs_[cpu], tasks, pu_node[cpu]))
+            return false;
+    return true;
+}
+
+bool MemoryModel::same_marked_inputs(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                     std::span<const int> pu_node) const
+{
+    if (demand_inputs_.size() != rqs.size())
+        return false;
+    for (const int c : demand_dirty_) {
+        const auto cpu = static_cast<size_t>(c);
+        if (!same_inputs_of(rqs[cpu], demand_inputs_[cpu], tasks, pu_node[cpu]))
             return false;
     }
     return true;
 }
 
+void MemoryModel::clear_marks()
+{
+    for (const int c : demand_dirty_)
+        demand_marked_[static_cast<size_t>(c)] = 0;
+    demand_dirty_.clear();
+}
+
 void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                     std::span<const int> pu_node)
 {
+    update_unless_same(congestion_quiet_ && same_demand_inputs(rqs, tasks, pu_node), rqs, tasks, pu_node);
+}
+
+void MemoryModel::update_congestion_marked(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                           std::span<const int> pu_node)
+{
+    // The PUs not marked have the inputs the last update read.
+    update_unless_same(congestion_quiet_ && same_marked_inputs(rqs, tasks, pu_node), rqs, tasks, pu_node);
+}
+
+void MemoryModel::update_unless_same(bool same, std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                     std::span<const int> pu_node)
+{
+    clear_marks();
     // The same inputs as the last update, which moved nothing: the same
     // figures, which it would leave where they are.
-    if (congestion_quiet_ && same_demand_inputs(rqs, tasks, pu_node))
+    if (same)
         return;
     demand_inputs_.resize(rqs.size());
     for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
@@ -469,8 +505,12 @@ void MemoryModel::update_congestion(std::span<const Runqueue> rqs, std::span<con
 bool MemoryModel::congestion_skip_holds(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                         std::span<const int> pu_node) const
 {
-    if (!congestion_quiet_ || !same_demand_inputs(rqs, tasks, pu_node))
+    if (!congestion_quiet_ || !same_marked_inputs(rqs, tasks, pu_node))
         return true; // the next update is a full one
+    // The marked update would skip: so would one comparing every PU,
+    // unless a PU's inputs changed unmarked.
+    if (!same_demand_inputs(rqs, tasks, pu_node))
+        return false;
     // The full update, on a copy of what it moves (and on scratch of its
     // own, so that the check leaves the model as it was).
     Congestion copy = cong_;

@@ -140,9 +140,26 @@ public:
     // compared by its count of changes (Task::placement_changes), as a kept
     // rate compares it: whoever moves its per-node shares counts the move.
     void update_congestion(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node);
+    // The same update for a caller that marks every PU whose inputs may
+    // have changed since the last one (demand_changed): only the marked PUs
+    // are compared with what the last full update read (the Simulation's
+    // tick, where few PUs change between two ticks of a steady machine).
+    void update_congestion_marked(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                  std::span<const int> pu_node);
+    // What update_congestion reads of PU `cpu` may have changed: its task,
+    // its rate or miss share, or its task's placement.
+    void demand_changed(int cpu)
+    {
+        char &marked = demand_marked_[static_cast<std::size_t>(cpu)];
+        if (!marked) {
+            marked = 1;
+            demand_dirty_.push_back(cpu);
+        }
+    }
     // Whether skipping the update now would leave what a full one leaves
     // (SCHEDSCOPE_CHECK_INVARIANTS): true unless a full update, run on a
-    // copy, moves a figure the skip would have kept.
+    // copy, moves a figure the skip would have kept, or update_congestion_marked
+    // would skip while an unmarked PU's inputs changed.
     bool congestion_skip_holds(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                std::span<const int> pu_node) const;
     // Queueing waits below saturation, in local memory latencies: at node
@@ -235,6 +252,18 @@ private:
     // (and the PU count the same).
     bool same_demand_inputs(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                             std::span<const int> pu_node) const;
+    // The same for the PUs marked since (demand_dirty_) only.
+    bool same_marked_inputs(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                            std::span<const int> pu_node) const;
+    // Whether one PU's inputs are those recorded for it.
+    static bool same_inputs_of(const Runqueue &rq, const DemandInputs &was, std::span<const Task> tasks, int node);
+    // Forgets the marks; then, unless every PU's inputs are `same` as the
+    // last update read and that update moved nothing, records every PU's
+    // inputs, runs the full update and notes whether it moved nothing
+    // (congestion_quiet_).
+    void update_unless_same(bool same, std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                            std::span<const int> pu_node);
+    void clear_marks();
 
     // What memory_bound_rate derives, before any migration pricing.
     struct RateParts {
@@ -333,6 +362,10 @@ private:
     // skipped).
     std::vector<DemandInputs> demand_inputs_;
     bool congestion_quiet_ = false;
+    // The PUs marked by demand_changed since the last update, each once
+    // (demand_marked_, per PU).
+    std::vector<int> demand_dirty_;
+    std::vector<char> demand_marked_;
     std::vector<KeptRate> kept_rate_; // per PU
     // Per PU: the task whose warming there last changed nothing, all its
     // shares above the PU being at their target, and cache_changes_above

@@ -79,6 +79,7 @@ void Simulation::put_prev(int cpu, bool requeue, TaskState leaving_as)
     t.vruntime_ns += t.nice == 0 ? now_ - t.slice_start_ns
                                  : calc_delta_fair(now_ - t.slice_start_ns, nice_weight(t.nice));
     rq.current = -1;
+    memory_.demand_changed(cpu); // what the congestion update reads of the PU
     rq.need_resched = false;
     --nr_running_[cpu];
     if (sink_)
@@ -112,6 +113,7 @@ void Simulation::switch_to_next(int cpu)
     t.slice_start_ns = now_;
     t.last_ran_ns = now_;
     rq.current = tid;
+    memory_.demand_changed(cpu); // what the congestion update reads of the PU
     if (sink_)
         sink_->on_switch_in(now_, cpu, tid);
     // schedule() runs under the CPU's own runqueue lock: a remote waker that

@@ -422,7 +422,7 @@ void Simulation::handle(const Event &e)
 void Simulation::on_tick()
 {
     advance_all();
-    memory_.update_congestion(rqs_, tasks_, pu_node_);
+    memory_.update_congestion_marked(rqs_, tasks_, pu_node_);
     if (cfg_.model.os_noise > 0)
         os_noise_tick();
     const int npu = topo_->pu_count();
