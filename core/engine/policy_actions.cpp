@@ -161,13 +161,12 @@ double PolicyActions::copy_ns(const Simulation &sim, double bytes, int from, int
     // the pace of the slower of its two streams (MemoryModel::access_factor
     // over the pair's unloaded latency ratio: 1 on an idle machine, where
     // copy_bytes_per_ns holds).
+    // Both callers pass placed nodes, and every PU has a node (0 on a
+    // machine without NUMA).
     const int here = sim.node_of_pu(by_cpu);
-    double slower = 1.0;
-    if (here >= 0 && from >= 0 && to >= 0) {
-        const MemoryModel &mm = sim.memory();
-        slower = std::max(mm.access_factor(here, from) / mm.latency_ratio(here, from),
-                          mm.access_factor(here, to) / mm.latency_ratio(here, to));
-    }
+    const MemoryModel &mm = sim.memory();
+    const double slower = std::max(mm.access_factor(here, from) / mm.latency_ratio(here, from),
+                                   mm.access_factor(here, to) / mm.latency_ratio(here, to));
     return bytes / copy_bytes_per_ns(sim, from, to) * slower;
 }
 
