@@ -34,12 +34,6 @@ constexpr std::int64_t kDefaultMigrateThreshold = 2;
 // AutoNUMA27 kernel/sched/numa.c AUTONUMA_BALANCE_SCALE: the weights are
 // per-mille shares of a task's or a process's faults.
 constexpr std::int64_t kBalanceScale = 1000;
-// A task exchanged for NUMA reasons is not weighed again this long: the
-// kernel's rq->autonuma_balance flag keeps a CPU out of the search only
-// while its stop-machine work is pending; this modelling choice (of the
-// order of knuma_scand's 100 ms sleep) stands in for that and for the
-// softirq's own pace, so that the per-tick search cannot churn.
-constexpr SimTime kNumaMoveCooldownNs = 100'000'000;
 
 struct AutoNumaParams {
     NumaBaseParams nb;
@@ -116,7 +110,6 @@ public:
             last_nid_[p].assign(sim.processes()[p].chunk_node.size(), kNoNode);
             streak_[p].assign(sim.processes()[p].chunk_node.size(), 0);
         }
-        last_numa_move_ns_.assign(sim.tasks().size(), -kNumaMoveCooldownNs);
         const auto nodes = static_cast<size_t>(std::max(1, sim.topology().numa_count()));
         task_faults_.assign(sim.tasks().size(), NodeFaults(nodes, 0));
         mm_pages_.assign(sim.processes().size(), NodeFaults(nodes, 0));
@@ -136,7 +129,11 @@ public:
         if (cpu == 0)
             scanner_.tick(
                 sim, [&](ProcId p) { new_pass(sim, p); }, [&](ProcId p) { full_pass(sim, p); });
-        if (p_.cpu_follow && !this->acting())
+        // AutoNUMA27 run_rebalance_domains(): after rebalance_domains(),
+        // sched_autonuma_balance() for the running task, unless the CPU
+        // balanced as idle; so at the pace of the periodic balancing
+        // softirq of a busy CPU, not every tick.
+        if (p_.cpu_follow && !this->acting() && this->balanced_busy_on_last_tick())
             balance(sim, cpu);
     }
 
@@ -152,23 +149,13 @@ public:
     }
 
 protected:
-    int numa_preference(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const override
+    // The balancer's two passes, AutoNUMA27's (numa_pull.h); the first
+    // takes a task only to a CPU of the node chosen for it.
+    NumaPull numa_pull() const override { return NumaPull::StrictFirstPass; }
+    bool numa_affine(PolicyView sim, TaskId t, int cpu) const override
     {
         const int sel = preferred_node(sim, t);
-        if (!p_.cpu_follow || sel == kNoNode)
-            return 0;
-        const int from = sim.topology().node_of_pu(from_cpu), to = sim.topology().node_of_pu(to_cpu);
-        if (to == sel && from != sel)
-            return 1;
-        if (from == sel && to != sel)
-            return -1;
-        return 0;
-    }
-    std::string numa_reason(PolicyView sim, TaskId t) const override
-    {
-        const int sel = preferred_node(sim, t);
-        return "AutoNUMA chose " + node_text(sel) + " for it (" + permille_text(weight(faults(t), sel)) +
-               " of its recent hinting faults there)";
+        return !p_.cpu_follow || sel == kNoNode || sim.topology().node_of_pu(cpu) == sel;
     }
 
 private:
@@ -251,8 +238,6 @@ private:
             selected = here;
             return;
         }
-        if (sim.now() - last_numa_move_ns_.at(a) < kNumaMoveCooldownNs)
-            return;
         // Converged here by both its own and its process's statistics.
         if (heaviest(task_a) == here && heaviest(mm_a) == here) {
             selected = here;
@@ -274,8 +259,7 @@ private:
                 if (sim.cpu_idle(c))
                     continue;
                 const TaskId b = sim.rq(c).current;
-                if (b < 0 || sim.processes()[sim.task(b).proc].kernel ||
-                    sim.now() - last_numa_move_ns_.at(b) < kNumaMoveCooldownNs)
+                if (b < 0 || sim.processes()[sim.task(b).proc].kernel)
                     continue;
                 const bool same_mm = sim.task(b).proc == ta.proc;
                 const NodeFaults &wb = same_mm ? faults(b) : mm_pages(sim.task(b).proc);
@@ -302,10 +286,8 @@ private:
                                 node_text(best_nid) + ", " + task_text(b) + " running there " +
                                 permille_text(best_w_other) + " (" + (same_mm ? "threads'" : "processes'") +
                                 " hinting-fault statistics)";
-        if (this->move_task(sim, a, best_cpu, cpu, DecisionKind::Exchange, why)) {
+        if (this->move_task(sim, a, best_cpu, cpu, DecisionKind::Exchange, why))
             this->move_task(sim, b, cpu, cpu, DecisionKind::Exchange, why);
-            last_numa_move_ns_[a] = last_numa_move_ns_[b] = sim.now();
-        }
     }
 
     AutoNumaParams p_;
@@ -313,7 +295,6 @@ private:
     MigrateRateLimit rate_;
     std::vector<std::vector<std::int16_t>> last_nid_; // per process and chunk: node of the last fault
     std::vector<std::vector<std::uint8_t>> streak_;   // per process and chunk: faults in a row from it
-    std::vector<SimTime> last_numa_move_ns_;          // per task
     std::vector<NodeFaults> task_faults_;             // per task, halved at every new pass
     std::vector<NodeFaults> mm_pages_;                // per process: its pages by node at its last full walk
     std::vector<int> selected_;                       // per task: task_selected_nid, or kNoNode

@@ -83,11 +83,17 @@ void CfsBalancer::on_tick(PolicyContext sim, int cpu)
 {
     update_cpu_load(sim, cpu);
     update_min_vruntime(sim, cpu);
+    balanced_busy_on_last_tick_ = false;
     if (acting_)
         return;
-    // Linux 3.6 kernel/sched/fair.c: trigger_load_balance() ->
-    // run_rebalance_domains(): idle if the CPU runs nothing.
-    rebalance_domains(sim, cpu, sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle);
+    // Linux 3.6 kernel/sched/fair.c: trigger_load_balance() raises
+    // SCHED_SOFTIRQ when rq->next_balance, the earliest time a level is
+    // due, has come; run_rebalance_domains() balances as idle if the CPU
+    // runs nothing. The levels are checked here every tick, so the softirq
+    // "ran" on the ticks where one was due.
+    const bool idle = sim.cpu_idle(cpu);
+    const bool due = rebalance_domains(sim, cpu, idle ? IdleType::Idle : IdleType::NotIdle);
+    balanced_busy_on_last_tick_ = due && !idle;
 }
 
 void CfsBalancer::on_idle(PolicyContext sim, int cpu)
@@ -108,9 +114,9 @@ bool CfsBalancer::balance_level(PolicyContext sim, int cpu, int level, bool idle
 // interval is due (balance_interval, times busy_factor unless idle, clamped
 // to max_load_balance_interval); once a level pulled, the CPU counts as
 // busy; a level where another CPU of our group balances stops the walk.
-void CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
+bool CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
 {
-    bool balance = true;
+    bool balance = true, due = false;
     for (CfsDomain &sd : domains_mut(cpu)) {
         SimTime interval = sd.balance_interval_ms;
         if (idle != IdleType::Idle)
@@ -118,6 +124,7 @@ void CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
         interval = std::clamp<SimTime>(interval, 1, max_lb_interval_ms_);
         const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns, interval * 1'000'000);
         if (sim.now() - sd.last_balance_ns >= interval_ns) {
+            due = true;
             if (load_balance(sim, cpu, sd, idle, &balance))
                 idle = IdleType::NotIdle;
             sd.last_balance_ns = sim.now();
@@ -125,6 +132,7 @@ void CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
         if (!balance)
             break;
     }
+    return due;
 }
 
 // Linux 3.6 kernel/sched/fair.c: idle_balance(): a CPU about to go idle
@@ -380,31 +388,57 @@ int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const 
 {
     int moved = 0;
     // cfs_tasks lists the most recently enqueued first; the running
-    // task cannot move. Tasks that gain from the move (NUMA hook)
-    // are tried first.
+    // task cannot move. AwayIsHot: tasks that gain from the move (NUMA
+    // hook) are tried first.
     const std::vector<TaskId> &queue = sim.rq(busiest).queue;
     std::vector<TaskId> order(queue.rbegin(), queue.rend());
-    std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
-        return numa_preference(sim, a, busiest, this_cpu) > numa_preference(sim, b, busiest, this_cpu);
-    });
+    const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
+    if (!two_passes)
+        std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
+            return numa_preference(sim, a, busiest, this_cpu) > numa_preference(sim, b, busiest, this_cpu);
+        });
     const int loop_max = std::min(cp_.sched_nr_migrate, sim.nr_running(busiest));
-    int loop = 0;
+    // StrictFirstPass: AutoNUMA27 move_tasks() walks cfs_tasks with
+    // LBF_NUMA set, then, if load is still to move, again without it, its
+    // loop count restarted; the tasks the first pass took are gone from
+    // the list, and those it passed over keep their order.
+    for (int pass = 0; pass < (two_passes ? 2 : 1); ++pass)
+        moved += move_tasks_pass(sim, this_cpu, busiest, sd, imbalance, any_allowed, why, order, loop_max,
+                                 two_passes && pass == 0);
+    return moved;
+}
+
+// One walk of move_tasks() over `order` (the tasks still on `busiest`);
+// strict: AutoNUMA27's LBF_NUMA pass, which passes over a task unless this
+// CPU is on its node.
+int CfsBalancer::move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
+                                 bool *any_allowed, const std::function<const std::string &()> &why,
+                                 const std::vector<TaskId> &order, int loop_max, bool strict)
+{
+    const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
+    int moved = 0, loop = 0;
     for (TaskId t : order) {
-        if (*imbalance <= 0 || ++loop > loop_max)
+        if (*imbalance <= 0)
+            break;
+        if (sim.task(t).cpu != busiest) // taken by the first pass
+            continue;
+        if (++loop > loop_max)
             break;
         const long load = static_cast<long>(weight(sim, t)); // task_h_load() without groups
         if (load / 2 > *imbalance)
             continue;
-        // can_migrate_task(): allowed here, not running, cold or
-        // enough failures (or the NUMA hook's refusal, likewise: in
-        // sched/numa's March 2012 posting, task_numa_hot() makes a
-        // move that brings a task no closer to its home count as
-        // cache hot).
+        // can_migrate_task(): allowed here, not running, then the NUMA
+        // hook (AutoNUMA27's strict pass; or, AwayIsHot, a refusal like
+        // cache hotness: in sched/numa's March 2012 posting,
+        // task_numa_hot() makes a move that takes a task away from its
+        // home count as cache hot), then cold or enough failures.
         if (!sim.task(t).cpus_allowed.test(this_cpu))
             continue;
         *any_allowed = true;
+        if (strict && !numa_affine(sim, t, this_cpu))
+            continue; // sched_autonuma_can_migrate_task(strict_numa): left to the second pass
         const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
-        if (!aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
+        if (!two_passes && !aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
             // Text written only when kept (Simulation::log_lazy): a
             // process crowded on its home node is refused here by
             // every idle CPU's pass, tens of thousands a second.
@@ -451,14 +485,18 @@ void CfsBalancer::active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, 
     std::vector<TaskId> cands(sim.rq(busiest).queue.rbegin(), sim.rq(busiest).queue.rend());
     if (cur >= 0)
         cands.push_back(cur);
-    for (TaskId t : cands) {
-        if (!sim.task(t).cpus_allowed.test(this_cpu))
-            continue;
-        move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
-                  why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) + " (active balance after " +
-                      std::to_string(sd.nr_balance_failed) + " failed attempts)");
-        break;
-    }
+    // StrictFirstPass: AutoNUMA27 move_one_task() looks for a task whose
+    // node this CPU is on first, and takes any only if there is none.
+    const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
+    for (int pass = two_passes ? 0 : 1; pass < 2; ++pass)
+        for (TaskId t : cands) {
+            if (!sim.task(t).cpus_allowed.test(this_cpu) || (pass == 0 && !numa_affine(sim, t, this_cpu)))
+                continue;
+            move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
+                      why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) +
+                          " (active balance after " + std::to_string(sd.nr_balance_failed) + " failed attempts)");
+            return;
+        }
 }
 
 // Linux 3.6 kernel/sched/fair.c: load_balance(): find_busiest_group(),

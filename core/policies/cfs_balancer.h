@@ -16,6 +16,7 @@
 #include "engine/recording.h"
 #include "policies/cfs_domain.h"
 #include "policies/cfs_params.h"
+#include "policies/numa_pull.h"
 
 #include <array>
 #include <cstdint>
@@ -81,6 +82,15 @@ protected:
     // closer to its memory (or home), < 0 if it takes it away.
     virtual int numa_preference(PolicyView, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
     virtual std::string numa_reason(PolicyView, TaskId) const { return "it prefers its node"; }
+    // How that preference enters can_migrate_task() (numa_pull.h).
+    virtual NumaPull numa_pull() const { return NumaPull::AwayIsHot; }
+    // AutoNUMA27 task_autonuma_cpu(): no node chosen for the task yet, or
+    // `cpu` is on the chosen one.
+    virtual bool numa_affine(PolicyView, TaskId, int /*cpu*/) const { return true; }
+    // Whether the last on_tick() ran the periodic balancing softirq
+    // (run_rebalance_domains(): some level was due) on a CPU running a task;
+    // AutoNUMA27 runs its task exchange there.
+    bool balanced_busy_on_last_tick() const { return balanced_busy_on_last_tick_; }
     virtual int fork_node(PolicyView, TaskId) const { return kNoNode; }
 
     ParamMap base_params() const;
@@ -101,7 +111,8 @@ private:
     std::uint64_t source_load(PolicyView sim, int cpu, int type) const;
     std::uint64_t target_load(PolicyView sim, int cpu, int type) const;
     void update_cpu_load(PolicyView sim, int cpu);
-    void rebalance_domains(PolicyContext sim, int cpu, IdleType idle);
+    // Whether any level was due (the softirq had work).
+    bool rebalance_domains(PolicyContext sim, int cpu, IdleType idle);
     void idle_balance(PolicyContext sim, int cpu);
     // Linux 3.6 load_balance(): whether load moved; *balance = 0 when
     // another CPU of the local group balances this level. Its pieces below
@@ -119,6 +130,9 @@ private:
                            long imbalance) const;
     int move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
                    bool *any_allowed, const std::function<const std::string &()> &why);
+    int move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
+                        bool *any_allowed, const std::function<const std::string &()> &why,
+                        const std::vector<TaskId> &order, int loop_max, bool strict);
     void active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, int busiest, TaskId cur, const CfsDomain &sd,
                                       const std::function<const std::string &()> &why);
 
@@ -136,6 +150,7 @@ private:
     std::vector<SimTime> idle_stamp_;                    // [cpu] rq->idle_stamp (-1 = none)
     bool all_nice0_ = true;
     bool acting_ = false;
+    bool balanced_busy_on_last_tick_ = false;
 };
 
 } // namespace schedscope

@@ -449,6 +449,7 @@ void DomainBalancer::on_tick(PolicyContext sim, int cpu)
         resched_[c] = slice_ended ? 1 : 0;
     }
     const bool balanced = rebalance_tick(sim, cpu);
+    balanced_busy_on_last_tick_ = balanced && !sim.cpu_idle(cpu);
     // Nothing else queued: schedule() would switch the arrays and run the
     // expired task on (the engine does not ask when it runs alone). That
     // switch needs an expired running task: after a tick that left the
@@ -704,8 +705,9 @@ bool DomainBalancer::pull_from(PolicyContext sim, int cpu, int busiest, SchedDom
     std::vector<std::pair<int, TaskId>> ranked = std::move(ranked_scratch_);
     ranked.clear();
     bool any_preference = false;
+    const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
     for (TaskId t : queue) {
-        const int pref = numa_preference(sim, t, busiest, cpu);
+        const int pref = two_passes ? 0 : numa_preference(sim, t, busiest, cpu);
         any_preference = any_preference || pref != 0;
         ranked.emplace_back(pref, t);
     }
@@ -724,57 +726,63 @@ bool DomainBalancer::pull_from(PolicyContext sim, int cpu, int busiest, SchedDom
         return tries;
     };
     int moved = 0;
-    for (const auto &ranked_task : ranked) {
-        // A plain variable, not a structured binding: the lambdas below
-        // capture it (which clang before 16 refuses for a binding).
-        const TaskId t = ranked_task.second;
-        if (moved >= want)
-            break;
-        const Task &task = sim.task(t);
-        if (!task.cpus_allowed.test(cpu))
-            continue;
-        if (!aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
-            sim.log_lazy(DecisionKind::Other, t, busiest, cpu, [&] {
-                return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + tries_text();
-            });
-            continue;
+    // StrictFirstPass (AutoNUMA27's two passes, cfs_balancer.h): pass 0
+    // takes only tasks whose node this CPU is on, pass 1 any; otherwise
+    // one pass, pass 1, with the refusal above.
+    for (int pass = two_passes ? 0 : 1; pass < 2; ++pass)
+        for (const auto &ranked_task : ranked) {
+            // A plain variable, not a structured binding: the lambdas below
+            // capture it (which clang before 16 refuses for a binding).
+            const TaskId t = ranked_task.second;
+            if (moved >= want)
+                break;
+            const Task &task = sim.task(t);
+            if (task.cpu != busiest || !task.cpus_allowed.test(cpu))
+                continue; // (the first pass took it)
+            if (pass == 0 && !numa_affine(sim, t, cpu))
+                continue;
+            if (!two_passes && !aggressive && numa_preference(sim, t, busiest, cpu) < 0) {
+                sim.log_lazy(DecisionKind::Other, t, busiest, cpu, [&] {
+                    return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) + tries_text();
+                });
+                continue;
+            }
+            const double ago = hot_age_ms(sim, t);
+            const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
+            if (hot && !aggressive) {
+                sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&]() -> std::string_view {
+                    // "task 7 skipped: cache hot, ran 0.3 ms ago < 2.5 ms" and
+                    // the tries, written into a scratch string that log()
+                    // copies from: most kept decisions of a storm are these.
+                    thread_local std::string text;
+                    text.clear();
+                    text += "task ";
+                    append_int(text, t);
+                    text += " skipped: cache hot, ran ";
+                    append_ms(text, ago);
+                    text += " ago < ";
+                    append_ms(text, sd.cache_hot_time_ms);
+                    text += tries_text();
+                    return text;
+                });
+                continue;
+            }
+            // why() + ": pulled task T from CPU B", written in place.
+            const std::string &imbalance = why();
+            std::string reason;
+            reason.reserve(imbalance.size() + 48);
+            reason += imbalance;
+            reason += ": pulled task ";
+            append_int(reason, t);
+            reason += " from CPU ";
+            append_int(reason, busiest);
+            if (hot)
+                reason += ", cache hot (" + ms_text(ago) + " since it ran) but balancing failed " +
+                          std::to_string(sd.nr_balance_failed) + " times >= cache_nice_tries " +
+                          std::to_string(sd.cache_nice_tries);
+            if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))
+                ++moved;
         }
-        const double ago = hot_age_ms(sim, t);
-        const bool hot = ago >= 0 && ago < sd.cache_hot_time_ms;
-        if (hot && !aggressive) {
-            sim.log_lazy(DecisionKind::SkipHot, t, busiest, cpu, [&]() -> std::string_view {
-                // "task 7 skipped: cache hot, ran 0.3 ms ago < 2.5 ms" and
-                // the tries, written into a scratch string that log()
-                // copies from: most kept decisions of a storm are these.
-                thread_local std::string text;
-                text.clear();
-                text += "task ";
-                append_int(text, t);
-                text += " skipped: cache hot, ran ";
-                append_ms(text, ago);
-                text += " ago < ";
-                append_ms(text, sd.cache_hot_time_ms);
-                text += tries_text();
-                return text;
-            });
-            continue;
-        }
-        // why() + ": pulled task T from CPU B", written in place.
-        const std::string &imbalance = why();
-        std::string reason;
-        reason.reserve(imbalance.size() + 48);
-        reason += imbalance;
-        reason += ": pulled task ";
-        append_int(reason, t);
-        reason += " from CPU ";
-        append_int(reason, busiest);
-        if (hot)
-            reason += ", cache hot (" + ms_text(ago) + " since it ran) but balancing failed " +
-                      std::to_string(sd.nr_balance_failed) + " times >= cache_nice_tries " +
-                      std::to_string(sd.cache_nice_tries);
-        if (move_task(sim, t, cpu, cpu, DecisionKind::Pull, reason))
-            ++moved;
-    }
     ranked_scratch_ = std::move(ranked);
     return moved > 0;
 }

@@ -14,6 +14,7 @@
 #include "engine/recording.h"
 #include "policies/balancer_params.h"
 #include "policies/cpu_choice.h"
+#include "policies/numa_pull.h"
 #include "policies/o1_arrays.h"
 #include "policies/sched_domain.h"
 
@@ -82,6 +83,13 @@ protected:
     virtual int numa_preference(PolicyView, TaskId, int /*from_cpu*/, int /*to_cpu*/) const { return 0; }
     // Why the task resists a move away (completes "task 5 kept: ...").
     virtual std::string numa_reason(PolicyView, TaskId) const { return "it prefers its node"; }
+    // How that preference enters can_migrate_task() (numa_pull.h), and
+    // whether `cpu` is on the task's node for StrictFirstPass.
+    virtual NumaPull numa_pull() const { return NumaPull::AwayIsHot; }
+    virtual bool numa_affine(PolicyView, TaskId, int /*cpu*/) const { return true; }
+    // Whether the last on_tick() balanced (some level was due) on a CPU
+    // running a task: where AutoNUMA27 runs its task exchange.
+    bool balanced_busy_on_last_tick() const { return balanced_busy_on_last_tick_; }
     // Placement hook: the node a new task should start on, or kNoNode.
     virtual int fork_node(PolicyView, TaskId) const { return kNoNode; }
 
@@ -200,6 +208,7 @@ private:
     std::vector<long> cpu_load_;                         // [cpu]: 2.6.9 rq->cpu_load, SCHED_LOAD_SCALE units
     std::vector<NextBalance> next_balance_ns_;           // [cpu]: earliest_balance_ns as of its last full tick
     bool acting_ = false;
+    bool balanced_busy_on_last_tick_ = false;
     bool whole_ = false;                // Scope::Whole
     O1Arrays o1_;                       // Scope::Whole: the O(1) runqueues
     std::vector<std::uint8_t> resched_; // [cpu]: the running task's slice ended this tick

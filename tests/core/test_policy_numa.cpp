@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "engine/invariants.h"
 #include "engine/simulation.h"
+#include "policies/cfs_balancer.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
@@ -178,6 +179,101 @@ TEST_CASE("autonuma exchanges when the task is more at home there than the task 
     CHECK(sim.recording().migrations.size() == moves); // no ping-pong
     CHECK(sim.policy().preferred_node(sim, sim.processes()[p0].tasks[0]) == 0);
     CHECK(sim.policy().preferred_node(sim, sim.processes()[p1].tasks[0]) == 1);
+}
+
+namespace {
+
+// Linux 3.6's balancer with a NUMA policy's two hooks fixed by hand: every
+// task is chosen for node 0 and forks onto CPU 0, so what the other CPUs
+// pull, and when, is the NumaPull rule's doing alone.
+class ChosenNode0 final : public CfsBalancer {
+public:
+    explicit ChosenNode0(NumaPull rule) : CfsBalancer(CfsParams{}), rule_(rule) {}
+    std::unique_ptr<Policy> clone() const override { return std::make_unique<ChosenNode0>(*this); }
+    std::string name() const override { return "test-chosen-node-0"; }
+    ParamMap params() const override { return base_params(); }
+    int select_cpu_fork(PolicyContext sim, TaskId t) override
+    {
+        return sim.task(t).cpus_allowed.test(0) ? 0 : CfsBalancer::select_cpu_fork(sim, t);
+    }
+
+protected:
+    NumaPull numa_pull() const override { return rule_; }
+    bool numa_affine(PolicyView sim, TaskId, int cpu) const override { return sim.topology().node_of_pu(cpu) == 0; }
+    int numa_preference(PolicyView sim, TaskId, int from_cpu, int to_cpu) const override
+    {
+        const int from = sim.topology().node_of_pu(from_cpu), to = sim.topology().node_of_pu(to_cpu);
+        return from == to ? 0 : (to == 0 ? 1 : -1);
+    }
+
+private:
+    NumaPull rule_;
+};
+
+int busy_cpus(const Simulation &sim)
+{
+    int n = 0;
+    for (int c = 0; c < sim.topology().pu_count(); ++c)
+        n += !sim.cpu_idle(c);
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("AutoNUMA27's two balancing walks let an idle CPU take a task chosen for another node at once", "[policy]")
+{
+    // Four CPU-bound tasks on CPU 0, all chosen for node 0. Under
+    // AutoNUMA27's rule (StrictFirstPass) node 1's idle CPUs find no task
+    // for their node in the first walk and take one in the second, at the
+    // first periodic balance of their NUMA level (its interval is 4 ms on
+    // this machine, sd_numa_init()'s min_interval = the level's weight): at
+    // 5 ms every CPU runs one. Under sched/numa's March 2012 rule
+    // (AwayIsHot) a move away from node 0 counts as cache hot, so node 1
+    // waits for more than cache_nice_tries (2) failed passes: its first
+    // task arrives at 16 ms, its second at 28.
+    auto run = [](NumaPull rule) {
+        SimConfig cfg;
+        cfg.model.os_noise = 0; // no kworker to wake a CPU of node 1
+        Simulation sim(std::make_shared<const Topology>(import_synthetic(kTwoNodes)),
+                       std::make_unique<ChosenNode0>(rule), cfg);
+        add_shared_process(sim, 4, 1000, 0);
+        sim.run_until(5'000'000);
+        return busy_cpus(sim);
+    };
+    CHECK(run(NumaPull::StrictFirstPass) == 4);
+    CHECK(run(NumaPull::AwayIsHot) == 2);
+}
+
+TEST_CASE("autonuma weighs an exchange only where a busy CPU's periodic balancing ran", "[policy]")
+{
+    // AutoNUMA27 run_rebalance_domains(): sched_autonuma_balance() follows
+    // rebalance_domains() on a CPU that is not idle, so every exchange
+    // comes on a tick where one of the two CPUs had a level due (its
+    // last_balance is that tick).
+    Simulation sim = make("autonuma:mem_follow=off,daemon_start_ms=0");
+    add_shared_process(sim, 2, 4000, 0);
+    add_shared_process(sim, 2, 4000, 1);
+    const auto *cfs = dynamic_cast<const CfsBalancer *>(&sim.policy());
+    REQUIRE(cfs != nullptr);
+    const auto balanced_now = [&](int cpu) {
+        for (const CfsDomain &sd : cfs->domains_of(cpu))
+            if (sd.last_balance_ns == sim.now())
+                return true;
+        return false;
+    };
+    size_t seen = 0;
+    int exchanges = 0;
+    while (sim.now() < 1'500'000'000 && sim.step()) {
+        const auto &d = sim.recording().decisions;
+        for (; seen < d.size(); ++seen)
+            if (d[seen].kind == DecisionKind::Exchange) {
+                ++exchanges;
+                INFO("exchange at " << d[seen].time_ns << " ns, CPU " << d[seen].from << " -> " << d[seen].to);
+                CHECK(d[seen].time_ns == sim.now());
+                CHECK((balanced_now(d[seen].from) || balanced_now(d[seen].to)));
+            }
+    }
+    CHECK(exchanges >= 2);
 }
 
 TEST_CASE("autonuma with both halves converges each process onto one node and stops", "[policy]")
