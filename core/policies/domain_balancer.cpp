@@ -436,6 +436,47 @@ std::string_view DomainBalancer::wakeup_reason(TaskId t, int prev, int waker_cpu
 
 void DomainBalancer::on_tick(PolicyContext sim, int cpu)
 {
+    // The common case, without the calls of the whole (on_tick_in_full),
+    // whose register saves and restores cost more than the case itself
+    // (every PU runs it on every tick): the running task's slice goes on
+    // (or none runs), cpu_load moves, and no level is due. The same steps
+    // in the same order as there, with slice_ended and balanced false:
+    // resched_ ends at 0 either way, and settle() is not asked for.
+    const auto c = static_cast<size_t>(cpu);
+    if (whole_) {
+        if (!o1_.tick_plain(cpu, sim.rq(cpu).current))
+            return on_tick_in_full(sim, cpu);
+        resched_[c] = 0;
+    }
+    long &load = cpu_load_[c];
+    const long current = sim.nr_running(cpu) * kLoadScale;
+    load = (load + (current > load ? 1 : 0) + current) / 2;
+    if (acting_)
+        return;
+    const NextBalance &next = next_balance_ns_[c];
+    if (sim.checks_each_event() || sim.now() >= (sim.cpu_idle(cpu) ? next.idle : next.busy))
+        return balance_on_tick(sim, cpu);
+}
+
+void DomainBalancer::balance_on_tick(PolicyContext sim, int cpu)
+{
+    const IdleType idle = sim.cpu_idle(cpu) ? IdleType::Idle : IdleType::NotIdle;
+    if (sim.checks_each_event()) [[unlikely]] {
+        check_next_balance(sim, cpu);
+        const NextBalance &next = next_balance_ns_[static_cast<size_t>(cpu)];
+        if (sim.now() < (idle == IdleType::Idle ? next.idle : next.busy))
+            return;
+    }
+    rebalance_levels(sim, cpu, idle);
+    // A pass ran: as on_tick_in_full with balanced true.
+    if (whole_ && sim.rq(cpu).queue.empty()) {
+        o1_.settle(sim, cpu);
+        resched_[static_cast<size_t>(cpu)] = 0;
+    }
+}
+
+void DomainBalancer::on_tick_in_full(PolicyContext sim, int cpu)
+{
     const auto c = static_cast<size_t>(cpu);
     // The runqueue is read once for the three steps below (the vector of
     // them stays put for the run; a pass moving tasks changes its contents).

@@ -171,6 +171,13 @@ private:
     // Inlined into on_tick(), its only caller: every PU on every tick runs
     // it, and most runs stop before the levels.
     [[gnu::always_inline]] inline bool rebalance_tick(PolicyContext sim, int cpu);
+    // on_tick() as 2.6.9 orders it, for the ticks its common case does not
+    // cover (on_tick), out of line: a slice that ends or had ended, a level
+    // due, the invariant checks.
+    [[gnu::noinline]] void on_tick_in_full(PolicyContext sim, int cpu);
+    // on_tick()'s common case once a level may be due (or the invariant
+    // checks are on): the rest of rebalance_tick() and what follows it.
+    [[gnu::noinline]] void balance_on_tick(PolicyContext sim, int cpu);
     static SimTime balance_interval_ns(SimTime tick_ns, const SchedDomain &sd, IdleType idle)
     {
         // Linux 2.6.9 kernel/sched.c: rebalance_tick(): a level's interval is

@@ -55,6 +55,24 @@ public:
     // as the caller read it. Inline, as settle(): every PU calls both on
     // every tick, and most calls only count a slice down.
     inline bool tick(PolicyView sim, int cpu, TaskId cur);
+    // tick()'s common case, for a caller that runs on every PU on every
+    // tick: no task running, or a running task on the active array whose
+    // slice goes on past this tick, counted down; true then. False, with
+    // nothing changed, otherwise (the slice ends, or the task had expired):
+    // tick() then does it all.
+    bool tick_plain(int cpu, TaskId cur)
+    {
+        if (cur < 0)
+            return true;
+        const auto i = static_cast<size_t>(cur);
+        if (i >= tasks_.size())
+            return false; // tick()'s lookup reports it
+        TaskState &s = tasks_[i];
+        if (s.array != active_[static_cast<size_t>(cpu)] || s.slice <= 1)
+            return false;
+        --s.slice;
+        return true;
+    }
     // schedule() with the running task still runnable and nothing on the
     // active array: if the task had expired, the arrays switch and it runs
     // on with its new slice.
