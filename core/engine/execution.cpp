@@ -89,9 +89,7 @@ void Simulation::recompute_rate(int cpu)
         return;
     }
     Task &t = tasks_[rq.current];
-    // x / 1.0 is x: at the reference clock a compute-only task runs at 1 exactly.
-    const double cpw = memory_.compute_ns_per_work();
-    double rate = cpw == 1.0 ? 1.0 : 1.0 / cpw;
+    double rate = memory_.compute_rate();
     if (t.mem_intensity > 0) {
         rate = memory_.memory_bound_rate(t, rq, cpu, pu_node_[static_cast<size_t>(cpu)]);
     } else {

@@ -52,6 +52,7 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
     for (int d = 0; d <= farthest; ++d)
         lat_ratio_by_slit_[static_cast<size_t>(d)] = model.latency_ratio(d, nearest_remote);
     compute_per_work_ = model.compute_ns_per_work_ns();
+    compute_rate_ = compute_per_work_ == 1.0 ? 1.0 : 1.0 / compute_per_work_;
     per_in_flight_ = 1.0 / model.mem_misses_in_flight;
     link_wire_ = link_wire_bytes_per_line(model);
 

@@ -110,15 +110,35 @@ public:
     // derivation out of line.
     double memory_bound_rate(Task &t, Runqueue &rq, int cpu, int here)
     {
-        const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
-        if (!t.mig_cost.refill_open && kept_matches(k, t, cpu)) {
-            rq.mem_frac = k.mem_frac;
-            rq.local_share = k.local_share;
-            rq.refill_frac = k.refill_frac;
-            rq.remote_frac = k.remote_frac;
-            return k.rate;
+        if (const KeptRate *k = kept_rate_for(t, cpu)) {
+            rq.mem_frac = k->mem_frac;
+            rq.local_share = k->local_share;
+            rq.refill_frac = k->refill_frac;
+            rq.remote_frac = k->remote_frac;
+            return k->rate;
         }
         return derive_rate(t, rq, cpu, here);
+    }
+    // The rate last derived on a PU, with what it was derived from: the
+    // task (-1: none), the move being priced (Task::mig_cost.record, -1 for
+    // none: a move's remote cost is measured from the node it left) and the
+    // stamp; and the congestion count at that PU's last derivation, kept or
+    // not.
+    struct KeptRate {
+        TaskId task = -1;
+        std::int64_t move = -1;
+        std::uint64_t stamp = 0;
+        std::uint64_t congestion = 0;
+        double rate = 0, mem_frac = 0, local_share = 0;
+        double refill_frac = 0, remote_frac = 0; // a priced move's shares (Runqueue)
+    };
+    // What memory_bound_rate would give from what it keeps for `cpu`, or
+    // null when it would derive the rate afresh (the Simulation's tick takes
+    // a kept rate inline).
+    const KeptRate *kept_rate_for(const Task &t, int cpu) const
+    {
+        const KeptRate &k = kept_rate_[static_cast<std::size_t>(cpu)];
+        return !t.mig_cost.refill_open && kept_matches(k, t, cpu) ? &k : nullptr;
     }
     // Whether the rate kept for `cpu`, if it stands for this task now, is
     // the one derived afresh (SCHEDSCOPE_CHECK_INVARIANTS).
@@ -211,6 +231,9 @@ public:
     // ns a work-ns of compute takes at this machine's clock (1 at the
     // clock the workloads' figures are written for).
     double compute_ns_per_work() const { return compute_per_work_; }
+    // The rate of a task that never waits on memory: 1 / compute_ns_per_work(),
+    // derived once (x / 1.0 is x: at the reference clock it is 1 exactly).
+    double compute_rate() const { return compute_rate_; }
 
 private:
     // warm's pass over the caches above the PU.
@@ -285,19 +308,6 @@ private:
     {
         return cache_changes_above(cpu) + cong_.changes + t.placement_changes;
     }
-    // The rate last derived on a PU, with what it was derived from: the
-    // task (-1: none), the move being priced (Task::mig_cost.record, -1 for
-    // none: a move's remote cost is measured from the node it left) and the
-    // stamp; and the congestion count at that PU's last derivation, kept or
-    // not.
-    struct KeptRate {
-        TaskId task = -1;
-        std::int64_t move = -1;
-        std::uint64_t stamp = 0;
-        std::uint64_t congestion = 0;
-        double rate = 0, mem_frac = 0, local_share = 0;
-        double refill_frac = 0, remote_frac = 0; // a priced move's shares (Runqueue)
-    };
     // Whether `k` was derived for this task from what holds now. A task
     // whose memory spread over nodes is never kept, and its placement
     // count moved when it spread.
@@ -406,6 +416,7 @@ private:
     // for every distance the machine's matrix holds.
     std::vector<double> lat_ratio_by_slit_;
     double compute_per_work_ = 1.0;
+    double compute_rate_ = 1.0;  // compute_rate()
     double per_in_flight_ = 1.0; // 1 / mem_misses_in_flight
     LinkWire link_wire_;         // a line's bytes on the link, each way
 };

@@ -24,6 +24,8 @@
 #include "util/prng.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <span>
@@ -329,7 +331,8 @@ private:
     void schedule_burst_end(int cpu);
     // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
     // (half the calls in a wakeup storm: every block leaves one idle for a
-    // moment), where both only clear its rate and pending burst.
+    // moment), where both only clear its rate and pending burst, and for a
+    // kept rate (below).
     void refresh_rate(int cpu)
     {
         Runqueue &rq = rqs_[static_cast<size_t>(cpu)];
@@ -339,8 +342,31 @@ private:
             burst_due_ns_[static_cast<size_t>(cpu)] = -1;
             return;
         }
-        recompute_rate(cpu);
+        // A running task's rate the memory model keeps for this PU, and no
+        // SMT sibling to share the core with (most PUs on most ticks of a
+        // steady machine): recompute_rate's result, without its call.
+        const Task &t = tasks_[static_cast<size_t>(rq.current)];
+        const MemoryModel::KeptRate *kept = nullptr;
+        if (!layout_.smt && t.mem_intensity > 0 && (kept = memory_.kept_rate_for(t, cpu)) != nullptr)
+            take_kept_rate(cpu, rq, *kept);
+        else
+            recompute_rate(cpu);
         maybe_schedule_burst_end(cpu);
+    }
+    // recompute_rate for a kept rate without SMT siblings: the rate and
+    // shares as kept, and the PU marked for the congestion update if its
+    // rate or miss share moved bit for bit.
+    void take_kept_rate(int cpu, Runqueue &rq, const MemoryModel::KeptRate &k)
+    {
+        const bool moved = std::bit_cast<std::uint64_t>(k.rate) != std::bit_cast<std::uint64_t>(rq.rate) ||
+                           std::bit_cast<std::uint64_t>(k.mem_frac) != std::bit_cast<std::uint64_t>(rq.mem_frac);
+        rq.rate = k.rate;
+        rq.mem_frac = k.mem_frac;
+        rq.local_share = k.local_share;
+        rq.refill_frac = k.refill_frac;
+        rq.remote_frac = k.remote_frac;
+        if (moved)
+            memory_.demand_changed(cpu);
     }
     // OS noise (os_noise.cpp): its kernel threads, added at start; its
     // interrupts and tick cost, each tick.
