@@ -12,7 +12,10 @@
 
 namespace schedscope {
 
-void Simulation::advance_cpu_to_now(int cpu)
+// Inline into the loops over every PU (advance_all, advance_all_on_tick):
+// a call per PU per tick, with its register saves, cost about a tenth of
+// the step.
+[[gnu::always_inline]] inline void Simulation::advance_body(int cpu)
 {
     Runqueue &rq = rqs_[cpu];
     const SimTime dt = now_ - rq.last_update_ns;
@@ -71,10 +74,31 @@ void Simulation::advance_cpu_to_now(int cpu)
     memory_.warm(t, cpu, static_cast<double>(rest), work);
 }
 
+void Simulation::advance_cpu_to_now(int cpu) { advance_body(cpu); }
+
 void Simulation::advance_all()
 {
     for (int cpu = 0; cpu < static_cast<int>(rqs_.size()); ++cpu)
-        advance_cpu(cpu);
+        if (now_ > rqs_[cpu].last_update_ns)
+            advance_body(cpu);
+}
+
+bool Simulation::advance_all_on_tick(double tick_cost_ns)
+{
+    bool burst_done = false;
+    for (int cpu = 0; cpu < static_cast<int>(rqs_.size()); ++cpu) {
+        Runqueue &rq = rqs_[cpu];
+        if (now_ > rq.last_update_ns)
+            advance_body(cpu);
+        if (rq.current < 0)
+            continue;
+        burst_done = burst_done || tasks_[rq.current].remaining_work_ns <= 0.5;
+        if (tick_cost_ns > 0) {
+            rq.sys_debt_ns += tick_cost_ns;
+            rq.irq_debt_ns += tick_cost_ns;
+        }
+    }
+    return burst_done;
 }
 
 void Simulation::recompute_rate(int cpu)

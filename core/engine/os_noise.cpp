@@ -78,21 +78,16 @@ void Simulation::add_os_noise()
     }
 }
 
-void Simulation::os_noise_tick()
+bool Simulation::os_noise_tick()
 {
     const ModelParams &m = cfg_.model;
     const int npu = static_cast<int>(rqs_.size());
-    // The tick itself: scheduler_tick, the timer softirq, accounting. Every
-    // PU was brought up to now at the start of the tick, so the cost goes
-    // straight onto its debt (charge_sys would advance it again).
-    if (m.noise_tick_ns > 0) {
-        const double tick_cost = static_cast<double>(m.noise_tick_ns);
-        for (Runqueue &rq : rqs_)
-            if (rq.current >= 0) {
-                rq.sys_debt_ns += tick_cost;
-                rq.irq_debt_ns += tick_cost;
-            }
-    }
+    // The tick itself (scheduler_tick, the timer softirq, accounting) went
+    // onto the debts of the running PUs as the tick brought each up to now
+    // (advance_all_on_tick, noise_tick_cost_ns): straight onto the debt,
+    // since charge_sys would advance it again, and before the congestion
+    // update, which reads no debt.
+    bool woke = false;
     // Device interrupts over the last tick, each on a CPU drawn at random
     // (irqbalance spreads the vectors); the expected count carries over.
     noise_.irq_due += m.noise_irq_per_s * static_cast<double>(m.tick_ns) / 1e9;
@@ -102,9 +97,12 @@ void Simulation::os_noise_tick()
         charge_irq(cpu, static_cast<double>(m.noise_irq_ns));
         // A share of the softirq work overflows to ksoftirqd on that CPU.
         const int ch = noise_.softirq_channel.empty() ? -1 : noise_.softirq_channel[static_cast<size_t>(cpu)];
-        if (ch >= 0 && rng_.uniform() < m.noise_softirq_deferred_share)
+        if (ch >= 0 && rng_.uniform() < m.noise_softirq_deferred_share) {
             post_tokens(ch, 1, cpu);
+            woke = true;
+        }
     }
+    return woke;
 }
 
 } // namespace schedscope

@@ -421,17 +421,20 @@ void Simulation::handle(const Event &e)
 
 void Simulation::on_tick()
 {
-    advance_all();
+    bool burst_done = advance_all_on_tick(noise_tick_cost_ns());
     memory_.update_congestion_marked(rqs_, tasks_, pu_node_);
-    if (cfg_.model.os_noise > 0)
-        os_noise_tick();
+    // A task woken by the noise may run now, with its burst done.
+    if (cfg_.model.os_noise > 0 && os_noise_tick())
+        burst_done = true;
     const int npu = topo_->pu_count();
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        // A burst that ended exactly on the tick.
-        TaskId cur = rqs_[cpu].current;
-        if (cur >= 0 && tasks_[cur].remaining_work_ns <= 0.5)
-            run_program(cur);
-    }
+    // Bursts that ended exactly on the tick, if advance_all_on_tick saw one
+    // (or the noise woke a task): the loop finds none otherwise.
+    if (burst_done)
+        for (int cpu = 0; cpu < npu; ++cpu) {
+            TaskId cur = rqs_[cpu].current;
+            if (cur >= 0 && tasks_[cur].remaining_work_ns <= 0.5)
+                run_program(cur);
+        }
     for (int cpu = 0; cpu < npu; ++cpu) {
         policy_->on_tick(*this, cpu);
         Runqueue &rq = rqs_[cpu];

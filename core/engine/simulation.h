@@ -296,7 +296,13 @@ private:
             advance_cpu_to_now(cpu);
     }
     void advance_cpu_to_now(int cpu);
+    void advance_body(int cpu); // advance_cpu_to_now's step, inline into the loops
     void advance_all();
+    // The tick's advance_all: each PU brought up to now, then, if it runs a
+    // task, charged `tick_cost_ns` (> 0; the tick's own cost, os_noise_tick)
+    // onto its debts; true if a running task's burst is done (what the tick
+    // hands to run_program next).
+    bool advance_all_on_tick(double tick_cost_ns);
     void recompute_rate(int cpu);
     // Schedules the PU's burst end if it falls before the next tick (or
     // drops the one scheduled). Inline for a burst that plainly outlasts
@@ -332,8 +338,9 @@ private:
     // recompute_rate then maybe_schedule_burst_end. Inline for an idle PU
     // (half the calls in a wakeup storm: every block leaves one idle for a
     // moment), where both only clear its rate and pending burst, and for a
-    // kept rate (below).
-    void refresh_rate(int cpu)
+    // kept rate (below). Always inline: the tick calls it for every PU, and
+    // as a call its register saves and restores were a quarter of it.
+    [[gnu::always_inline]] void refresh_rate(int cpu)
     {
         Runqueue &rq = rqs_[static_cast<size_t>(cpu)];
         if (rq.current < 0) {
@@ -377,7 +384,15 @@ private:
     void message_posted(int channel, int poster_cpu, std::int64_t tokens);
     void message_taken(int channel, int from_cpu, int taker_cpu);
     double message_line_chain_ns(int lines, int owner_cpu, int by_cpu) const;
-    void os_noise_tick();
+    // The tick's cost of every running PU, charged by advance_all_on_tick.
+    double noise_tick_cost_ns() const
+    {
+        return cfg_.model.os_noise > 0 && cfg_.model.noise_tick_ns > 0 ? static_cast<double>(cfg_.model.noise_tick_ns)
+                                                                       : 0.0;
+    }
+    // The tick's device interrupts; true if it woke a task (a ksoftirqd),
+    // which may have changed what a PU runs.
+    bool os_noise_tick();
     // Add tokens to a channel, waking its waiters from `waker_cpu`;
     // only_waiting caps the tokens at the tasks waiting now.
     void post_tokens(int channel, std::int64_t tokens, int waker_cpu, bool only_waiting = false);
