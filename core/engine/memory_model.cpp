@@ -479,7 +479,23 @@ void MemoryModel::update_congestion_marked(std::span<const Runqueue> rqs, std::s
                                            std::span<const int> pu_node)
 {
     // The PUs not marked have the inputs the last update read.
-    update_unless_same(congestion_quiet_ && same_marked_inputs(rqs, tasks, pu_node), rqs, tasks, pu_node);
+    const bool same = congestion_quiet_ && same_marked_inputs(rqs, tasks, pu_node);
+    if (same || demand_inputs_.size() != rqs.size()) {
+        update_unless_same(same, rqs, tasks, pu_node);
+        return;
+    }
+    // A full update: update_unless_same's, recording the inputs of the
+    // marked PUs only, since every other PU's are those recorded already (a
+    // full update of a steady machine re-recorded every PU for the one or
+    // two a kernel thread had taken).
+    for (const int c : demand_dirty_) {
+        const auto cpu = static_cast<size_t>(c);
+        demand_inputs_[cpu] = demand_inputs(rqs[cpu], tasks, pu_node[cpu]);
+    }
+    clear_marks();
+    const std::uint64_t changes = cong_.changes;
+    update_congestion_in_full(cong_, congestion_scratch_.v, link_demand_.v, rqs, tasks, pu_node);
+    congestion_quiet_ = cong_.changes == changes;
 }
 
 void MemoryModel::update_unless_same(bool same, std::span<const Runqueue> rqs, std::span<const Task> tasks,
