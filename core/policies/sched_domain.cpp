@@ -81,23 +81,37 @@ std::vector<SpanOf> candidate_generators(const Topology &topo)
                     dists.insert(topo.node_distance(a, b));
         // The span depends on the PU's node only: each node's is built once
         // (a 512-node machine would otherwise OR 512 node sets per PU and
-        // distance, in every Simulation it builds).
+        // distance, in every Simulation it builds). A node with every node
+        // within the distance has the span of every such node (the same
+        // union in the same order), built once for all of them: altix-1024's
+        // one distance is such, and its 512 spans took 512 unions each.
         for (int d : dists) {
             auto by_node = std::make_shared<std::vector<std::optional<CpuSet>>>(topo.numa_count());
-            gens.emplace_back([&topo, d, by_node](int pu) {
-                std::optional<CpuSet> &s = (*by_node)[static_cast<size_t>(topo.node_of_pu(pu))];
-                if (!s)
-                    s = pus_within_distance(topo, pu, d);
+            auto whole = std::make_shared<std::optional<CpuSet>>();
+            gens.emplace_back([&topo, d, by_node, whole](int pu) {
+                const int home = topo.node_of_pu(pu);
+                std::optional<CpuSet> &s = (*by_node)[static_cast<size_t>(home)];
+                if (!s) {
+                    bool all_within = true;
+                    for (int n = 0; n < topo.numa_count() && all_within; ++n)
+                        all_within = topo.node_distance(home, n) <= d;
+                    if (!all_within) {
+                        s = pus_within_distance(topo, pu, d);
+                    } else {
+                        if (!*whole)
+                            *whole = pus_within_distance(topo, pu, d);
+                        s = **whole;
+                    }
+                }
                 return *s;
             });
         }
     }
-    gens.emplace_back([&topo](int) {
-        CpuSet s;
-        for (int p = 0; p < topo.pu_count(); ++p)
-            s.set(p);
-        return s;
-    });
+    // The whole machine, the same for every PU: built once.
+    auto all = std::make_shared<CpuSet>();
+    for (int p = 0; p < topo.pu_count(); ++p)
+        all->set(p);
+    gens.emplace_back([all](int) { return *all; });
     return gens;
 }
 
