@@ -299,9 +299,9 @@ private:
     void advance_body(int cpu); // advance_cpu_to_now's step, inline into the loops
     void advance_all();
     // The tick's advance_all: each PU brought up to now, then, if it runs a
-    // task, charged `tick_cost_ns` (> 0; the tick's own cost, os_noise_tick)
-    // onto its debts; true if a running task's burst is done (what the tick
-    // hands to run_program next).
+    // task, charged `tick_cost_ns` onto its debts (the tick's own cost,
+    // noise_tick_cost_ns; none if 0); true if a running task's burst is
+    // done (what the tick hands to run_program next).
     bool advance_all_on_tick(double tick_cost_ns);
     void recompute_rate(int cpu);
     // Schedules the PU's burst end if it falls before the next tick (or
