@@ -443,6 +443,7 @@ void DomainBalancer::on_tick(PolicyContext sim, int cpu)
     // in the same order as there, with slice_ended and balanced false:
     // resched_ ends at 0 either way, and settle() is not asked for.
     const auto c = static_cast<size_t>(cpu);
+    balanced_busy_on_last_tick_ = false;
     if (whole_) {
         if (!o1_.tick_plain(cpu, sim.rq(cpu).current))
             return on_tick_in_full(sim, cpu);
@@ -468,6 +469,7 @@ void DomainBalancer::balance_on_tick(PolicyContext sim, int cpu)
             return;
     }
     rebalance_levels(sim, cpu, idle);
+    balanced_busy_on_last_tick_ = idle == IdleType::NotIdle;
     // A pass ran: as on_tick_in_full with balanced true.
     if (whole_ && sim.rq(cpu).queue.empty()) {
         o1_.settle(sim, cpu);

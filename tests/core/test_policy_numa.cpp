@@ -6,6 +6,7 @@
 #include "engine/invariants.h"
 #include "engine/simulation.h"
 #include "policies/cfs_balancer.h"
+#include "policies/domain_balancer.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
@@ -249,31 +250,41 @@ TEST_CASE("autonuma weighs an exchange only where a busy CPU's periodic balancin
     // AutoNUMA27 run_rebalance_domains(): sched_autonuma_balance() follows
     // rebalance_domains() on a CPU that is not idle, so every exchange
     // comes on a tick where one of the two CPUs had a level due (its
-    // last_balance is that tick).
-    Simulation sim = make("autonuma:mem_follow=off,daemon_start_ms=0");
-    add_shared_process(sim, 2, 4000, 0);
-    add_shared_process(sim, 2, 4000, 1);
-    const auto *cfs = dynamic_cast<const CfsBalancer *>(&sim.policy());
-    REQUIRE(cfs != nullptr);
-    const auto balanced_now = [&](int cpu) {
-        for (const CfsDomain &sd : cfs->domains_of(cpu))
-            if (sd.last_balance_ns == sim.now())
-                return true;
-        return false;
-    };
-    size_t seen = 0;
-    int exchanges = 0;
-    while (sim.now() < 1'500'000'000 && sim.step()) {
-        const auto &d = sim.recording().decisions;
-        for (; seen < d.size(); ++seen)
-            if (d[seen].kind == DecisionKind::Exchange) {
-                ++exchanges;
-                INFO("exchange at " << d[seen].time_ns << " ns, CPU " << d[seen].from << " -> " << d[seen].to);
-                CHECK(d[seen].time_ns == sim.now());
-                CHECK((balanced_now(d[seen].from) || balanced_now(d[seen].to)));
+    // last_balance is that tick). On either base balancer.
+    for (const char *base : {"cfs", "sched-domains"}) {
+        INFO("base=" << base);
+        Simulation sim = make(std::string("autonuma:mem_follow=off,daemon_start_ms=0,base=") + base);
+        add_shared_process(sim, 2, 4000, 0);
+        add_shared_process(sim, 2, 4000, 1);
+        const auto *cfs = dynamic_cast<const CfsBalancer *>(&sim.policy());
+        const auto *domains = dynamic_cast<const DomainBalancer *>(&sim.policy());
+        REQUIRE((cfs != nullptr) != (domains != nullptr));
+        const auto balanced_now = [&](int cpu) {
+            if (cfs) {
+                for (const CfsDomain &sd : cfs->domains_of(cpu))
+                    if (sd.last_balance_ns == sim.now())
+                        return true;
+            } else {
+                for (const SchedDomain &sd : domains->domains_of(cpu))
+                    if (sd.last_balance_ns == sim.now())
+                        return true;
             }
+            return false;
+        };
+        size_t seen = 0;
+        int exchanges = 0;
+        while (sim.now() < 1'500'000'000 && sim.step()) {
+            const auto &d = sim.recording().decisions;
+            for (; seen < d.size(); ++seen)
+                if (d[seen].kind == DecisionKind::Exchange) {
+                    ++exchanges;
+                    INFO("exchange at " << d[seen].time_ns << " ns, CPU " << d[seen].from << " -> " << d[seen].to);
+                    CHECK(d[seen].time_ns == sim.now());
+                    CHECK((balanced_now(d[seen].from) || balanced_now(d[seen].to)));
+                }
+        }
+        CHECK(exchanges >= 2);
     }
-    CHECK(exchanges >= 2);
 }
 
 TEST_CASE("autonuma with both halves converges each process onto one node and stops", "[policy]")
