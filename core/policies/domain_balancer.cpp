@@ -769,9 +769,9 @@ bool DomainBalancer::pull_from(PolicyContext sim, int cpu, int busiest, SchedDom
         return tries;
     };
     int moved = 0;
-    // StrictFirstPass (AutoNUMA27's two passes, cfs_balancer.h): pass 0
-    // takes only tasks whose node this CPU is on, pass 1 any; otherwise
-    // one pass, pass 1, with the refusal above.
+    // StrictFirstPass (AutoNUMA27's two passes, numa_pull.h): pass 0 takes
+    // only tasks whose node this CPU is on, pass 1 any; otherwise one pass,
+    // pass 1, with AwayIsHot's refusal below.
     for (int pass = two_passes ? 0 : 1; pass < 2; ++pass)
         for (const auto &ranked_task : ranked) {
             // A plain variable, not a structured binding: the lambdas below
