@@ -29,6 +29,7 @@
 #include "policies/cpu_choice.h"
 #include "policies/factories.h"
 #include "policies/linux25_orig.h"
+#include "policies/o1_arrays.h"
 #include "policies/policy_text.h"
 #include "util/input_error.h"
 
@@ -42,13 +43,7 @@ namespace {
 constexpr std::int64_t kIdleRebalanceTickMs = 1;   // IDLE_REBALANCE_TICK (HZ/1000 ?: 1)
 constexpr std::int64_t kBusyRebalanceTickMs = 200; // BUSY_REBALANCE_TICK (HZ/5 ?: 1)
 constexpr std::int64_t kNodeRebalanceTickMs = 400; // NODE_REBALANCE_TICK (BUSY_REBALANCE_TICK * 2)
-// Linux 2.5.59 kernel/sched.c: task_timeslice() = BASE_TIMESLICE(p) =
-// MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO-1-static_prio)
-// / (MAX_USER_PRIO-1), with MIN 10 ms, MAX 200 ms; for nice 0 (static_prio
-// 120, MAX_PRIO 140, MAX_USER_PRIO 40): 10 + 190 * 19 / 39 = 102 ms. The
-// rework does not touch it, so it is both variants' default.
-constexpr std::int64_t kO1Nice0TimesliceMs = 10 + 190 * 19 / 39;
-constexpr std::int64_t kMaxTickMs = 3'600'000; // an hour: rejects unit typos only
+constexpr std::int64_t kMaxTickMs = 3'600'000;     // an hour: rejects unit typos only
 
 struct Linux25Params {
     std::int64_t idle_tick_ms = kIdleRebalanceTickMs;
@@ -80,7 +75,11 @@ struct Linux25Params {
     bool node_mask_online = true;
     bool busy_as_idle = true; // A2: rebalance_tick()'s busy branch passes idle=1
     bool orig = false;        // variant=orig: the balancing is Linux25Orig's
-    bool o1_slices = true;    // timeslice=o1: 2.5's timeslices instead of the engine's
+    // timeslice=o1: 2.5.59's O(1) runqueues (policies/o1_arrays.h, its
+    // O1Rules::Linux2559): priority arrays, 2.5.59's timeslices and the
+    // priorities its sleep average gives. The rework does not touch them,
+    // so both variants have them.
+    bool o1_slices = true;
     Linux25OrigParams orig_params;
 };
 
@@ -130,7 +129,8 @@ const ParamTable<Linux25Params> &linux25_table()
                        "(the flag corrected, as in B0)")
             .when(is_rework, "variant=rework");
         t.choice<bool>("timeslice", &Linux25Params::o1_slices, {{"o1", true}, {"cfs", false}},
-                       "o1 (2.5's 102 ms nice-0 timeslice) or cfs (the engine's 6 ms fair rotation)");
+                       "o1 (2.5.59's O(1) runqueues: 151 ms nice-0 timeslices, priorities from the sleep average) "
+                       "or cfs (the engine's 6 ms fair rotation)");
         t.integer_with(
              "node_balance_rate", [](Linux25Params &p, std::int64_t v) { p.orig_params.node_balance_rate = v; },
              [](const Linux25Params &p) { return std::optional<std::int64_t>(p.orig_params.node_balance_rate); }, 1,
@@ -149,7 +149,21 @@ const ParamTable<Linux25Params> &linux25_table()
 class Linux25NumaPolicy final : public Policy {
 public:
     explicit Linux25NumaPolicy(Linux25Params p) : p_(p), lb_(p.orig_params) {}
+    Linux25NumaPolicy(const Linux25NumaPolicy &o) : Policy(o), p_(o.p_), lb_(o.lb_), o1_(o.o1_), resched_(o.resched_)
+    {
+        lb_.use_arrays(p_.o1_slices ? &o1_ : nullptr); // our own arrays, not the original's
+    }
+    Linux25NumaPolicy &operator=(const Linux25NumaPolicy &) = delete;
     std::unique_ptr<Policy> clone() const override { return std::make_unique<Linux25NumaPolicy>(*this); }
+
+    void attach(PolicyContext sim) override
+    {
+        if (!p_.o1_slices)
+            return;
+        o1_.attach(sim.topology().pu_count(), sim.model().tick_ns, O1Rules::Linux2559);
+        resched_.assign(static_cast<size_t>(sim.topology().pu_count()), 0);
+        lb_.use_arrays(&o1_);
+    }
     std::string name() const override { return "linux-2.5-numa"; }
     ParamMap params() const override { return policy_params(linux25_table(), p_, wakeup_mode()); }
     // 2.5.59's cache_decay_ticks, the threshold every pull is judged by
@@ -157,17 +171,52 @@ public:
     double cache_hot_time_ms() const override { return kLinux25CacheDecayMs; }
     KernelRelease modelled_kernel() const override { return {2, 5}; }
 
-    // timeslice=o1: a CPU-bound task keeps the CPU for its whole O(1)
-    // timeslice (the nice-0 slice), so a task queued behind it has not run
-    // for that long and is cache cold by 2.5's cache_decay_ticks. The
-    // engine's default 6 ms rotation would keep every queued task "hot" for
-    // ever.
+    // timeslice=o1: 2.5.59's O(1) runqueues. A CPU-bound task keeps the
+    // CPU for its whole timeslice (151 ms at nice 0), so a task queued
+    // behind it has not run for that long and is cache cold by 2.5's
+    // cache_decay_ticks (the engine's default 6 ms rotation would keep every
+    // queued task "hot" for ever); and a task that sleeps keeps a better
+    // priority than one that does not, and preempts it when it wakes.
+    void on_enqueue(PolicyContext sim, TaskId t, int from_cpu, int cpu, EnqueueKind kind) override
+    {
+        if (!p_.o1_slices)
+            return;
+        switch (kind) {
+        case EnqueueKind::New: o1_.on_new(sim, t, cpu); break;
+        case EnqueueKind::Wakeup: o1_.on_wakeup(sim, t, cpu); break;
+        case EnqueueKind::Migrate: o1_.on_migrate(sim, t, from_cpu, cpu); break;
+        }
+    }
+    int pick_next(PolicyContext sim, int cpu) override
+    {
+        return p_.o1_slices ? o1_.pick(sim, cpu) : Policy::pick_next(sim, cpu);
+    }
+    // Linux 2.5.59 kernel/sched.c: scheduler_tick() sets need_resched once
+    // the slice has run out (on_tick below counts it); until then the task
+    // keeps the CPU.
     bool check_preempt_tick(PolicyContext sim, int cpu) override
     {
         if (!p_.o1_slices)
             return Policy::check_preempt_tick(sim, cpu);
-        const Runqueue &rq = sim.rq(cpu);
-        return sim.now() - sim.task(rq.current).slice_start_ns >= kO1Nice0TimesliceMs * 1'000'000;
+        const bool resched = resched_[static_cast<size_t>(cpu)] != 0;
+        resched_[static_cast<size_t>(cpu)] = 0;
+        return resched;
+    }
+    // Linux 2.5.59 kernel/sched.c: try_to_wake_up() reschedules the CPU when
+    // the woken task's priority is better than the running one's
+    // ("if (p->prio < rq->curr->prio) resched_task(rq->curr)"), and
+    // pull_task() does the same for a task pulled to a busy CPU.
+    // wake_up_forked_process() does not ask (the engine does not ask for a
+    // new task either).
+    bool check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken) override
+    {
+        if (!p_.o1_slices)
+            return Policy::check_preempt_wakeup(sim, cpu, woken);
+        const TaskId cur = sim.rq(cpu).current;
+        const bool preempt = cur >= 0 && o1_.prio(woken) < o1_.prio(cur);
+        if (preempt)
+            resched_[static_cast<size_t>(cpu)] = 0; // a slice end this tick belonged to the preempted task
+        return preempt;
     }
 
     // New tasks. Linux 2.5.59 kernel/sched.c: wake_up_forked_process()
@@ -230,11 +279,49 @@ public:
         return least_loaded_cpu(sim, task.cpus_allowed);
     }
 
+    // Linux 2.5.59 kernel/sched.c: scheduler_tick() counts the running
+    // task's slice and sleep average down, then balances (rebalance_tick()
+    // in the rework, load_balance() in orig: balance_on_tick() below).
+    void on_tick(PolicyContext sim, int cpu) override
+    {
+        if (p_.o1_slices)
+            resched_[static_cast<size_t>(cpu)] = o1_.tick(sim, cpu, sim.rq(cpu).current) ? 1 : 0;
+        balance_on_tick(sim, cpu);
+        // Nothing else queued: schedule() would switch the arrays and run the
+        // expired task on (the engine does not ask when it runs alone).
+        if (p_.o1_slices && sim.rq(cpu).queue.empty()) {
+            o1_.settle(sim, cpu);
+            resched_[static_cast<size_t>(cpu)] = 0;
+        }
+    }
+
+    // sched-2.5.59-A2 kernel/sched.c: schedule() on an empty runqueue calls
+    // load_balance(rq, 1, __cpu_to_node_mask(smp_processor_id())) - the
+    // same mask under either idle_balance_mask: the mistaken line the
+    // report quotes is rebalance_tick()'s (this_rq, this_cpumask), not
+    // schedule()'s (rq). The report's fix of that line passes
+    // __node_to_cpu_mask(this_node), which ia64 defines: the node itself.
+    // Either variant's schedule() on an empty runqueue then runs the idle
+    // task and clears rq->expired_timestamp (both arrays are empty).
+    void on_idle(PolicyContext sim, int cpu) override
+    {
+        if (p_.o1_slices)
+            o1_.on_idle(cpu);
+        if (p_.orig) {
+            lb_.on_idle(sim, cpu);
+            return;
+        }
+        const int node = sim.topology().numa_count() > 0 ? sim.topology().node_of_pu(cpu) : 0;
+        lb_.balance(sim, cpu, true, cpu_to_node_mask(sim, node), "newly idle" + within_text(node));
+    }
+
+private:
     // sched-2.5.59-A2 kernel/sched.c: rebalance_tick(), called by
     // scheduler_tick() with idle=1 when the idle task has the CPU. Periods
     // count jiffies (`j % PERIOD == 0`); node balancing comes before the
-    // balance within the node when both fall on one tick.
-    void on_tick(PolicyContext sim, int cpu) override
+    // balance within the node when both fall on one tick. variant=orig:
+    // Linux25Orig::on_tick().
+    void balance_on_tick(PolicyContext sim, int cpu)
     {
         if (p_.orig) {
             lb_.on_tick(sim, cpu);
@@ -277,23 +364,6 @@ public:
             lb_.balance(sim, cpu, idle_flag, cpu_to_node_mask(sim, node), how + within_text(node));
     }
 
-    // sched-2.5.59-A2 kernel/sched.c: schedule() on an empty runqueue calls
-    // load_balance(rq, 1, __cpu_to_node_mask(smp_processor_id())) - the
-    // same mask under either idle_balance_mask: the mistaken line the
-    // report quotes is rebalance_tick()'s (this_rq, this_cpumask), not
-    // schedule()'s (rq). The report's fix of that line passes
-    // __node_to_cpu_mask(this_node), which ia64 defines: the node itself.
-    void on_idle(PolicyContext sim, int cpu) override
-    {
-        if (p_.orig) {
-            lb_.on_idle(sim, cpu);
-            return;
-        }
-        const int node = sim.topology().numa_count() > 0 ? sim.topology().node_of_pu(cpu) : 0;
-        lb_.balance(sim, cpu, true, cpu_to_node_mask(sim, node), "newly idle" + within_text(node));
-    }
-
-private:
     // __cpu_to_node_mask() as A2 built it (node_mask above).
     CpuSet cpu_to_node_mask(PolicyContext sim, int node) const
     {
@@ -305,7 +375,9 @@ private:
     }
 
     Linux25Params p_;
-    Linux25Orig lb_; // 2.5.59's balancing functions (and variant=orig's callers)
+    Linux25Orig lb_;                    // 2.5.59's balancing functions (and variant=orig's callers)
+    O1Arrays o1_;                       // timeslice=o1: 2.5.59's O(1) runqueues
+    std::vector<std::uint8_t> resched_; // [cpu]: the running task's slice ended on this tick
 };
 
 } // namespace

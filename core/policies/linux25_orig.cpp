@@ -55,7 +55,7 @@ int Linux25Orig::find_busiest_node(PolicyView sim, RqState &st, int this_node, i
 {
     const Topology &topo = sim.topology();
     auto node_nr_running = [&](int n) {
-        const CpuSet cpus = topo.pus_of_node(n);
+        const CpuSet &cpus = topo.pus_of_node(n);
         int nr = 0;
         for (int c = cpus.first(); c >= 0; c = cpus.next(c))
             nr += sim.nr_running(c);
@@ -171,14 +171,18 @@ void Linux25Orig::balance(PolicyContext sim, int cpu, bool idle, const CpuSet &m
     // must still have at least two more than us.
     if (sim.nr_running(busiest) <= nr_running + 1)
         return;
-    // load_balance(): walk the busiest runqueue from its tail (the most
-    // recently queued; the expired array first in the kernel, which the
-    // model does not keep), skipping tasks CAN_MIGRATE_TASK refuses:
-    // running, not allowed here, or cache hot (ran within
-    // cache_decay_ticks, whether or not this CPU is idle).
-    const std::vector<TaskId> cands = sim.rq(busiest).queue;
-    for (auto it = cands.rbegin(); it != cands.rend(); ++it) {
-        const TaskId t = *it;
+    // load_balance(): walk the busiest runqueue's expired array first, then
+    // its active one, each from its best priority and each priority's list
+    // from its tail (the most recently queued); with timeslice=cfs, whose
+    // queue has no arrays, from the queue's tail. Skip the tasks
+    // CAN_MIGRATE_TASK refuses: running, not allowed here, or cache hot
+    // (ran within cache_decay_ticks, whether or not this CPU is idle).
+    std::vector<TaskId> cands; // a copy: own_move() below changes the runqueues
+    if (arrays_)
+        arrays_->move_order(sim, busiest, cands);
+    else
+        cands.assign(sim.rq(busiest).queue.rbegin(), sim.rq(busiest).queue.rend());
+    for (const TaskId t : cands) {
         const Task &task = sim.task(t);
         if (!task.cpus_allowed.test(cpu))
             continue;

@@ -11,6 +11,7 @@
 // calls balance() and balance_node() below instead of cpus_to_balance().
 
 #include "engine/simulation.h"
+#include "policies/o1_arrays.h"
 
 #include <string>
 #include <vector>
@@ -52,6 +53,10 @@ public:
     // Both do nothing while our own migration is under way.
     void balance(PolicyContext sim, int cpu, bool idle, const CpuSet &mask, const std::string &how);
     void balance_node(PolicyContext sim, int cpu, bool idle, const std::string &how);
+    // The O(1) runqueues whose order load_balance() walks (timeslice=o1), or
+    // none (timeslice=cfs: the engine's queue, from its tail). The policy
+    // that owns both sets it, and again on a copy.
+    void use_arrays(O1Arrays *arrays) { arrays_ = arrays; }
 
 private:
     // 2.5.59's per-runqueue balancing state (struct runqueue), per CPU.
@@ -66,8 +71,10 @@ private:
     void load_balance(PolicyContext sim, int cpu, bool idle, const std::string &how);
 
     Linux25OrigParams p_;
-    std::vector<RqState> rq_; // sized on first use
-    bool acting_ = false;     // our own migration must not re-enter new-idle balancing
+    std::vector<RqState> rq_;    // sized on first use
+    O1Arrays *arrays_ = nullptr; // see use_arrays()
+    std::vector<TaskId> order_;  // balance()'s walk, kept to save an allocation a pass
+    bool acting_ = false;        // our own migration must not re-enter new-idle balancing
 };
 
 } // namespace schedscope

@@ -12,14 +12,21 @@
 // tail), and per CPU which array is the active one. An array switch only
 // flips that.
 //
-// Not modelled: the sleep average and everything built on it (the dynamic
-// priority bonus of effective_prio(), TASK_INTERACTIVE's reinsertion into
-// the active array, EXPIRED_STARVING, TIMESLICE_GRANULARITY's round-robin
-// of interactive tasks): the engine has no sleep-average model, so a task's
-// priority is its static priority (120 + nice) and every task whose slice
-// ends is expired. Nor is sched_fork()'s halving of the parent's slice: the
-// engine's tasks are not created by a running parent's fork() call, so each
-// new task starts with a whole slice.
+// Two sets of rules (O1Rules). Linux269, for the 2.6.9 balancer
+// (domain_balancer.h): static priorities only. Its sleep average and what
+// is built on it (the dynamic priority bonus of effective_prio(),
+// TASK_INTERACTIVE's reinsertion into the active array, EXPIRED_STARVING,
+// TIMESLICE_GRANULARITY's round-robin of interactive tasks) are not
+// modelled: a task's priority is 120 + nice and every task whose slice
+// ends is expired. Linux2559, for linux-2.5-numa: 2.5.59's timeslices and
+// its sleep average, which 2.5.59 kept far simpler than 2.6.9 (a count of
+// jiffies, up by the jiffies slept at each wakeup, down by one for each
+// tick run; see the .cpp), with the priority bonus, the reinsertion of
+// interactive tasks and the starvation limit built on it.
+//
+// Under either, sched_fork()'s halving of the parent's slice is not
+// modelled: the engine's tasks are not created by a running parent's
+// fork() call, so each new task starts with a whole slice.
 
 #include "engine/policy_context.h"
 #include "engine/sim_types.h"
@@ -28,6 +35,10 @@
 #include <vector>
 
 namespace schedscope {
+
+// Whose O(1) scheduler: the timeslices, and whether priorities follow the
+// sleep average (see the header comment).
+enum class O1Rules : std::uint8_t { Linux269, Linux2559 };
 
 class O1Arrays {
 public:
@@ -38,8 +49,16 @@ public:
     static int timeslice_ticks(int nice, int hz);
     // 2.6.9's static_prio: MAX_RT_PRIO (100) + 20 + nice.
     static int static_prio(int nice) { return 120 + nice; }
+    // Linux 2.5.59 kernel/sched.c: TASK_TIMESLICE(), in ticks at `hz`:
+    // MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 -
+    // static_prio) / 39, 10 to 300 ms (151 ms at nice 0, at HZ=1000).
+    static int timeslice_ticks_2559(int nice, int hz);
+    // Linux 2.5.59 kernel/sched.c: effective_prio(), the static priority
+    // less a bonus of -5 to +5 scaled from the sleep average (in ticks, out
+    // of MAX_SLEEP_AVG = 2 * HZ), within 100-139.
+    static int effective_prio_2559(int nice, int sleep_avg, int hz);
 
-    void attach(int cpus, std::int64_t tick_ns);
+    void attach(int cpus, std::int64_t tick_ns, O1Rules rules = O1Rules::Linux269);
 
     // A task joins `cpu`'s queue: new (a whole slice, the active array's
     // tail), woken (the active array's tail, its slice as it was), or moved
@@ -56,10 +75,11 @@ public:
     // every tick, and most calls only count a slice down.
     inline bool tick(PolicyView sim, int cpu, TaskId cur);
     // tick()'s common case, for a caller that runs on every PU on every
-    // tick: no task running, or a running task on the active array whose
-    // slice goes on past this tick, counted down; true then. False, with
-    // nothing changed, otherwise (the slice ends, or the task had expired):
-    // tick() then does it all.
+    // tick (the 2.6.9 balancer: under O1Rules::Linux2559 the sleep average
+    // moves on every tick, and tick() must be called): no task running, or
+    // a running task on the active array whose slice goes on past this
+    // tick, counted down; true then. False, with nothing changed, otherwise
+    // (the slice ends, or the task had expired): tick() then does it all.
     bool tick_plain(int cpu, TaskId cur)
     {
         if (cur < 0)
@@ -77,6 +97,13 @@ public:
     // active array: if the task had expired, the arrays switch and it runs
     // on with its new slice.
     void settle(PolicyView sim, int cpu) { switch_if_active_empty(sim, cpu); }
+    // schedule() found the runqueue empty and runs the idle task: 2.5.59
+    // forgets when the first task expired (rq->expired_timestamp = 0).
+    void on_idle(int cpu)
+    {
+        if (!expired_since_.empty())
+            expired_since_[static_cast<size_t>(cpu)] = 0;
+    }
     // schedule(): which queued task runs next, an index into rq(cpu).queue
     // (switching the arrays when the active one has none).
     int pick(PolicyView sim, int cpu);
@@ -95,8 +122,9 @@ public:
 private:
     struct TaskState {
         int slice = 0;          // ticks left of its timeslice
-        int prio = 120;         // static_prio (no sleep-average bonus)
+        int prio = 120;         // Linux269: static_prio; Linux2559: effective_prio()
         std::uint8_t array = 0; // which of its CPU's two arrays holds it
+        int sleep_avg = 0;      // Linux2559: p->sleep_avg, in ticks
         std::uint64_t seq = 0;  // when it joined its list's tail
     };
     const TaskState &state(TaskId t) const { return tasks_.at(static_cast<size_t>(t)); }
@@ -113,15 +141,27 @@ private:
     // an expired running task makes worth reading, out of line.
     inline void switch_if_active_empty(PolicyView sim, int cpu);
     void switch_if_queue_expired(PolicyView sim, int cpu);
-    // tick()'s end of a slice: a new one, on the expired array.
+    // tick()'s end of a slice: a new one, on the expired array (or, under
+    // Linux2559, the active one for an interactive task).
     bool expire(PolicyView sim, TaskId cur, int cpu);
+    int slice_ticks(int nice) const
+    {
+        return rules_ == O1Rules::Linux2559 ? timeslice_ticks_2559(nice, hz_) : timeslice_ticks(nice, hz_);
+    }
+    std::int64_t jiffies(PolicyView sim) const;
     // The array switch: rq->active and rq->expired swap.
     void flip(PolicyView sim, int cpu);
 
     std::vector<TaskState> tasks_;
     std::vector<std::uint8_t> active_; // [cpu]: which array is the active one
+    // Linux2559, [cpu]: rq->expired_timestamp, the jiffy the first task of
+    // the expired array was put there, plus one (0: none since the last
+    // array switch or idle spell).
+    std::vector<std::int64_t> expired_since_;
     std::uint64_t next_seq_ = 0;
+    std::int64_t tick_ns_ = 1'000'000;
     int hz_ = 1000;
+    O1Rules rules_ = O1Rules::Linux269;
 };
 
 // Both need PolicyView's inline members (engine/simulation.h): only
@@ -149,7 +189,14 @@ inline bool O1Arrays::tick(PolicyView sim, int cpu, TaskId cur)
         if (expired(cur, cpu))
             return true;
     }
-    if (--tasks_[static_cast<size_t>(cur)].slice > 0)
+    TaskState &s = tasks_[static_cast<size_t>(cur)];
+    // Linux 2.5.59 kernel/sched.c: scheduler_tick() takes a tick off the
+    // running task's sleep average ("if (p->sleep_avg) p->sleep_avg--")
+    // before its slice; the priority follows only when the slice ends or
+    // the task sleeps.
+    if (rules_ == O1Rules::Linux2559 && s.sleep_avg > 0)
+        --s.sleep_avg;
+    if (--s.slice > 0)
         return false;
     return expire(sim, cur, cpu);
 }

@@ -138,7 +138,7 @@ TEST_CASE("idle CPUs skip cache-hot tasks, in orig and in the rework alike", "[p
         CHECK(decisions_to(hot, DecisionKind::Pull, 1).empty());
         CHECK(!decisions_to(hot, DecisionKind::SkipHot, 1).empty());
     }
-    // With 2.5's 102 ms timeslice (the default) the queued task has not run:
+    // With 2.5.59's 151 ms timeslice (the default) the queued task has not run:
     // both pull it.
     for (const char *policy : {"linux-2.5-numa:variant=orig", "linux-2.5-numa"}) {
         Simulation o1 = run(policy);
