@@ -1,13 +1,19 @@
 // Migration profiler, measure mode, on the machine running the tests. The
 // machine is shared and noisy: assertions are about sanity and rough
-// agreement, never about values.
+// agreement, never about values, and a comparison of timings gets a few
+// fresh attempts, so that one sample slowed by another process does not
+// fail it while an error that shows in every attempt still does.
 
 #include "profiler/migration_profiler.h"
 #include "topology/import.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace schedscope;
 
@@ -62,29 +68,62 @@ TEST_CASE("measure: every entry of this machine's matrix is positive and finite"
 
 TEST_CASE("measure: classes agree with the full matrix on the classes they measured", "[profiler][measure]")
 {
-    Topology t = import_detect();
-    MigrationProfile all = MigrationProfiler(t, measure_options(PairSelection::All)).run();
-    MigrationProfile classes = MigrationProfiler(t, measure_options(PairSelection::Classes)).run();
-    REQUIRE(all.classes.size() == classes.classes.size());
-    // Other builds share these cores: a factor of four either way still
-    // catches a class filled from the wrong pair or a unit mistake.
+    // Other builds share these cores, hence a factor of four either way. It
+    // catches a unit mistake, and a class costed from another class's pair
+    // where the two classes differ more than fourfold (a class left without
+    // its own pair fails the finiteness check below).
     constexpr double kTolerance = 4.0;
-    for (size_t i = 0; i < classes.classes.size(); ++i) {
-        const auto &c = classes.classes[i];
-        const auto &a = all.classes[i];
-        REQUIRE(c.cls == a.cls);
-        if (!std::isfinite(c.min_ms) || !std::isfinite(a.min_ms))
-            continue;
-        INFO("class " << distance_class_name(c.cls) << ": classes " << c.min_ms << " ms, all " << a.min_ms << " - "
-                      << a.max_ms << " ms");
-        CHECK(c.min_ms >= a.min_ms / kTolerance);
-        CHECK(c.min_ms <= a.max_ms * kTolerance);
+    // A pair's cost is the largest of its samples (docs/profiler.md), so one
+    // sample slowed by another process can push a class past the factor of
+    // four (seen: the shared-L3 class at 1.91 ms against 0.30 - 0.36 ms in
+    // the full matrix, under a sanitizer run of the suite). Each attempt is
+    // a fresh run of both profilers; a class passes when some attempt agrees
+    // on it. A systematic error of the kinds above disagrees in every
+    // attempt and still fails (a planted x1000 in classes mode did, all
+    // three times).
+    constexpr int kAttempts = 3;
+    Topology t = import_detect();
+    std::vector<bool> agreed;
+    std::vector<std::string> seen; // per class, what each attempt measured
+    for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+        MigrationProfile all = MigrationProfiler(t, measure_options(PairSelection::All)).run();
+        MigrationProfile classes = MigrationProfiler(t, measure_options(PairSelection::Classes)).run();
+        REQUIRE(all.classes.size() == classes.classes.size());
+        agreed.resize(classes.classes.size(), false);
+        seen.resize(classes.classes.size());
+        for (size_t i = 0; i < classes.classes.size(); ++i) {
+            const auto &c = classes.classes[i];
+            const auto &a = all.classes[i];
+            REQUIRE(c.cls == a.cls);
+            if (!std::isfinite(c.min_ms) || !std::isfinite(a.min_ms)) {
+                agreed[i] = true; // unmeasured in one of them: nothing to compare
+                continue;
+            }
+            const bool agrees = c.min_ms >= a.min_ms / kTolerance && c.min_ms <= a.max_ms * kTolerance;
+            std::ostringstream line;
+            line << "attempt " << attempt << ": classes " << c.min_ms << " ms, all " << a.min_ms << " - " << a.max_ms
+                 << " ms" << (agrees ? "" : " (disagrees)");
+            if (seen[i].empty())
+                seen[i] = std::string("class ") + distance_class_name(c.cls) + " (SLIT " +
+                          std::to_string(c.numa_distance) + ")";
+            seen[i] += "\n" + line.str();
+            if (!agrees && !agreed[i])
+                WARN("class " << distance_class_name(c.cls) << " disagrees, " << line.str()
+                              << (attempt < kAttempts ? "; measuring again" : ""));
+            agreed[i] = agreed[i] || agrees;
+        }
+        // Every pair of the filled matrix carries its class's measured cost.
+        for (int s = 0; s < t.pu_count(); ++s)
+            for (int d = 0; d < t.pu_count(); ++d)
+                if (!skipped(classes, s) && !skipped(classes, d))
+                    CHECK(std::isfinite(classes.matrix_ms[s][d]));
+        if (std::all_of(agreed.begin(), agreed.end(), [](bool b) { return b; }))
+            break;
     }
-    // Every pair of the filled matrix carries its class's measured cost.
-    for (int s = 0; s < t.pu_count(); ++s)
-        for (int d = 0; d < t.pu_count(); ++d)
-            if (!skipped(classes, s) && !skipped(classes, d))
-                CHECK(std::isfinite(classes.matrix_ms[s][d]));
+    for (size_t i = 0; i < agreed.size(); ++i) {
+        INFO(seen[i]);
+        CHECK(agreed[i]);
+    }
 }
 
 TEST_CASE("measure: cancelling from the progress callback stops after the current pair", "[profiler][measure]")
