@@ -150,7 +150,13 @@ public:
 
 protected:
     // The balancer's two passes, AutoNUMA27's (numa_pull.h); the first
-    // takes a task only to a CPU of the node chosen for it.
+    // takes a task only to a CPU of the node chosen for it. AutoNUMA27
+    // kernel/sched/fair.c can_migrate_task() asks kernel/sched/numa.c
+    // sched_autonuma_can_migrate_task(), which passes any task for which
+    // task_autonuma_cpu() holds (include/linux/autonuma_sched.h: no
+    // task_selected_nid yet, or the destination CPU is on it); numa_affine()
+    // is that test. On the strict LBF_NUMA pass nothing else passes; on the
+    // second pass everything does, as load_balance_strict is off by default.
     NumaPull numa_pull() const override { return NumaPull::StrictFirstPass; }
     bool numa_affine(PolicyView sim, TaskId t, int cpu) const override
     {
@@ -160,8 +166,13 @@ protected:
 
 private:
     // A new pass over process p: its threads' statistics halve, so they
-    // follow a changing workload (AutoNUMA27 cpu_follow_memory_pass(), run
-    // at each thread's first fault of the pass).
+    // follow a changing workload. AutoNUMA27 (PATCH 19/33, 4 October 2012)
+    // mm/autonuma.c numa_hinting_fault() calls cpu_follow_memory_pass() at
+    // each thread's first fault of the pass (task_numa_fault_pass behind
+    // mm_numa_fault_pass). The model differs: it halves every thread of
+    // the process as the walk of the process starts, so a thread that takes
+    // no fault in a pass is halved here but not in the kernel, and the
+    // others are halved up to one walk earlier.
     void new_pass(PolicyView sim, ProcId p)
     {
         for (TaskId t : sim.processes()[p].tasks)

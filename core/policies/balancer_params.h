@@ -14,10 +14,15 @@
 
 namespace schedscope {
 
-// SD_CPU_INIT / SD_NODE_INIT cache_nice_tries in 2.6.
+// Linux 2.6.9 kernel/sched.c: SD_CPU_INIT and SD_NODE_INIT both set
+// cache_nice_tries = 1 (SD_SIBLING_INIT 0; the value matches). It is read
+// by can_migrate_task(): a cache-hot task is left where it is while the
+// domain's nr_balance_failed is below cache_nice_tries (and always on a
+// newly idle pass).
 inline constexpr int kDefaultCacheNiceTries = 1;
-// Linux 2.6.9 include/linux/sched.h: SD_SIBLING_INIT's cache_hot_time (0)
-// and SD_NODE_INIT's (10 ms), each level's own.
+// Linux 2.6.9 kernel/sched.c (the initialisers live there in 2.6.9, not in
+// include/linux/sched.h): SD_SIBLING_INIT's cache_hot_time (0) and
+// SD_NODE_INIT's (10 ms), each level's own; task_hot() compares against it.
 inline constexpr double kSiblingCacheHotTimeMs = 0;
 inline constexpr double kNodeCacheHotTimeMs = 10;
 

@@ -14,7 +14,16 @@
 
 namespace schedscope {
 
-// Linux 3.6 kernel/sched/fair.c defaults.
+// Linux 3.6 boot defaults, before get_update_sysctl_factor() scales them
+// (the values match). kernel/sched/fair.c: sysctl_sched_latency (6 ms) and
+// sysctl_sched_min_granularity (0.75 ms) size the period and the slices in
+// __sched_period() and sched_slice(); sysctl_sched_wakeup_granularity (1 ms)
+// is wakeup_gran()'s base for wakeup preemption; sysctl_sched_migration_cost
+// (0.5 ms) is task_hot()'s threshold and idle_balance()'s avg_idle cut-off.
+// kernel/sched/core.c: sysctl_sched_nr_migrate (32) caps how many tasks one
+// load_balance() pass looks at (env.loop_max = the smaller of it and the
+// busiest queue's nr_running). Checked against 3.6-era fair.c text (the
+// context lines of the 2012 NUMA patch mails), not a 3.6 tree.
 inline constexpr SimTime kCfsLatencyNs = 6'000'000;           // sysctl_sched_latency
 inline constexpr SimTime kCfsMinGranularityNs = 750'000;      // sysctl_sched_min_granularity
 inline constexpr SimTime kCfsWakeupGranularityNs = 1'000'000; // sysctl_sched_wakeup_granularity

@@ -87,6 +87,14 @@ int CfsBalancer::select_idle_sibling(PolicyView sim, TaskId t, int target, int t
 // move the task): the lowest level of the waker's CPU with SD_WAKE_AFFINE
 // that spans the previous CPU decides with wake_affine(); then
 // select_idle_sibling() around the chosen CPU. No such level: prev.
+//
+// A previous CPU the task may no longer use: Linux 3.6 kernel/sched/core.c
+// select_task_rq() first runs select_task_rq_fair() as usual and only if the
+// CPU it returns is not allowed (or not online) calls select_fallback_rq():
+// an allowed, active CPU on the previous CPU's node, else the first allowed
+// one, with no load comparison. The model differs: it skips the wakeup path
+// and places the task as at fork (select_cpu_fork(), the idlest group and
+// CPU among the allowed ones).
 int CfsBalancer::select_cpu_wakeup(PolicyContext sim, TaskId t, int waker_cpu)
 {
     const Task &task = sim.task(t);
@@ -169,9 +177,27 @@ int CfsBalancer::find_idlest_cpu(PolicyView sim, const CpuSet &group, const CpuS
 // Linux 3.6 kernel/sched/fair.c: select_task_rq_fair() with SD_BALANCE_FORK
 // (and SD_BALANCE_EXEC, the same walk): from the highest level of the
 // forking CPU with the flag, the idlest group, then its idlest CPU, then
-// again from that CPU's levels below that size. The forking CPU is the
-// first allowed one (the engine's tasks have no parent); a NUMA policy's
-// fork_node narrows where the walk may go.
+// again from that CPU's levels below that size.
+//
+// Where the walk starts is a modelling choice. In 3.6, wake_up_new_task()
+// (kernel/sched/core.c) runs on the parent's CPU and select_task_rq_fair()
+// starts from smp_processor_id(), so the walk starts from the forking
+// parent's domains. The engine's tasks have no parent, so the model starts
+// from the task's first allowed CPU. The start matters through which group
+// counts as the local one at each level (find_idlest_group() keeps it
+// unless another is lighter by more than half the imbalance_pct) and
+// through find_idlest_cpu()'s ties.
+//
+// fork_node is a NUMA policy's narrowing, used by sched-numa home=process:
+// sched/numa's March 2012 posting ([RFC][PATCH 13/26] "sched: Implement
+// home-node awareness", 16 March 2012), select_task_rq_fair() with NUMA_BIAS
+// (on by default) starts a fork or exec from a CPU of the task's home node
+// and its node-sized domain (sd_node), so the idlest-group walk stays in the
+// home node. The model gets the same effect by restricting the allowed CPUs
+// to the home node's (when any are allowed). The October 2012 posting
+// ([PATCH 23/31], 25 October 2012) has a similar branch behind
+// NUMA_TTWU_BIAS, off by default; home=task returns no fork node, as a new
+// task there has no home.
 int CfsBalancer::select_cpu_fork(PolicyContext sim, TaskId t)
 {
     CpuSet allowed = sim.task(t).cpus_allowed;

@@ -270,7 +270,18 @@ public:
         return least_loaded_cpu(sim, cpus);
     }
 
-    // 2.5 wakes a task where it last ran: there is no wakeup balancing.
+    // Linux 2.5.59 kernel/sched.c: try_to_wake_up() queues a woken task on
+    // the CPU it last ran on (task_cpu()); there is no wakeup balancing. The
+    // one exception is a sync wakeup (sync set, e.g. pipe_write()): if the
+    // task is not running, the waker's CPU differs and the task may run
+    // there, it is moved to the waker's CPU first (set_task_cpu() to
+    // smp_processor_id()). The model differs there: the engine's wakeups
+    // carry no sync flag, so every wakeup stays on the previous CPU, even
+    // where 2.5.59 would have pulled the wakee to its waker. A previous CPU
+    // the task may no longer use cannot happen in 2.5.59:
+    // set_cpus_allowed() moves a sleeping task at once to the lowest CPU of
+    // its new mask (__ffs()). The model instead picks the least loaded
+    // allowed CPU at wakeup.
     int select_cpu_wakeup(PolicyContext sim, TaskId t, int) override
     {
         const Task &task = sim.task(t);

@@ -9,16 +9,28 @@
 namespace schedscope {
 
 namespace {
-// Without pmd scanning, how many faults one chunk may report per pass: the
-// pages of a 4 MiB chunk fault one by one, and a few samples per chunk are
-// what separates the accessing nodes (a modelling choice, not a kernel knob).
-// Their cost is charged with the first (every page traps).
+// Without pmd scanning, how many faults one chunk may report per pass. This
+// is a modelling choice with no kernel source. In AutoNUMA27 (PATCH 19/33,
+// linux-mm, 4 October 2012, mm/autonuma.c) knuma_scand with scan_pmd off
+// marks every pte, and each touched page takes its own hinting fault
+// (pte_numa_fixup() -> numa_hinting_fault(page, 1)): up to 1024 faults for
+// one 4 MiB chunk. The model does not simulate all of them: each fault is
+// an engine event, and a few samples per chunk are enough to tell which
+// nodes access it, so the chunk is re-armed after a fault until it has
+// reported 4 in the pass. The cost of all its pages' faults is charged with
+// the first (every page traps).
 constexpr int kPteFaultsPerChunkPass = 4;
 constexpr double kMaxScanSleepMs = 3'600'000;
 constexpr std::int64_t kMaxPagesToScan = std::int64_t{1} << 40;
-// khugepaged defaults (Linux 3.6 mm/huge_memory.c): it wakes every
-// khugepaged_scan_sleep_millisecs = 10 s and scans khugepaged_pages_to_scan
-// = HPAGE_PMD_NR * 8 pages of address space, collapsing what it can.
+// khugepaged defaults, Linux 3.6 mm/huge_memory.c (the values match):
+// khugepaged_scan_sleep_millisecs = 10 s and khugepaged_pages_to_scan =
+// HPAGE_PMD_NR * 8. khugepaged_do_scan() walks that many pages of address
+// space per round, collapsing what it can, then khugepaged_loop() sleeps
+// khugepaged_scan_sleep_millisecs. Not verified for AutoNUMA27: the
+// AutoNUMA patches found touch khugepaged only to keep the pages' last_nid
+// when it collapses them ("autonuma: retain page last_nid information in
+// khugepaged"), but not every AutoNUMA27 patch was read, so a changed
+// default there cannot be ruled out.
 constexpr SimTime kKhugepagedScanSleepNs = 10'000'000'000;
 constexpr std::int64_t kKhugepagedPagesToScan = std::int64_t{512} * 8;
 // The stream the daemons' phases come from: the run's seed mixed with this,
@@ -88,15 +100,20 @@ void NumaScanner::tick(PolicyContext sim, const std::function<void(ProcId)> &on_
             split_[pid].resize(sim.processes()[pid].chunk_node.size(), 0);
     }
     if (!phased_) {
-        // knuma_scand and khugepaged are kernel daemons that run from boot,
-        // each sleeping between passes (AutoNUMA27 mm/autonuma.c
-        // knuma_scand(): scan_sleep_pass_millisecs after a pass over every
-        // mm; Linux 3.6 mm/huge_memory.c khugepaged_wait_work():
-        // khugepaged_scan_sleep_millisecs). A benchmark starts at some point
-        // of those sleeps, not as a pass begins: with no other process to
-        // walk, knuma_scand is nearly always in its pause, so its first pass
-        // over a new process comes after a part of the pause drawn at
-        // random, and khugepaged's first wakeup the same way.
+        // A modelling choice with no kernel source: where in their sleeps
+        // the daemons are when the run starts. knuma_scand and khugepaged
+        // are kernel daemons that run from boot, each sleeping between
+        // passes (AutoNUMA27 mm/autonuma.c knuma_scand():
+        // scan_sleep_pass_millisecs after a pass over every mm; Linux 3.6
+        // mm/huge_memory.c khugepaged_loop(): khugepaged_scan_sleep_millisecs
+        // after each round; khugepaged_wait_work() took that sleep over in a
+        // cleanup posted in August 2012, after 3.6's merge window). A
+        // benchmark starts at some point of those sleeps, not as a pass
+        // begins: with no other process to walk, knuma_scand is nearly always
+        // in its pause, so its first pass over a new process comes after a
+        // part of the pause drawn at random from the run's seed, and
+        // khugepaged's first wakeup the same way. daemon_start_ms fixes the
+        // phase instead.
         phased_ = true;
         if (p_.daemon_start_ms >= 0) {
             next_wake_ns_ = next_khugepaged_ns_ = sim.now() + static_cast<SimTime>(p_.daemon_start_ms * 1e6);
@@ -162,8 +179,16 @@ void NumaScanner::tick(PolicyContext sim, const std::function<void(ProcId)> &on_
         }
     }
     if (cursor_ >= nproc) {
-        // A full pass over every process: knuma_scand() sleeps
-        // scan_sleep_pass_millisecs before the next one starts.
+        // A full pass over every process: AutoNUMA27 mm/autonuma.c
+        // knuma_scand() sleeps scan_sleep_pass_millisecs before the next one
+        // starts. The model differs in one detail: it drops the unused
+        // budget of this wakeup (carry_chunks_ = 0), so the next pass starts
+        // with a full pages_to_scan. knuma_scand() does not reset its
+        // progress count at the end of a pass (only total_progress); it
+        // resets it only once progress exceeds pages_to_scan, when it takes
+        // its scan_sleep_millisecs nap. So in the kernel the first wakeup of
+        // the next pass scans only what was left of pages_to_scan before
+        // that nap.
         cursor_ = -1;
         carry_chunks_ = 0;
         next_wake_ns_ = sim.now() + static_cast<SimTime>(p_.scan_sleep_pass_ms * 1e6);

@@ -25,16 +25,23 @@
 
 namespace schedscope {
 
-// knuma_scand defaults (AutoNUMA27 mm/autonuma.c): pages_to_scan = 128 MiB
-// of 4 KiB pages every scan_sleep_millisecs = 100 ms, a pause of
-// scan_sleep_pass_millisecs = 10 s after each full pass, pmd scanning on.
+// knuma_scand defaults (AutoNUMA27 PATCH 19/33, 4 October 2012,
+// mm/autonuma.c, read by knuma_scand(); the values match): pages_to_scan =
+// 128 MiB of 4 KiB pages every scan_sleep_millisecs = 100 ms, a pause of
+// scan_sleep_pass_millisecs = 10 s after each full pass, pmd scanning on
+// (AUTONUMA_SCAN_PMD_FLAG in the default autonuma_flags).
 inline constexpr double kDefaultScanSleepMs = 100.0;
 inline constexpr double kDefaultScanSleepPassMs = 10'000.0;
 inline constexpr std::int64_t kDefaultPagesToScan = 128 * 1024 * 1024 / 4096;
 inline constexpr bool kDefaultPmdScan = true;
-// /sys/kernel/mm/transparent_hugepage/enabled: "always", the default of the
-// distribution kernels the 2012 comparisons ran (Mel Gorman's vmstat shows
-// THP splits).
+// /sys/kernel/mm/transparent_hugepage/enabled: "always". No kernel function
+// decides this; it is the build's choice. In Linux 3.6 mm/huge_memory.c the
+// initial transparent_hugepage_flags has TRANSPARENT_HUGEPAGE_FLAG
+// ("always") only with CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS, and the
+// MADVISE flag ("madvise") with CONFIG_TRANSPARENT_HUGEPAGE_MADVISE. The
+// model assumes "always", which we take to be what the distribution kernels
+// in the 2012 comparisons were built with (Mel Gorman's vmstat output shows
+// THP splits). That is an assumption, not a checked config.
 inline constexpr bool kDefaultThp = true;
 
 struct NumaScanParams {

@@ -44,8 +44,14 @@ constexpr std::int64_t kDefaultScanPeriodMinMs = 5'000;
 constexpr std::int64_t kDefaultScanPeriodMaxMs = 5'000 * 16;
 constexpr std::int64_t kDefaultSettleCount = 2;
 constexpr std::int64_t kMaxScanPeriodMs = 3'600'000;
-// The same posting's two-stage filter: a page migrates to a node on its
-// second fault in a row from that node.
+// The October 2012 posting's two-stage filter, [PATCH 25/31] "sched, numa,
+// mm/mpol: Add_MPOL_F_HOME" (25 October 2012), mm/mempolicy.c
+// mpol_misplaced(): with MPOL_F_HOME (set on the default per-node
+// policies) the target is the faulting CPU's node; page_xchg_last_nid()
+// records it in the page and the page is only sent there when the previous
+// fault came from the same node. So a page migrates to a node on its second
+// fault in a row from that node (matches). The model keeps last_nid per
+// chunk of a process rather than per page.
 constexpr int kFaultsInARowToMigrate = 2;
 
 enum class HomeUnit { Process, Task };
@@ -227,6 +233,26 @@ public:
 protected:
     // home=task: a new task has no home (p->node = -1), so none here.
     int fork_node(PolicyView sim, TaskId t) const override { return per_task() ? kNoNode : home_of(sim, t); }
+    // The home node's +1/-1 for the balancer: +1 for a move onto the home
+    // node from elsewhere, -1 for a move off it, 0 otherwise. The balancer
+    // tries +1 moves first and holds -1 moves back as if cache hot
+    // (NumaPull::AwayIsHot, numa_pull.h).
+    //
+    // The kernel differs. Both postings' kernel/sched/fair.c
+    // task_numa_hot() ([RFC][PATCH 13/26], 16 March 2012; [PATCH 23/31],
+    // 25 October 2012), called from can_migrate_task(), rates any move
+    // that does not bring the task nearer its home by node_distance() as
+    // hot. That includes moves within the home node and moves between two
+    // other nodes that get no nearer, which the model lets through (0). A
+    // move nearer home is never NUMA-hot, even when it does not reach home. The
+    // March version applies it on every balancing pass, as the model does;
+    // October only when the pulling CPU is busy (CPU_NOT_IDLE), so idle and
+    // newly idle pulls ignore the home there. Pull order is not by this value
+    // either: with NUMA_PULL (on by default in both) move_tasks() and
+    // move_one_task() walk the busiest queue's offnode_tasks first, the
+    // tasks running away from their home, whichever node the puller is on.
+    // NUMA_PULL_BIAS, which makes an otherwise balanced domain pull an
+    // off-node task towards home, is not modelled.
     int numa_preference(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const override
     {
         const int h = home_of(sim, t);
@@ -320,10 +346,27 @@ private:
         th.home = best;
     }
 
-    // task_numa_work() (October 2012): a new scan sequence; the whole
-    // address space made PROT_NONE by change_protection(), one pte at a
-    // time, and the range's TLBs flushed; the next scan no sooner than
-    // twice the minimum period, later while the home stays put.
+    // home=process scan. What it does per scan follows the October 2012
+    // posting ([PATCH 26/31], 25 October 2012, kernel/sched/fair.c
+    // task_numa_work()): a new scan sequence, the whole address space made
+    // PROT_NONE by change_protection(), one pte at a time, and the range's
+    // TLBs flushed.
+    //
+    // When it scans is a hybrid that matches neither posting. In October,
+    // task_tick_numa() queues the scan from a running thread's tick once
+    // that thread has run numa_scan_period of CPU time since its last
+    // trigger (node_stamp), and task_numa_work() then only spaces the
+    // process's scans by twice sysctl_sched_numa_scan_period_min
+    // (mm->numa_next_scan). The model instead scans from CPU 0's tick by
+    // wall-clock time, every max(2 x minimum, the process's scan period):
+    // the per-process period stretches the spacing itself, and no thread's
+    // runtime gates it. Nor is it the March 2012 posting's: that one
+    // ([RFC][PATCH 14/26] "sched, numa: Numa balancer", 16 March 2012,
+    // kernel/sched/numa.c) has no periodic scan; its numa_balance()
+    // reconsiders homes every numa_balance_interval (2 s), and a process's
+    // memory is marked for lazy migration (process_mem_migrate() ->
+    // lazy_migrate_process()) only when its home moves. home=task
+    // (task_tick() above) follows October as posted.
     void scan(PolicyContext sim, ProcId p)
     {
         ProcState &s = procs_[static_cast<size_t>(p)];
