@@ -172,8 +172,8 @@ void check_rates_and_caches(const Simulation &sim, Problems &out)
         pu_node[c] = sim.node_of_pu(static_cast<int>(c));
     if (!sim.memory().congestion_skip_holds(sim.runqueues(), sim.tasks(), pu_node))
         out.push_back(
-            "the next congestion update would be skipped, but a full one moves its figures or a PU's inputs changed "
-            "unmarked");
+            "the next congestion update would be skipped, but a full one moves its figures, a PU's inputs changed "
+            "unmarked, or a PU's kept demand is not the one its inputs give");
     for (int c = 0; c < sim.topology().pu_count(); ++c) {
         const TaskId t = sim.rq(c).current;
         if (t >= 0 && sim.task(t).mem_intensity > 0 && !sim.memory().kept_rate_holds(sim.task(t), c, sim.node_of_pu(c)))

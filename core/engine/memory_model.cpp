@@ -488,13 +488,11 @@ void MemoryModel::update_congestion_marked(std::span<const Runqueue> rqs, std::s
     // marked PUs only, since every other PU's are those recorded already (a
     // full update of a steady machine re-recorded every PU for the one or
     // two a kernel thread had taken).
-    for (const int c : demand_dirty_) {
-        const auto cpu = static_cast<size_t>(c);
-        demand_inputs_[cpu] = demand_inputs(rqs[cpu], tasks, pu_node[cpu]);
-    }
+    for (const int c : demand_dirty_)
+        record_demand(rqs, tasks, pu_node, static_cast<size_t>(c));
     clear_marks();
     const std::uint64_t changes = cong_.changes;
-    update_congestion_in_full(cong_, congestion_scratch_.v, link_demand_.v, rqs, tasks, pu_node);
+    update_congestion_in_full(cong_, congestion_scratch_.v, link_demand_.v, demand_parts_);
     congestion_quiet_ = cong_.changes == changes;
 }
 
@@ -507,10 +505,11 @@ void MemoryModel::update_unless_same(bool same, std::span<const Runqueue> rqs, s
     if (same)
         return;
     demand_inputs_.resize(rqs.size());
+    demand_parts_.resize(rqs.size());
     for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
-        demand_inputs_[cpu] = demand_inputs(rqs[cpu], tasks, pu_node[cpu]);
+        record_demand(rqs, tasks, pu_node, cpu);
     const std::uint64_t changes = cong_.changes;
-    update_congestion_in_full(cong_, congestion_scratch_.v, link_demand_.v, rqs, tasks, pu_node);
+    update_congestion_in_full(cong_, congestion_scratch_.v, link_demand_.v, demand_parts_);
     // Every step that moves a figure counts it in cong_.changes
     // (settle_nodes' result, settle_links): none counted, none moved. Nor
     // did the links' list then (a link joins it with no congestion or
@@ -528,17 +527,75 @@ bool MemoryModel::congestion_skip_holds(std::span<const Runqueue> rqs, std::span
     // unless a PU's inputs changed unmarked.
     if (!same_demand_inputs(rqs, tasks, pu_node))
         return false;
+    // Every PU's part derived afresh: each is the one kept, since the
+    // inputs it is a function of are those recorded with it.
+    std::vector<DemandPart> parts(rqs.size());
+    for (size_t cpu = 0; cpu < rqs.size(); ++cpu)
+        demand_part(parts[cpu], rqs[cpu], tasks, pu_node[cpu]);
+    if (parts != demand_parts_)
+        return false;
     // The full update, on a copy of what it moves (and on scratch of its
     // own, so that the check leaves the model as it was).
     Congestion copy = cong_;
     std::vector<double> scratch, link_demand;
-    update_congestion_in_full(copy, scratch, link_demand, rqs, tasks, pu_node);
+    update_congestion_in_full(copy, scratch, link_demand, parts);
     return copy == cong_;
 }
 
+void MemoryModel::record_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks,
+                                std::span<const int> pu_node, size_t cpu)
+{
+    demand_inputs_[cpu] = demand_inputs(rqs[cpu], tasks, pu_node[cpu]);
+    demand_part(demand_parts_[cpu], rqs[cpu], tasks, pu_node[cpu]);
+}
+
+void MemoryModel::demand_part(DemandPart &p, const Runqueue &rq, std::span<const Task> tasks, int here) const
+{
+    // The products node_demand and add_link_demand formed for this PU in
+    // their loops, each formed as they formed it (the same operands in the
+    // same order), so that each is the same double.
+    p.adds = p.links = false;
+    p.here = here;
+    p.here_demand = p.remote_out = 0;
+    p.on.clear();
+    // No demand on memory: node_demand and add_link_demand pass over it.
+    if (rq.current < 0 || rq.mem_frac <= 0)
+        return;
+    const Task &t = tasks[static_cast<size_t>(rq.current)];
+    const double bytes_per_ns = rq.rate * t.mem_intensity * rq.mem_frac * model_.cache_line_bytes;
+    double total = t.unplaced_weight;
+    for (int n : t.used_nodes)
+        total += t.node_weight[n];
+    if (total <= 0)
+        return;
+    // Line bytes per ns per unit of node weight (add_link_demand's
+    // per_weight, which visits the PU unless it is <= 0).
+    const double scale = bytes_per_ns / total;
+    const double transfers = 1.0 + t.writeback_share;
+    p.adds = true;
+    p.links = !(scale <= 0);
+    p.on.reserve(t.used_nodes.size());
+    for (int n : t.used_nodes) {
+        DemandOnNode d;
+        d.node = n;
+        d.demand = scale * transfers * t.node_weight[n];
+        // Lines read: data towards the reader, requests towards the
+        // memory; lines written back: data towards the memory, completions
+        // towards the writer (link_wire_bytes_per_line).
+        const double b = scale * t.node_weight[n];
+        if (p.links && n != here && b > 0) {
+            d.link = true;
+            d.to_reader = b * (link_wire_.data + link_wire_.message * t.writeback_share);
+            d.to_memory = b * (link_wire_.message + link_wire_.data * t.writeback_share);
+        }
+        p.on.push_back(d);
+    }
+    p.here_demand = scale * transfers * t.unplaced_weight;
+    p.remote_out = scale * transfers * (total - t.unplaced_weight - t.weight_on(here));
+}
+
 void MemoryModel::update_congestion_in_full(Congestion &c, std::vector<double> &scratch,
-                                            std::vector<double> &link_demand, std::span<const Runqueue> rqs,
-                                            std::span<const Task> tasks, std::span<const int> pu_node) const
+                                            std::vector<double> &link_demand, std::span<const DemandPart> parts) const
 {
     // Bytes per ns each node is asked for at the current rates: the lines
     // its readers miss, and the lines they write back (a store loop's
@@ -550,12 +607,11 @@ void MemoryModel::update_congestion_in_full(Congestion &c, std::vector<double> &
     // the lines read flow from the memory's node to the reader's, the lines
     // written back the other way.
     const size_t nn = c.node.size();
-    const int npu = static_cast<int>(rqs.size());
-    // Per node demand and remote traffic sent and received, per PU line
-    // bytes per unit of node weight: zeros, in a buffer kept between ticks.
-    scratch.assign(2 * nn + static_cast<size_t>(npu), 0.0);
-    double *demand = scratch.data(), *remote_out = demand + nn, *per_weight = remote_out + nn;
-    node_demand(rqs, tasks, pu_node, demand, remote_out, per_weight);
+    // Per node demand and remote traffic sent: zeros, in a buffer kept
+    // between ticks.
+    scratch.assign(2 * nn, 0.0);
+    double *demand = scratch.data(), *remote_out = demand + nn;
+    node_demand(parts, demand, remote_out);
     // Rates derived before are stale once a figure they read moved.
     if (settle_nodes(c, demand))
         ++c.changes;
@@ -568,33 +624,22 @@ void MemoryModel::update_congestion_in_full(Congestion &c, std::vector<double> &
     if (c.link_active.empty() && 2 * max_out * (link_wire_.data + link_wire_.message) * max_link_hops_ <=
                                      room * model_.link_bandwidth_bytes_per_ns)
         return;
-    add_link_demand(c, link_demand, rqs, tasks, pu_node, per_weight);
+    add_link_demand(c, link_demand, parts);
     settle_links(c, link_demand);
 }
 
-void MemoryModel::node_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
-                              double *demand, double *remote_out, double *per_weight) const
+void MemoryModel::node_demand(std::span<const DemandPart> parts, double *demand, double *remote_out) const
 {
-    const double line = model_.cache_line_bytes;
-    const int npu = static_cast<int>(rqs.size());
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        const Runqueue &rq = rqs[static_cast<size_t>(cpu)];
-        if (rq.current < 0 || rq.mem_frac <= 0)
+    // Each PU's demand on the nodes holding its task's memory, its
+    // untouched share's on its own node, and the remote traffic its node
+    // sends, in PU order (demand_part).
+    for (const DemandPart &p : parts) {
+        if (!p.adds)
             continue;
-        const Task &t = tasks[static_cast<size_t>(rq.current)];
-        const double bytes_per_ns = rq.rate * t.mem_intensity * rq.mem_frac * line;
-        double total = t.unplaced_weight;
-        for (int n : t.used_nodes)
-            total += t.node_weight[n];
-        if (total <= 0)
-            continue;
-        const int here = pu_node[static_cast<size_t>(cpu)];
-        const double scale = per_weight[cpu] = bytes_per_ns / total;
-        const double transfers = 1.0 + t.writeback_share;
-        for (int n : t.used_nodes)
-            demand[n] += scale * transfers * t.node_weight[n];
-        demand[here] += scale * transfers * t.unplaced_weight;
-        remote_out[here] += scale * transfers * (total - t.unplaced_weight - t.weight_on(here));
+        for (const DemandOnNode &d : p.on)
+            demand[d.node] += d.demand;
+        demand[p.here] += p.here_demand;
+        remote_out[p.here] += p.remote_out;
     }
 }
 
@@ -616,36 +661,30 @@ bool MemoryModel::settle_nodes(Congestion &c, const double *demand) const
     return changed;
 }
 
-void MemoryModel::add_link_demand(Congestion &c, std::vector<double> &link_demand, std::span<const Runqueue> rqs,
-                                  std::span<const Task> tasks, std::span<const int> pu_node,
-                                  const double *per_weight) const
+void MemoryModel::add_link_demand(Congestion &c, std::vector<double> &link_demand,
+                                  std::span<const DemandPart> parts) const
 {
     const size_t nn = c.node.size();
-    const int npu = static_cast<int>(rqs.size());
     // Per direction: entry from * nn + to.
     if (link_demand.size() != nn * nn)
         link_demand.assign(nn * nn, 0.0);
-    for (int cpu = 0; cpu < npu; ++cpu) {
-        if (per_weight[cpu] <= 0)
+    for (const DemandPart &p : parts) {
+        if (!p.links)
             continue;
-        const Task &t = tasks[static_cast<size_t>(rqs[static_cast<size_t>(cpu)].current)];
-        const int here = pu_node[static_cast<size_t>(cpu)];
-        for (int n : t.used_nodes) {
-            const double b = per_weight[cpu] * t.node_weight[n];
-            if (n == here || !(b > 0))
-                continue;
-            const size_t lo = static_cast<size_t>(std::min(here, n)), hi = static_cast<size_t>(std::max(here, n));
+        const auto here = static_cast<size_t>(p.here);
+        for (const DemandOnNode &d : p.on) {
+            if (!d.link)
+                continue; // its own node, or no weight there
+            const auto n = static_cast<size_t>(d.node);
+            const size_t lo = std::min(here, n), hi = std::max(here, n);
             const size_t pair = lo * nn + hi;
+            // A pair joins the list with its first demand, unless it is
+            // there already (congested or queued).
             if (link_demand[pair] == 0 && link_demand[hi * nn + lo] == 0 && (c.link.empty() || c.link[pair] == 1.0) &&
                 (c.link_queue.empty() || c.link_queue[pair] == 0.0))
                 c.link_active.push_back(static_cast<int>(pair));
-            const size_t to_reader = static_cast<size_t>(n) * nn + static_cast<size_t>(here);
-            const size_t to_memory = static_cast<size_t>(here) * nn + static_cast<size_t>(n);
-            // Lines read: data towards the reader, requests towards the
-            // memory; lines written back: data towards the memory,
-            // completions towards the writer (link_wire_bytes_per_line).
-            link_demand[to_reader] += b * (link_wire_.data + link_wire_.message * t.writeback_share);
-            link_demand[to_memory] += b * (link_wire_.message + link_wire_.data * t.writeback_share);
+            link_demand[n * nn + here] += d.to_reader;
+            link_demand[here * nn + n] += d.to_memory;
         }
     }
 }

@@ -178,8 +178,9 @@ public:
     }
     // Whether skipping the update now would leave what a full one leaves
     // (SCHEDSCOPE_CHECK_INVARIANTS): true unless a full update, run on a
-    // copy, moves a figure the skip would have kept, or update_congestion_marked
-    // would skip while an unmarked PU's inputs changed.
+    // copy, moves a figure the skip would have kept, update_congestion_marked
+    // would skip while an unmarked PU's inputs changed, or a PU's kept part
+    // (DemandPart) is not the one its inputs give.
     bool congestion_skip_holds(std::span<const Runqueue> rqs, std::span<const Task> tasks,
                                std::span<const int> pu_node) const;
     // Queueing waits below saturation, in local memory latencies: at node
@@ -246,18 +247,49 @@ private:
     // Each step moves the figures of `c` (the model's own, or a copy the
     // invariant check updates), with the scratch it is handed.
     struct Congestion;
-    void node_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
-                     double *demand, double *remote_out, double *per_weight) const;
+    struct DemandPart;
+    void node_demand(std::span<const DemandPart> parts, double *demand, double *remote_out) const;
     bool settle_nodes(Congestion &c, const double *demand) const;
-    void add_link_demand(Congestion &c, std::vector<double> &link_demand, std::span<const Runqueue> rqs,
-                         std::span<const Task> tasks, std::span<const int> pu_node, const double *per_weight) const;
+    void add_link_demand(Congestion &c, std::vector<double> &link_demand, std::span<const DemandPart> parts) const;
     void settle_links(Congestion &c, std::vector<double> &link_demand) const;
-    // The full update, as update_congestion describes it: `scratch` for the
-    // per-node and per-PU figures, `link_demand` all zeros (or empty) before
-    // and after.
+    // The full update, as update_congestion describes it, from every PU's
+    // part (`parts`, indexed by PU): `scratch` for the per-node figures,
+    // `link_demand` all zeros (or empty) before and after.
     void update_congestion_in_full(Congestion &c, std::vector<double> &scratch, std::vector<double> &link_demand,
-                                   std::span<const Runqueue> rqs, std::span<const Task> tasks,
-                                   std::span<const int> pu_node) const;
+                                   std::span<const DemandPart> parts) const;
+
+    // One PU's part of a full update: the figures node_demand and
+    // add_link_demand add for it, each the product they used to form from
+    // the PU's task on every update, in the order they add them. A part is
+    // a function of the PU's DemandInputs alone (and of constants), so the
+    // model keeps one per PU (demand_parts_) and derives it again only when
+    // it records that PU's inputs again: a full update of a steady machine
+    // re-derived every running task's demand for the one or two PUs whose
+    // inputs had changed. The update still adds every PU's figures into
+    // the per-node and per-link sums afresh, in PU order, so each sum is
+    // rounded as it was when the products were formed in the loop.
+    struct DemandOnNode {
+        int node = 0;
+        bool link = false;    // add_link_demand adds to_reader and to_memory (a remote node, b > 0)
+        double demand = 0;    // on this node's memory (node_demand)
+        double to_reader = 0; // on the link towards the PU's node (add_link_demand)
+        double to_memory = 0; // on the link towards this node
+        bool operator==(const DemandOnNode &) const = default;
+    };
+    struct DemandPart {
+        bool adds = false;            // node_demand adds this PU's figures (demand, and its task's weight > 0)
+        bool links = false;           // add_link_demand visits it (per_weight > 0)
+        int here = 0;                 // the PU's node
+        double here_demand = 0;       // the untouched share's demand, on the PU's node
+        double remote_out = 0;        // what the PU's node sends to others
+        std::vector<DemandOnNode> on; // one per node of the task's used_nodes, in that order
+        bool operator==(const DemandPart &) const = default;
+    };
+    // Derives a PU's part from what it runs now (`rq`, on node `here`).
+    void demand_part(DemandPart &p, const Runqueue &rq, std::span<const Task> tasks, int here) const;
+    // Records PU `cpu`'s inputs and derives its part again.
+    void record_demand(std::span<const Runqueue> rqs, std::span<const Task> tasks, std::span<const int> pu_node,
+                       size_t cpu);
 
     // Everything the congestion update reads of one PU, the floating-point
     // figures as their bits (so that equal means the same result, whatever
@@ -371,6 +403,7 @@ private:
     // update moved no figure (then the next one with the same inputs is
     // skipped).
     std::vector<DemandInputs> demand_inputs_;
+    std::vector<DemandPart> demand_parts_; // per PU: its part, derived when its inputs were recorded
     bool congestion_quiet_ = false;
     // The PUs marked by demand_changed since the last update, each once
     // (demand_marked_, per PU).
