@@ -13,6 +13,9 @@
 #include "policies/policy_text.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 namespace schedscope {
 
@@ -71,6 +74,11 @@ void CfsBalancer::update_cpu_load(PolicyView sim, int cpu)
 {
     auto &load = cpu_load_[static_cast<size_t>(cpu)];
     const u64 now = weighted_cpuload(sim, cpu);
+    // Every index already at the load now (a CPU whose load has not moved
+    // for a while, on most ticks): each would become (now * (2^i - 1) +
+    // now) / 2^i, which is now exactly, so none moves.
+    if (std::all_of(load.begin(), load.end(), [now](u64 l) { return l == now; }))
+        return;
     load[0] = now;
     for (u64 i = 1, scale = 2; i < load.size(); ++i, scale += scale) {
         const u64 old = load[i];
@@ -92,6 +100,13 @@ void CfsBalancer::on_tick(PolicyContext sim, int cpu)
     // runs nothing. The levels are checked here every tick, so the softirq
     // "ran" on the ticks where one was due.
     const bool idle = sim.cpu_idle(cpu);
+    // Before the kept time no level is due: the walk would find none and
+    // change nothing (and the softirq would not have been raised).
+    if (sim.checks_each_event()) [[unlikely]]
+        check_next_balance(sim, cpu);
+    const NextBalance &next = next_balance_[static_cast<size_t>(cpu)];
+    if (sim.now() < (idle ? next.idle : next.busy))
+        return;
     const bool due = rebalance_domains(sim, cpu, idle ? IdleType::Idle : IdleType::NotIdle);
     balanced_busy_on_last_tick_ = due && !idle;
 }
@@ -118,12 +133,7 @@ bool CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
 {
     bool balance = true, due = false;
     for (CfsDomain &sd : domains_mut(cpu)) {
-        SimTime interval = sd.balance_interval_ms;
-        if (idle != IdleType::Idle)
-            interval *= sd.busy_factor;
-        interval = std::clamp<SimTime>(interval, 1, max_lb_interval_ms_);
-        const SimTime interval_ns = std::max<SimTime>(sim.model().tick_ns, interval * 1'000'000);
-        if (sim.now() - sd.last_balance_ns >= interval_ns) {
+        if (sim.now() - sd.last_balance_ns >= balance_interval_ns(sim, sd, idle)) {
             due = true;
             if (load_balance(sim, cpu, sd, idle, &balance))
                 idle = IdleType::NotIdle;
@@ -132,7 +142,50 @@ bool CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
         if (!balance)
             break;
     }
+    next_balance_[static_cast<size_t>(cpu)] = earliest_balance(sim, cpu);
     return due;
+}
+
+SimTime CfsBalancer::balance_interval_ns(PolicyView sim, const CfsDomain &sd, IdleType idle) const
+{
+    SimTime interval = sd.balance_interval_ms;
+    if (idle != IdleType::Idle)
+        interval *= sd.busy_factor;
+    interval = std::clamp<SimTime>(interval, 1, max_lb_interval_ms_);
+    return std::max<SimTime>(sim.model().tick_ns, interval * 1'000'000);
+}
+
+CfsBalancer::NextBalance CfsBalancer::earliest_balance(PolicyView sim, int cpu) const
+{
+    // A walk with no level due passes the same idle type to every level
+    // (only a pass that pulls changes it), so for each type the walk finds
+    // a level due from the earliest of their due times on.
+    NextBalance next{std::numeric_limits<SimTime>::max(), std::numeric_limits<SimTime>::max()};
+    for (const CfsDomain &sd : domains_[static_cast<size_t>(cpu)]) {
+        next.idle = std::min(next.idle, sd.last_balance_ns + balance_interval_ns(sim, sd, IdleType::Idle));
+        next.busy = std::min(next.busy, sd.last_balance_ns + balance_interval_ns(sim, sd, IdleType::NotIdle));
+    }
+    return next;
+}
+
+void CfsBalancer::check_next_balance(PolicyView sim, int cpu) const
+{
+    // SCHEDSCOPE_CHECK_INVARIANTS (docs/reliability.md): the kept times,
+    // unless forgotten, against the levels they are derived from.
+    const NextBalance &kept = next_balance_[static_cast<size_t>(cpu)];
+    const NextBalance derived = earliest_balance(sim, cpu);
+    for (const bool idle : {true, false}) {
+        const SimTime k = idle ? kept.idle : kept.busy;
+        const SimTime d = idle ? derived.idle : derived.busy;
+        if (k != 0 && k != d) {
+            std::fprintf(stderr,
+                         "schedscope: invariant broken at t=%lld ns: cfs' next periodic balance of %s CPU %d is kept "
+                         "as %lld ns, its levels say %lld ns\n",
+                         static_cast<long long>(sim.now()), idle ? "idle" : "busy", cpu, static_cast<long long>(k),
+                         static_cast<long long>(d));
+            std::abort();
+        }
+    }
 }
 
 // Linux 3.6 kernel/sched/fair.c: idle_balance(): a CPU about to go idle

@@ -51,7 +51,15 @@ public:
 
     // What tests and views read.
     const std::vector<CfsDomain> &domains_of(int cpu) const { return domains_.at(static_cast<size_t>(cpu)); }
-    std::vector<CfsDomain> &domains_mut(int cpu) { return domains_.at(static_cast<size_t>(cpu)); }
+    // A level's interval or last pass may change through this reference:
+    // the kept time of `cpu`'s next periodic balance is forgotten, so that
+    // its next tick walks the levels (and keeps the time again).
+    std::vector<CfsDomain> &domains_mut(int cpu)
+    {
+        if (static_cast<size_t>(cpu) < next_balance_.size())
+            next_balance_[static_cast<size_t>(cpu)] = NextBalance{};
+        return domains_.at(static_cast<size_t>(cpu));
+    }
     const CfsParams &cfs_params() const { return cp_; }
     SimTime latency_ns() const { return latency_ns_; }
     SimTime min_granularity_ns() const { return min_gran_ns_; }
@@ -113,6 +121,16 @@ private:
     void update_cpu_load(PolicyView sim, int cpu);
     // Whether any level was due (the softirq had work).
     bool rebalance_domains(PolicyContext sim, int cpu, IdleType idle);
+    // rebalance_domains()' interval of a level, in ns, for a CPU idle or not.
+    SimTime balance_interval_ns(PolicyView sim, const CfsDomain &sd, IdleType idle) const;
+    // The earliest time a level of `cpu` is due if the CPU is then idle (or
+    // busy), derived from its levels; and the check (SCHEDSCOPE_CHECK_INVARIANTS)
+    // that the kept one, unless forgotten, is that.
+    struct NextBalance {
+        SimTime idle = 0, busy = 0; // 0: forgotten (the next tick walks the levels)
+    };
+    NextBalance earliest_balance(PolicyView sim, int cpu) const;
+    void check_next_balance(PolicyView sim, int cpu) const;
     void idle_balance(PolicyContext sim, int cpu);
     // Linux 3.6 load_balance(): whether load moved; *balance = 0 when
     // another CPU of the local group balances this level. Its pieces below
@@ -148,6 +166,14 @@ private:
     std::vector<std::array<std::uint64_t, 5>> cpu_load_; // [cpu] rq->cpu_load[CPU_LOAD_IDX_MAX]
     std::vector<SimTime> avg_idle_;                      // [cpu] rq->avg_idle
     std::vector<SimTime> idle_stamp_;                    // [cpu] rq->idle_stamp (-1 = none)
+    // [cpu]: earliest_balance() as of the CPU's last walk over its levels
+    // (rebalance_domains). Only load_balance() and that walk change a
+    // level's interval or last pass, on levels reached through domains_mut(),
+    // which forgets the kept time; the walk keeps it again at its end. Before
+    // it no level is due, so the tick skips the walk, which would find none
+    // and change nothing (rq->next_balance in Linux 3.6, which
+    // trigger_load_balance() compares).
+    std::vector<NextBalance> next_balance_;
     bool all_nice0_ = true;
     bool acting_ = false;
     bool balanced_busy_on_last_tick_ = false;

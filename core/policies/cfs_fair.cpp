@@ -53,6 +53,7 @@ void CfsBalancer::attach(PolicyContext sim)
     // the migration cost.
     avg_idle_.assign(static_cast<size_t>(npu), 2 * cp_.sched_migration_cost_ns);
     idle_stamp_.assign(static_cast<size_t>(npu), -1);
+    next_balance_.assign(static_cast<size_t>(npu), NextBalance{});
     all_nice0_ = std::all_of(sim.tasks().begin(), sim.tasks().end(), [](const Task &t) { return t.nice == 0; });
     sim.log(DecisionKind::Other, -1, 0, 0,
             "cfs: sched_latency " + ms_text(static_cast<double>(latency_ns_) / 1e6) + ", min_granularity " +
