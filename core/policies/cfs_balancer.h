@@ -119,6 +119,13 @@ private:
     std::uint64_t source_load(PolicyView sim, int cpu, int type) const;
     std::uint64_t target_load(PolicyView sim, int cpu, int type) const;
     void update_cpu_load(PolicyView sim, int cpu);
+    // on_tick() as Linux 3.6 orders it (scheduler_tick(): cpu_load[],
+    // min_vruntime, trigger_load_balance()), for the ticks its common case
+    // inline does not cover; and, once cpu_load[] and min_vruntime are
+    // done, the periodic balancing that may be due. Out of line, so that
+    // the common case saves no registers.
+    [[gnu::noinline]] void on_tick_in_full(PolicyContext sim, int cpu);
+    [[gnu::noinline]] void balance_on_tick(PolicyContext sim, int cpu);
     // Whether any level was due (the softirq had work).
     bool rebalance_domains(PolicyContext sim, int cpu, IdleType idle);
     // rebalance_domains()' interval of a level, in ns, for a CPU idle or not.
