@@ -90,6 +90,33 @@ void NumaScanner::note_migrated(ProcId p, int chunk)
     split_[p][chunk] = 1;
 }
 
+// A modelling choice with no kernel source: where in their sleeps
+// the daemons are when the run starts. knuma_scand and khugepaged
+// are kernel daemons that run from boot, each sleeping between
+// passes (AutoNUMA27 mm/autonuma.c knuma_scand():
+// scan_sleep_pass_millisecs after a pass over every mm; Linux 3.6
+// mm/huge_memory.c khugepaged_loop(): khugepaged_scan_sleep_millisecs
+// after each round; khugepaged_wait_work() took that sleep over in a
+// cleanup posted in August 2012, after 3.6's merge window). A
+// benchmark starts at some point of those sleeps, not as a pass
+// begins: with no other process to walk, knuma_scand is nearly always
+// in its pause, so its first pass over a new process comes after a
+// part of the pause drawn at random from the run's seed, and
+// khugepaged's first wakeup the same way. daemon_start_ms fixes the
+// phase instead.
+void NumaScanner::draw_daemon_phases(PolicyContext sim)
+{
+    phased_ = true;
+    if (p_.daemon_start_ms >= 0) {
+        next_wake_ns_ = next_khugepaged_ns_ = sim.now() + static_cast<SimTime>(p_.daemon_start_ms * 1e6);
+    } else {
+        Prng phase(sim.seed() ^ kDaemonPhaseStream);
+        next_wake_ns_ = sim.now() + static_cast<SimTime>(phase.uniform() * p_.scan_sleep_pass_ms * 1e6);
+        next_khugepaged_ns_ = sim.now() +
+                              static_cast<SimTime>(phase.uniform() * static_cast<double>(kKhugepagedScanSleepNs));
+    }
+}
+
 void NumaScanner::tick(PolicyContext sim, const std::function<void(ProcId)> &on_walk_start,
                        const std::function<void(ProcId)> &on_full_pass)
 {
@@ -99,31 +126,8 @@ void NumaScanner::tick(PolicyContext sim, const std::function<void(ProcId)> &on_
         for (ProcId pid = 0; pid < nproc; ++pid)
             split_[pid].resize(sim.processes()[pid].chunk_node.size(), 0);
     }
-    if (!phased_) {
-        // A modelling choice with no kernel source: where in their sleeps
-        // the daemons are when the run starts. knuma_scand and khugepaged
-        // are kernel daemons that run from boot, each sleeping between
-        // passes (AutoNUMA27 mm/autonuma.c knuma_scand():
-        // scan_sleep_pass_millisecs after a pass over every mm; Linux 3.6
-        // mm/huge_memory.c khugepaged_loop(): khugepaged_scan_sleep_millisecs
-        // after each round; khugepaged_wait_work() took that sleep over in a
-        // cleanup posted in August 2012, after 3.6's merge window). A
-        // benchmark starts at some point of those sleeps, not as a pass
-        // begins: with no other process to walk, knuma_scand is nearly always
-        // in its pause, so its first pass over a new process comes after a
-        // part of the pause drawn at random from the run's seed, and
-        // khugepaged's first wakeup the same way. daemon_start_ms fixes the
-        // phase instead.
-        phased_ = true;
-        if (p_.daemon_start_ms >= 0) {
-            next_wake_ns_ = next_khugepaged_ns_ = sim.now() + static_cast<SimTime>(p_.daemon_start_ms * 1e6);
-        } else {
-            Prng phase(sim.seed() ^ kDaemonPhaseStream);
-            next_wake_ns_ = sim.now() + static_cast<SimTime>(phase.uniform() * p_.scan_sleep_pass_ms * 1e6);
-            next_khugepaged_ns_ = sim.now() +
-                                  static_cast<SimTime>(phase.uniform() * static_cast<double>(kKhugepagedScanSleepNs));
-        }
-    }
+    if (!phased_)
+        draw_daemon_phases(sim);
     if (p_.thp && sim.now() >= next_khugepaged_ns_) {
         next_khugepaged_ns_ = sim.now() + kKhugepagedScanSleepNs;
         khugepaged(sim);

@@ -82,6 +82,9 @@ public:
     void note_migrated(ProcId p, int chunk);
 
 private:
+    // On the first tick: where in their sleeps knuma_scand and khugepaged
+    // are as the run starts (daemon_start_ms, or drawn from the seed).
+    void draw_daemon_phases(PolicyContext sim);
     void khugepaged(PolicyContext sim);
 
     NumaScanParams p_;

@@ -41,7 +41,7 @@ namespace {
 // sysctls: sched_numa_scan_period_min = 5000 ms, _max = 16 x that,
 // sched_numa_settle_count = 2.
 constexpr std::int64_t kDefaultScanPeriodMinMs = 5'000;
-constexpr std::int64_t kDefaultScanPeriodMaxMs = 5'000 * 16;
+constexpr std::int64_t kDefaultScanPeriodMaxMs = kDefaultScanPeriodMinMs * 16;
 constexpr std::int64_t kDefaultSettleCount = 2;
 constexpr std::int64_t kMaxScanPeriodMs = 3'600'000;
 // The October 2012 posting's two-stage filter, [PATCH 25/31] "sched, numa,
