@@ -13,8 +13,6 @@
 #include "policies/policy_text.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 namespace schedscope {
@@ -120,7 +118,7 @@ void CfsBalancer::on_tick(PolicyContext sim, int cpu)
     if (acting_)
         return;
     const NextBalance &next = next_balance_[c];
-    if (sim.checks_each_event() || sim.now() >= (sim.cpu_idle(cpu) ? next.idle : next.busy))
+    if (sim.checks_each_event() || sim.now() >= next.at(sim.cpu_idle(cpu)))
         return balance_on_tick(sim, cpu);
 }
 
@@ -147,7 +145,7 @@ void CfsBalancer::balance_on_tick(PolicyContext sim, int cpu)
     if (sim.checks_each_event()) [[unlikely]]
         check_next_balance(sim, cpu);
     const NextBalance &next = next_balance_[static_cast<size_t>(cpu)];
-    if (sim.now() < (idle ? next.idle : next.busy))
+    if (sim.now() < next.at(idle))
         return;
     const bool due = rebalance_domains(sim, cpu, idle ? IdleType::Idle : IdleType::NotIdle);
     balanced_busy_on_last_tick_ = due && !idle;
@@ -197,7 +195,7 @@ SimTime CfsBalancer::balance_interval_ns(PolicyView sim, const CfsDomain &sd, Id
     return std::max<SimTime>(sim.model().tick_ns, interval * 1'000'000);
 }
 
-CfsBalancer::NextBalance CfsBalancer::earliest_balance(PolicyView sim, int cpu) const
+NextBalance CfsBalancer::earliest_balance(PolicyView sim, int cpu) const
 {
     // A walk with no level due passes the same idle type to every level
     // (only a pass that pulls changes it), so for each type the walk finds
@@ -212,22 +210,8 @@ CfsBalancer::NextBalance CfsBalancer::earliest_balance(PolicyView sim, int cpu) 
 
 void CfsBalancer::check_next_balance(PolicyView sim, int cpu) const
 {
-    // SCHEDSCOPE_CHECK_INVARIANTS (docs/reliability.md): the kept times,
-    // unless forgotten, against the levels they are derived from.
-    const NextBalance &kept = next_balance_[static_cast<size_t>(cpu)];
-    const NextBalance derived = earliest_balance(sim, cpu);
-    for (const bool idle : {true, false}) {
-        const SimTime k = idle ? kept.idle : kept.busy;
-        const SimTime d = idle ? derived.idle : derived.busy;
-        if (k != 0 && k != d) {
-            std::fprintf(stderr,
-                         "schedscope: invariant broken at t=%lld ns: cfs' next periodic balance of %s CPU %d is kept "
-                         "as %lld ns, its levels say %lld ns\n",
-                         static_cast<long long>(sim.now()), idle ? "idle" : "busy", cpu, static_cast<long long>(k),
-                         static_cast<long long>(d));
-            std::abort();
-        }
-    }
+    check_kept_next_balance("cfs'", sim.now(), cpu, next_balance_[static_cast<size_t>(cpu)], earliest_balance(sim, cpu),
+                            true);
 }
 
 // Linux 3.6 kernel/sched/fair.c: idle_balance(): a CPU about to go idle

@@ -16,6 +16,7 @@
 #include "engine/recording.h"
 #include "policies/cfs_domain.h"
 #include "policies/cfs_params.h"
+#include "policies/next_balance.h"
 #include "policies/numa_pull.h"
 
 #include <array>
@@ -133,9 +134,7 @@ private:
     // The earliest time a level of `cpu` is due if the CPU is then idle (or
     // busy), derived from its levels; and the check (SCHEDSCOPE_CHECK_INVARIANTS)
     // that the kept one, unless forgotten, is that.
-    struct NextBalance {
-        SimTime idle = 0, busy = 0; // 0: forgotten (the next tick walks the levels)
-    };
+    // (A kept 0 is forgotten: the next tick walks the levels.)
     NextBalance earliest_balance(PolicyView sim, int cpu) const;
     void check_next_balance(PolicyView sim, int cpu) const;
     void idle_balance(PolicyContext sim, int cpu);

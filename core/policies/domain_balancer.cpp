@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <string_view>
 
@@ -455,7 +453,7 @@ void DomainBalancer::on_tick(PolicyContext sim, int cpu)
     if (acting_)
         return;
     const NextBalance &next = next_balance_ns_[c];
-    if (sim.checks_each_event() || sim.now() >= (sim.cpu_idle(cpu) ? next.idle : next.busy))
+    if (sim.checks_each_event() || sim.now() >= next.at(sim.cpu_idle(cpu)))
         return balance_on_tick(sim, cpu);
 }
 
@@ -465,7 +463,7 @@ void DomainBalancer::balance_on_tick(PolicyContext sim, int cpu)
     if (sim.checks_each_event()) [[unlikely]] {
         check_next_balance(sim, cpu);
         const NextBalance &next = next_balance_ns_[static_cast<size_t>(cpu)];
-        if (sim.now() < (idle == IdleType::Idle ? next.idle : next.busy))
+        if (sim.now() < next.at(idle == IdleType::Idle))
             return;
     }
     rebalance_levels(sim, cpu, idle);
@@ -524,7 +522,7 @@ bool DomainBalancer::rebalance_tick(PolicyContext sim, int cpu)
     // No level is due before the earliest of their times for this CPU's
     // state: the loop below would pass over every level (most ticks of a
     // 1024-CPU machine), so it is not run.
-    if (sim.now() < (idle == IdleType::Idle ? next.idle : next.busy))
+    if (sim.now() < next.at(idle == IdleType::Idle))
         return false;
     rebalance_levels(sim, cpu, idle);
     return true;
@@ -546,7 +544,7 @@ void DomainBalancer::rebalance_levels(PolicyContext sim, int cpu, IdleType idle)
     next_balance_ns_[static_cast<size_t>(cpu)] = earliest_balance(sim, cpu);
 }
 
-DomainBalancer::NextBalance DomainBalancer::earliest_balance(PolicyView sim, int cpu) const
+NextBalance DomainBalancer::earliest_balance(PolicyView sim, int cpu) const
 {
     const SimTime tick_ns = sim.model().tick_ns;
     NextBalance next{std::numeric_limits<SimTime>::max(), std::numeric_limits<SimTime>::max()};
@@ -559,25 +557,13 @@ DomainBalancer::NextBalance DomainBalancer::earliest_balance(PolicyView sim, int
 
 SimTime DomainBalancer::earliest_balance_ns(PolicyView sim, int cpu, bool idle) const
 {
-    const NextBalance next = earliest_balance(sim, cpu);
-    return idle ? next.idle : next.busy;
+    return earliest_balance(sim, cpu).at(idle);
 }
 
 void DomainBalancer::check_next_balance(PolicyView sim, int cpu) const
 {
-    // SCHEDSCOPE_CHECK_INVARIANTS (docs/reliability.md): the kept times
-    // against the levels they are derived from.
-    for (const bool idle : {true, false}) {
-        const SimTime kept = next_balance_ns(cpu, idle);
-        if (const SimTime derived = earliest_balance_ns(sim, cpu, idle); kept != derived) {
-            std::fprintf(stderr,
-                         "schedscope: invariant broken at t=%lld ns: sched-domains' next periodic balance of %s CPU "
-                         "%d is kept as %lld ns, its levels say %lld ns\n",
-                         static_cast<long long>(sim.now()), idle ? "idle" : "busy", cpu, static_cast<long long>(kept),
-                         static_cast<long long>(derived));
-            std::abort();
-        }
-    }
+    check_kept_next_balance("sched-domains'", sim.now(), cpu, next_balance_ns_.at(static_cast<size_t>(cpu)),
+                            earliest_balance(sim, cpu), false);
 }
 
 void DomainBalancer::on_idle(PolicyContext sim, int cpu)

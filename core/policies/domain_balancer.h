@@ -14,6 +14,7 @@
 #include "engine/recording.h"
 #include "policies/balancer_params.h"
 #include "policies/cpu_choice.h"
+#include "policies/next_balance.h"
 #include "policies/numa_pull.h"
 #include "policies/o1_arrays.h"
 #include "policies/sched_domain.h"
@@ -61,11 +62,7 @@ public:
     // the CPU is then idle (or busy), as kept between ticks and as derived
     // from its levels now; the two agree at every moment, and the tick
     // skips a CPU before it.
-    SimTime next_balance_ns(int cpu, bool idle) const
-    {
-        const NextBalance &n = next_balance_ns_.at(static_cast<size_t>(cpu));
-        return idle ? n.idle : n.busy;
-    }
+    SimTime next_balance_ns(int cpu, bool idle) const { return next_balance_ns_.at(static_cast<size_t>(cpu)).at(idle); }
     SimTime earliest_balance_ns(PolicyView sim, int cpu, bool idle) const;
     const BalancerParams &balancer_params() const { return bp_; }
     double cache_hot_time_ms() const override { return bp_.cache_hot_time_ms; }
@@ -188,9 +185,6 @@ private:
     // The tick's pass over the levels of `cpu`, out of line: most ticks
     // skip it, and its loop would weigh on them.
     [[gnu::noinline]] void rebalance_levels(PolicyContext sim, int cpu, IdleType idle);
-    struct NextBalance {
-        SimTime idle = 0, busy = 0;
-    };
     NextBalance earliest_balance(PolicyView sim, int cpu) const;
     void check_next_balance(PolicyView sim, int cpu) const;
     // The rest of a pass that found an imbalance, out of line: most passes

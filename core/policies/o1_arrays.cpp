@@ -33,6 +33,9 @@ constexpr int kMaxSleepAvgSeconds = 2; // MAX_SLEEP_AVG (2*HZ), in ticks below
 constexpr int kStarvationSeconds = 2;  // STARVATION_LIMIT (2*HZ)
 constexpr int kMaxUserPrio = 40;       // MAX_USER_PRIO
 constexpr int kMaxRtPrio = 100;        // MAX_RT_PRIO
+
+// MAX_SLEEP_AVG in ticks at `hz`.
+constexpr int max_sleep_avg_ticks(int hz) { return kMaxSleepAvgSeconds * hz; }
 } // namespace
 
 int O1Arrays::timeslice_ticks(int nice, int hz)
@@ -58,9 +61,8 @@ int O1Arrays::effective_prio_2559(int nice, int sleep_avg, int hz)
 {
     // bonus = MAX_USER_PRIO*PRIO_BONUS_RATIO*sleep_avg/MAX_SLEEP_AVG/100 -
     //         MAX_USER_PRIO*PRIO_BONUS_RATIO/100/2, in C's integer order.
-    const std::int64_t max_sleep_avg = static_cast<std::int64_t>(kMaxSleepAvgSeconds) * hz;
     const int bonus = static_cast<int>(static_cast<std::int64_t>(kMaxUserPrio) * kPrioBonusRatioPct * sleep_avg /
-                                       std::max<std::int64_t>(max_sleep_avg, 1) / 100) -
+                                       std::max(max_sleep_avg_ticks(hz), 1) / 100) -
                       kMaxUserPrio * kPrioBonusRatioPct / 100 / 2;
     return std::clamp(static_prio(nice) - bonus, kMaxRtPrio, kMaxPrio - 1);
 }
@@ -124,7 +126,7 @@ void O1Arrays::on_new(PolicyView sim, TaskId t, int cpu)
         // 95 % gives the same priority). An assumption; the kernel's
         // fork() also sets sleep_timestamp to now, so activate_task() adds
         // nothing.
-        s.sleep_avg = kMaxSleepAvgSeconds * hz_ * kChildPenaltyPct / 100;
+        s.sleep_avg = max_sleep_avg_ticks(hz_) * kChildPenaltyPct / 100;
         s.prio = effective_prio_2559(nice, s.sleep_avg, hz_);
     }
     // wake_up_new_task(): __activate_task(), the active array.
@@ -143,8 +145,7 @@ void O1Arrays::on_wakeup(PolicyView sim, TaskId t, int cpu)
         const SimTime stopped = sim.task(t).last_ran_ns;
         const std::int64_t slept = stopped >= 0 ? jiffies(sim) - stopped / tick_ns_ : 0;
         if (slept > 0) {
-            const std::int64_t max_sleep_avg = static_cast<std::int64_t>(kMaxSleepAvgSeconds) * hz_;
-            s.sleep_avg = static_cast<int>(std::min<std::int64_t>(s.sleep_avg + slept, max_sleep_avg));
+            s.sleep_avg = static_cast<int>(std::min<std::int64_t>(s.sleep_avg + slept, max_sleep_avg_ticks(hz_)));
             s.prio = effective_prio_2559(sim.task(t).nice, s.sleep_avg, hz_);
         }
     }
