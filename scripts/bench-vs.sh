@@ -18,7 +18,7 @@ runs=${2:-7}
 cfg=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_BUILD_GUI=OFF -DSCHEDSCOPE_BUILD_BENCHMARKS=ON)
 if command -v ccache >/dev/null; then
   cfg+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  export CCACHE_BASEDIR=$PWD
+  export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1 # hits across worktrees (see test.sh)
 fi
 
 sha=$(git rev-parse --short=12 "$rev^{commit}")

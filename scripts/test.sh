@@ -21,10 +21,13 @@ jobs=$(nproc)
 # headers and do not count).
 build_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
 # ccache, where the machine happens to have it (it is not in the install
-# list, and nothing needs it): paths relative to the checkout, so a clone
-# elsewhere hits the same cache entries.
+# list, and nothing needs it): paths relative to the checkout, and the
+# working directory left out of the hash (ccache hashes it by default when
+# the compile writes debug information, as -g1 does), so a clone elsewhere
+# hits the same cache entries; its line tables may then name the directory
+# of the clone that filled the cache.
 if command -v ccache >/dev/null 2>&1; then
-  export CCACHE_BASEDIR="$PWD"
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
   build_flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDSCOPE_WERROR=ON "${build_flags[@]}"
