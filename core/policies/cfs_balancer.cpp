@@ -39,16 +39,6 @@ struct GroupStats {
 u64 div_round_closest(u64 a, u64 b) { return (a + b / 2) / b; }
 } // namespace
 
-struct CfsBalancer::DomainStats {
-    int busiest = -1, local = -1;
-    u64 total_load = 0, total_pwr = 0, avg_load = 0;
-    u64 this_load = 0, this_load_per_task = 0, this_nr_running = 0, this_idle_cpus = 0;
-    bool this_has_capacity = false;
-    u64 max_load = 0, busiest_load_per_task = 0, busiest_nr_running = 0, busiest_group_capacity = 0;
-    u64 busiest_idle_cpus = 0, busiest_group_weight = 0;
-    bool busiest_has_capacity = false, group_imb = false;
-};
-
 // Linux 3.6 kernel/sched/fair.c: source_load(): a low guess of a source
 // CPU's load, min(cpu_load[type-1], now); type 0 is the load now.
 u64 CfsBalancer::source_load(PolicyView sim, int cpu, int type) const
@@ -352,6 +342,12 @@ CfsBalancer::BusiestGroup CfsBalancer::find_busiest_group(PolicyView sim, int th
 {
     if (!update_sd_lb_stats(sim, this_cpu, sd, idle, excluded, sds))
         return BusiestGroup::NotOurTurn;
+    if (numa_pull() == NumaPull::OffnodeFirst && sd.level == "NUMA")
+        update_sd_numa_stats(sim, sd, excluded, sds);
+    // sched/numa, 25 October 2012 posting: find_busiest_group()'s first
+    // three balanced exits skip the off-node pull (no busy group, or ours
+    // at or above the busiest's load or the average); the idle-CPU and
+    // imbalance_pct ones try it (OutBalanced). Plain 3.6 treats both alike.
     if (sds.busiest < 0 || sds.busiest_nr_running == 0)
         return BusiestGroup::Balanced;
     sds.avg_load = kSchedPowerScale * sds.total_load / sds.total_pwr;
@@ -363,9 +359,9 @@ CfsBalancer::BusiestGroup CfsBalancer::find_busiest_group(PolicyView sim, int th
             // An idle CPU: balanced unless the busiest group has more
             // tasks than CPUs or more idle CPUs fewer than ours.
             if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 && sds.busiest_nr_running <= sds.busiest_group_weight)
-                return BusiestGroup::Balanced;
+                return BusiestGroup::OutBalanced;
         } else if (100 * sds.max_load <= static_cast<u64>(sd.imbalance_pct) * sds.this_load) {
-            return BusiestGroup::Balanced; // within imbalance_pct: leave it
+            return BusiestGroup::OutBalanced; // within imbalance_pct: leave it
         }
     }
     *imbalance = static_cast<long>(calculate_imbalance(sim, this_cpu, sd, sds));
@@ -462,8 +458,8 @@ int CfsBalancer::find_busiest_queue(PolicyView sim, const CfsDomain &sd, int gro
 // Linux 3.6 kernel/sched/fair.c: move_tasks() with can_migrate_task(): pull
 // tasks of `busiest` to this_cpu until *imbalance is spent; the number
 // moved. *any_allowed: some task may run on this_cpu (else LBF_ALL_PINNED).
-int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
-                            bool *any_allowed, const std::function<const std::string &()> &why)
+int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, IdleType idle,
+                            long *imbalance, bool *any_allowed, const std::function<const std::string &()> &why)
 {
     int moved = 0;
     // cfs_tasks lists the most recently enqueued first; the running
@@ -471,18 +467,33 @@ int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const 
     // hook) are tried first.
     const std::vector<TaskId> &queue = sim.rq(busiest).queue;
     std::vector<TaskId> order(queue.rbegin(), queue.rend());
-    const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
-    if (!two_passes)
+    const NumaPull mode = numa_pull();
+    if (mode == NumaPull::AwayIsHot)
         std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
             return numa_preference(sim, a, busiest, this_cpu) > numa_preference(sim, b, busiest, this_cpu);
         });
     const int loop_max = std::min(cp_.sched_nr_migrate, sim.nr_running(busiest));
+    if (mode == NumaPull::OffnodeFirst) {
+        // sched/numa, 25 October 2012 posting: move_tasks() with NUMA_PULL
+        // walks the source runqueue's offnode_tasks list, then, if load is
+        // still to move, its cfs_tasks (the tasks on their home node and
+        // those with none), its loop count restarted; a walk that reaches
+        // loop_max ends that list only.
+        offnode_first(sim, busiest, order);
+        const auto split = std::find_if(order.begin(), order.end(),
+                                        [&](TaskId t) { return !offnode(sim, t, busiest); });
+        const std::vector<TaskId> off(order.begin(), split), rest(split, order.end());
+        moved += move_tasks_pass(sim, this_cpu, busiest, sd, idle, imbalance, any_allowed, why, off, loop_max, false);
+        moved += move_tasks_pass(sim, this_cpu, busiest, sd, idle, imbalance, any_allowed, why, rest, loop_max, false);
+        return moved;
+    }
     // StrictFirstPass: AutoNUMA27 move_tasks() walks cfs_tasks with
     // LBF_NUMA set, then, if load is still to move, again without it, its
     // loop count restarted; the tasks the first pass took are gone from
     // the list, and those it passed over keep their order.
+    const bool two_passes = mode == NumaPull::StrictFirstPass;
     for (int pass = 0; pass < (two_passes ? 2 : 1); ++pass)
-        moved += move_tasks_pass(sim, this_cpu, busiest, sd, imbalance, any_allowed, why, order, loop_max,
+        moved += move_tasks_pass(sim, this_cpu, busiest, sd, idle, imbalance, any_allowed, why, order, loop_max,
                                  two_passes && pass == 0);
     return moved;
 }
@@ -490,11 +501,11 @@ int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const 
 // One walk of move_tasks() over `order` (the tasks still on `busiest`);
 // strict: AutoNUMA27's LBF_NUMA pass, which passes over a task unless this
 // CPU is on its node.
-int CfsBalancer::move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
-                                 bool *any_allowed, const std::function<const std::string &()> &why,
+int CfsBalancer::move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, IdleType idle,
+                                 long *imbalance, bool *any_allowed, const std::function<const std::string &()> &why,
                                  const std::vector<TaskId> &order, int loop_max, bool strict)
 {
-    const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
+    const NumaPull mode = numa_pull();
     int moved = 0, loop = 0;
     for (TaskId t : order) {
         if (*imbalance <= 0)
@@ -517,7 +528,7 @@ int CfsBalancer::move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, c
         if (strict && !numa_affine(sim, t, this_cpu))
             continue; // sched_autonuma_can_migrate_task(strict_numa): left to the second pass
         const bool aggressive = sd.nr_balance_failed > sd.cache_nice_tries;
-        if (!two_passes && !aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
+        if (mode == NumaPull::AwayIsHot && !aggressive && numa_preference(sim, t, busiest, this_cpu) < 0) {
             // Text written only when kept (Simulation::log_lazy): a
             // process crowded on its home node is refused here by
             // every idle CPU's pass, tens of thousands a second.
@@ -528,7 +539,21 @@ int CfsBalancer::move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, c
             });
             continue;
         }
-        const bool hot = task_hot(sim, t);
+        // OffnodeFirst: sched/numa, 25 October 2012 posting,
+        // can_migrate_task(): a busy CPU's pass adds task_numa_hot() to
+        // cache hotness, with the same escape after cache_nice_tries.
+        const bool numa_hot = mode == NumaPull::OffnodeFirst && idle == IdleType::NotIdle &&
+                              task_numa_hot(sim, t, busiest, this_cpu);
+        const bool hot = task_hot(sim, t) || numa_hot;
+        if (numa_hot && !aggressive) {
+            sim.log_lazy(DecisionKind::Other, t, busiest, this_cpu, [&] {
+                return task_text(t) + " kept on " + cpu_text(busiest) + ": " + numa_reason(sim, t) +
+                       ", and the move brings it no nearer (task_numa_hot, " + sd.level + " level, " +
+                       std::to_string(sd.nr_balance_failed) + " failed attempts, cache_nice_tries " +
+                       std::to_string(sd.cache_nice_tries) + ")";
+            });
+            continue;
+        }
         if (hot && !aggressive) {
             sim.log_lazy(DecisionKind::SkipHot, t, busiest, this_cpu, [&] {
                 return task_text(t) + " skipped: cache hot, ran " +
@@ -555,15 +580,27 @@ int CfsBalancer::move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, c
 // stopper preempts the running task `cur` of `busiest` (two switches on that
 // CPU), then move_one_task() takes the first task of cfs_tasks that may move
 // (the running one is now queued); only if the CPU still has more than one.
+//
+// numa_active: the stopper of sched/numa's October 2012 off-node pull
+// (need_active_numa_balance(): the source runs one task, off its node).
+// The kernel's "anything to move" test counts the stopper itself among
+// the source's runnable tasks, so one task besides it passes; the model's
+// count leaves the stopper out, so that path asks for one task, not two.
+// (The plain path keeps its test of two, as the model has it.)
 void CfsBalancer::active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, int busiest, TaskId cur,
-                                               const CfsDomain &sd, const std::function<const std::string &()> &why)
+                                               const CfsDomain &sd, const std::function<const std::string &()> &why,
+                                               bool numa_active)
 {
     sim.charge_sys(busiest, 2.0 * static_cast<double>(sim.model().context_switch_ns));
-    if (sim.nr_running(busiest) <= 1)
+    if (sim.nr_running(busiest) < (numa_active ? 1 : 2))
         return;
     std::vector<TaskId> cands(sim.rq(busiest).queue.rbegin(), sim.rq(busiest).queue.rend());
     if (cur >= 0)
         cands.push_back(cur);
+    // OffnodeFirst: sched/numa, 25 October 2012 posting, move_one_task()
+    // with NUMA_PULL: the offnode_tasks list first, then cfs_tasks.
+    if (numa_pull() == NumaPull::OffnodeFirst)
+        offnode_first(sim, busiest, cands);
     // StrictFirstPass: AutoNUMA27 move_one_task() looks for a task whose
     // node this CPU is on first, and takes any only if there is none.
     const bool two_passes = numa_pull() == NumaPull::StrictFirstPass;
@@ -573,7 +610,9 @@ void CfsBalancer::active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, 
                 continue;
             move_task(sim, t, this_cpu, busiest, DecisionKind::Pull,
                       why() + ": stopper on " + cpu_text(busiest) + " pushed " + task_text(t) +
-                          " (active balance after " + std::to_string(sd.nr_balance_failed) + " failed attempts)");
+                          (numa_active ? std::string(" (active balance of a lone off-node task)")
+                                       : " (active balance after " + std::to_string(sd.nr_balance_failed) +
+                                             " failed attempts)"));
             return;
         }
 }
@@ -598,12 +637,22 @@ bool CfsBalancer::load_balance(PolicyContext sim, int this_cpu, CfsDomain &sd, I
         };
         DomainStats sds;
         long imbalance = 0;
+        bool numa_pass = false;
         switch (find_busiest_group(sim, this_cpu, sd, idle, excluded, sds, &imbalance)) {
         case BusiestGroup::NotOurTurn: *balance = false; return false;
         case BusiestGroup::Balanced: return balanced();
+        case BusiestGroup::OutBalanced:
+            // sched/numa, 25 October 2012 posting: find_busiest_group()'s
+            // out_balanced asks check_numa_busiest_group() first.
+            if (!check_numa_busiest_group(sim, sds, &imbalance))
+                return balanced();
+            numa_pass = true;
+            break;
         case BusiestGroup::Found: break;
         }
-        const int busiest = find_busiest_queue(sim, sd, sds.busiest, excluded, imbalance);
+        // NUMA_PULL_BIAS: find_busiest_numa_queue() picks the source.
+        const int busiest = numa_pass ? find_busiest_numa_queue(sim, sd, sds.busiest, excluded)
+                                      : find_busiest_queue(sim, sd, sds.busiest, excluded, imbalance);
         if (busiest < 0 || busiest == this_cpu)
             return balanced();
         // The reason of this pass, written at its first pull and the same
@@ -618,13 +667,15 @@ bool CfsBalancer::load_balance(PolicyContext sim, int this_cpu, CfsDomain &sd, I
                             std::to_string(sds.this_load) + " (avg " + std::to_string(sds.avg_load) +
                             ", imbalance_pct " + std::to_string(sd.imbalance_pct) + "), imbalance " +
                             std::to_string(imbalance);
+                if (numa_pass)
+                    why_text += " (balanced, but an off-node task to bring home: NUMA_PULL_BIAS)";
             }
             return why_text;
         };
         int moved = 0;
         if (sim.nr_running(busiest) > 1) {
             bool any_allowed = false;
-            moved = move_tasks(sim, this_cpu, busiest, sd, &imbalance, &any_allowed, why);
+            moved = move_tasks(sim, this_cpu, busiest, sd, idle, &imbalance, &any_allowed, why);
             // LBF_ALL_PINNED: no task could run here; try without that CPU.
             if (!any_allowed && moved == 0) {
                 all_pinned = true;
@@ -637,31 +688,43 @@ bool CfsBalancer::load_balance(PolicyContext sim, int this_cpu, CfsDomain &sd, I
             sd.balance_interval_ms = sd.min_interval_ms;
             return true;
         }
-        // Failed: count it (periodic passes only: new-idle passes are too
-        // frequent to count), and past cache_nice_tries + 2 failures wake
-        // the stopper on the busiest CPU to push a task over.
-        if (idle != IdleType::NewIdle)
-            ++sd.nr_balance_failed;
-        bool active = false;
-        if (sd.nr_balance_failed > sd.cache_nice_tries + 2) {
-            const TaskId cur = sim.rq(busiest).current;
-            if (cur >= 0 && !sim.task(cur).cpus_allowed.test(this_cpu)) {
-                all_pinned = true;
-                if (sd.balance_interval_ms < 512) // MAX_PINNED_INTERVAL
-                    sd.balance_interval_ms *= 2;
-                return false; // out_one_pinned
-            }
-            active = true;
-            active_load_balance_cpu_stop(sim, this_cpu, busiest, cur, sd, why);
-            sd.nr_balance_failed = sd.cache_nice_tries + 1;
-        }
-        if (!active)
-            sd.balance_interval_ms = sd.min_interval_ms;
-        else if (sd.balance_interval_ms < sd.max_interval_ms)
-            sd.balance_interval_ms *= 2;
+        after_failed_pass(sim, this_cpu, busiest, sd, idle, numa_pass, &all_pinned, why);
         return false;
     }
     return false;
+}
+
+// Linux 3.6 kernel/sched/fair.c: load_balance() after a pass that moved
+// nothing: count it (periodic passes only: new-idle passes are too
+// frequent to count), and past cache_nice_tries + 2 failures wake the
+// stopper on the busiest CPU to push a task over (need_active_balance());
+// then the interval, backed off while the stopper works. numa_pass:
+// sched/numa's 25 October 2012 posting, need_active_numa_balance(): an
+// off-node pull whose source runs one task, off its node, wakes the
+// stopper at once.
+void CfsBalancer::after_failed_pass(PolicyContext sim, int this_cpu, int busiest, CfsDomain &sd, IdleType idle,
+                                    bool numa_pass, bool *all_pinned, const std::function<const std::string &()> &why)
+{
+    if (idle != IdleType::NewIdle)
+        ++sd.nr_balance_failed;
+    const bool numa_active = numa_pass && sim.nr_running(busiest) == 1 && numa_rq(sim, busiest).offnode_running == 1;
+    bool active = false;
+    if (numa_active || sd.nr_balance_failed > sd.cache_nice_tries + 2) {
+        const TaskId cur = sim.rq(busiest).current;
+        if (cur >= 0 && !sim.task(cur).cpus_allowed.test(this_cpu)) {
+            *all_pinned = true;
+            if (sd.balance_interval_ms < 512) // MAX_PINNED_INTERVAL
+                sd.balance_interval_ms *= 2;
+            return; // out_one_pinned
+        }
+        active = true;
+        active_load_balance_cpu_stop(sim, this_cpu, busiest, cur, sd, why, numa_active);
+        sd.nr_balance_failed = sd.cache_nice_tries + 1;
+    }
+    if (!active)
+        sd.balance_interval_ms = sd.min_interval_ms;
+    else if (sd.balance_interval_ms < sd.max_interval_ms)
+        sd.balance_interval_ms *= 2;
 }
 
 } // namespace schedscope

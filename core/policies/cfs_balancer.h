@@ -18,6 +18,7 @@
 #include "policies/cfs_params.h"
 #include "policies/next_balance.h"
 #include "policies/numa_pull.h"
+#include "util/prng.h"
 
 #include <array>
 #include <cstdint>
@@ -142,8 +143,33 @@ private:
     // another CPU of the local group balances this level. Its pieces below
     // carry the names of the 3.6 functions they follow.
     bool load_balance(PolicyContext sim, int cpu, CfsDomain &sd, IdleType idle, bool *balance);
-    struct DomainStats; // struct sd_lb_stats
-    enum class BusiestGroup { NotOurTurn, Balanced, Found };
+    struct DomainStats { // struct sd_lb_stats, the fields the model uses
+        int busiest = -1, local = -1;
+        std::uint64_t total_load = 0, total_pwr = 0, avg_load = 0;
+        std::uint64_t this_load = 0, this_load_per_task = 0, this_nr_running = 0, this_idle_cpus = 0;
+        bool this_has_capacity = false;
+        std::uint64_t max_load = 0, busiest_load_per_task = 0, busiest_nr_running = 0, busiest_group_capacity = 0;
+        std::uint64_t busiest_idle_cpus = 0, busiest_group_weight = 0;
+        bool busiest_has_capacity = false, group_imb = false;
+        // sched/numa, 25 October 2012 posting: update_sd_numa_stats(), on a
+        // NUMA level (SD_NUMA) under NumaPull::OffnodeFirst: the local group's
+        // on- and off-node task counts, and each other group with off-node
+        // tasks, in the order the groups are walked, with the 1-in-n chance of
+        // replacing the one chosen before it (n = the level's span weight over
+        // the group's). The draws are made in check_numa_busiest_group(), the
+        // only reader: the same choice, with no draw when it is not asked.
+        struct NumaGroup {
+            int group = -1;
+            std::uint64_t offnode_weight = 0, offnode_running = 0, rand_n = 1;
+        };
+        bool numa_level = false;
+        std::uint64_t this_offnode_running = 0, this_onnode_running = 0;
+        std::vector<NumaGroup> numa_groups;
+    };
+    // Balanced: find_busiest_group()'s `ret` exits; OutBalanced: its
+    // out_balanced ones, where sched/numa's October 2012 posting looks
+    // for an off-node task to pull (NumaPull::OffnodeFirst).
+    enum class BusiestGroup { NotOurTurn, Balanced, OutBalanced, Found };
     bool update_sd_lb_stats(PolicyView sim, int this_cpu, const CfsDomain &sd, IdleType idle, const CpuSet &excluded,
                             DomainStats &sds) const;
     BusiestGroup find_busiest_group(PolicyView sim, int this_cpu, const CfsDomain &sd, IdleType idle,
@@ -152,13 +178,39 @@ private:
     std::uint64_t fix_small_imbalance(PolicyView sim, int this_cpu, const CfsDomain &sd, DomainStats &sds) const;
     int find_busiest_queue(PolicyView sim, const CfsDomain &sd, int group, const CpuSet &excluded,
                            long imbalance) const;
-    int move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
+    int move_tasks(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, IdleType idle, long *imbalance,
                    bool *any_allowed, const std::function<const std::string &()> &why);
-    int move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, long *imbalance,
-                        bool *any_allowed, const std::function<const std::string &()> &why,
+    int move_tasks_pass(PolicyContext sim, int this_cpu, int busiest, const CfsDomain &sd, IdleType idle,
+                        long *imbalance, bool *any_allowed, const std::function<const std::string &()> &why,
                         const std::vector<TaskId> &order, int loop_max, bool strict);
     void active_load_balance_cpu_stop(PolicyContext sim, int this_cpu, int busiest, TaskId cur, const CfsDomain &sd,
-                                      const std::function<const std::string &()> &why);
+                                      const std::function<const std::string &()> &why, bool numa_active = false);
+    // load_balance()'s failure path: the failure count, and the stopper
+    // when need_active_balance() says so.
+    void after_failed_pass(PolicyContext sim, int this_cpu, int busiest, CfsDomain &sd, IdleType idle, bool numa_pass,
+                           bool *all_pinned, const std::function<const std::string &()> &why);
+
+    // --- sched/numa's 25 October 2012 posting (cfs_numa_pull.cpp),
+    // NumaPull::OffnodeFirst only ---
+    // A task with a home (preferred_node()) queued or running on a CPU off
+    // that node: on the runqueue's offnode_tasks list.
+    bool offnode(PolicyView sim, TaskId t, int cpu) const;
+    // task_numa_hot(): the move brings the task no nearer its home.
+    bool task_numa_hot(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const;
+    // `order` (a walk of a runqueue) with its off-node tasks first, each
+    // part in its own order (offnode_tasks, then cfs_tasks).
+    void offnode_first(PolicyView sim, int cpu, std::vector<TaskId> &order) const;
+    // update_sg_numa_stats() for one CPU: rq->offnode_running,
+    // onnode_running, offnode_weight.
+    struct NumaRq {
+        std::uint64_t offnode_running = 0, onnode_running = 0, offnode_weight = 0;
+    };
+    NumaRq numa_rq(PolicyView sim, int cpu) const;
+    void update_sd_numa_stats(PolicyView sim, const CfsDomain &sd, const CpuSet &excluded, DomainStats &sds) const;
+    bool check_numa_busiest_group(PolicyView sim, DomainStats &sds, long *imbalance);
+    int find_busiest_numa_queue(PolicyView sim, const CfsDomain &sd, int group, const CpuSet &excluded);
+    // pick_numa_rand(n): true with probability 1/n.
+    bool pick_numa_rand(std::uint64_t n);
 
     CfsParams cp_;
     SimTime latency_ns_ = 0, min_gran_ns_ = 0, wakeup_gran_ns_ = 0;
@@ -182,6 +234,9 @@ private:
     std::vector<NextBalance> next_balance_;
     bool all_nice0_ = true;
     bool acting_ = false;
+    // get_random_int() of sched/numa's October 2012 balancer
+    // (pick_numa_rand()), seeded from the run's seed at attach().
+    Prng numa_rng_;
     bool balanced_busy_on_last_tick_ = false;
 };
 

@@ -54,6 +54,11 @@ void CfsBalancer::attach(PolicyContext sim)
     avg_idle_.assign(static_cast<size_t>(npu), 2 * cp_.sched_migration_cost_ns);
     idle_stamp_.assign(static_cast<size_t>(npu), -1);
     next_balance_.assign(static_cast<size_t>(npu), NextBalance{});
+    // sched/numa's October 2012 balancer (cfs_numa_pull.cpp) draws from a
+    // stream of its own, a function of the run's seed: no other draw of
+    // the run moves.
+    constexpr std::uint64_t kNumaPullStream = 0x6e756d615f70756c; // "numa_pul"
+    numa_rng_.reseed(sim.seed() ^ kNumaPullStream);
     all_nice0_ = std::all_of(sim.tasks().begin(), sim.tasks().end(), [](const Task &t) { return t.nice == 0; });
     sim.log(DecisionKind::Other, -1, 0, 0,
             "cfs: sched_latency " + ms_text(static_cast<double>(latency_ns_) / 1e6) + ", min_granularity " +

@@ -19,6 +19,21 @@ enum class NumaPull {
     // any task as the plain balancer does (AutoNUMA27's default
     // autonuma_flags leave load_balance_strict off).
     StrictFirstPass,
+    // sched/numa's 25 October 2012 posting ([PATCH 23/31] "sched, numa, mm:
+    // Implement home-node awareness", with the feature defaults it and
+    // [PATCH 26/31] leave: NUMA_HOT, NUMA_PULL, NUMA_PULL_BIAS on,
+    // NUMA_TTWU_BIAS off). The home is the policy's preferred_node().
+    // can_migrate_task(): only a busy CPU's pass (CPU_NOT_IDLE) counts a
+    // move that brings the task no nearer its home by node_distance() as
+    // hot (task_numa_hot()). move_tasks() and move_one_task(): the tasks
+    // running off their home node are walked first (the runqueue's
+    // offnode_tasks list), then the rest (cfs_tasks). find_busiest_group():
+    // a NUMA level found balanced by imbalance_pct or the idle-CPU test still
+    // pulls one off-node task (check_numa_busiest_group()), from a randomly
+    // chosen group and runqueue that have one, if the pulling group has an
+    // off-node or homeless task to trade; a lone off-node task is pushed by
+    // the stopper at once (need_active_numa_balance()). CfsBalancer only.
+    OffnodeFirst,
 };
 
 } // namespace schedscope

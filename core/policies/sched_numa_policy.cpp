@@ -22,7 +22,10 @@
 // (task_numa_placement()). The scan is the process's: the whole address
 // space, when a thread has run its scan period and the process's next scan
 // is due (task_tick_numa(), task_numa_work(): at most every 2 x the minimum
-// period).
+// period). On base=cfs its balancer is that posting's too ([PATCH 23/31]
+// "sched, numa, mm: Implement home-node awareness", 25 October 2012:
+// NumaPull::OffnodeFirst, cfs_numa_pull.cpp); its wakeups are plain 3.6
+// (NUMA_TTWU_BIAS off).
 
 #include "engine/policy_actions.h"
 #include "engine/simulation.h"
@@ -31,6 +34,7 @@
 #include "policies/policy_text.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace schedscope {
 
@@ -234,25 +238,32 @@ protected:
     // home=task: a new task has no home (p->node = -1), so none here.
     int fork_node(PolicyView sim, TaskId t) const override { return per_task() ? kNoNode : home_of(sim, t); }
     // The home node's +1/-1 for the balancer: +1 for a move onto the home
-    // node from elsewhere, -1 for a move off it, 0 otherwise. The balancer
-    // tries +1 moves first and holds -1 moves back as if cache hot
-    // (NumaPull::AwayIsHot, numa_pull.h).
+    // node from elsewhere, -1 for a move off it, 0 otherwise. home=process
+    // (and home=task on base=sched-domains): the balancer tries +1 moves
+    // first and holds -1 moves back as if cache hot (NumaPull::AwayIsHot,
+    // numa_pull.h), the March 2012 posting's use of it.
     //
-    // The kernel differs. Both postings' kernel/sched/fair.c
+    // The kernel differs there. Both postings' kernel/sched/fair.c
     // task_numa_hot() ([RFC][PATCH 13/26], 16 March 2012; [PATCH 23/31],
     // 25 October 2012), called from can_migrate_task(), rates any move
     // that does not bring the task nearer its home by node_distance() as
     // hot. That includes moves within the home node and moves between two
     // other nodes that get no nearer, which the model lets through (0). A
-    // move nearer home is never NUMA-hot, even when it does not reach home. The
-    // March version applies it on every balancing pass, as the model does;
-    // October only when the pulling CPU is busy (CPU_NOT_IDLE), so idle and
-    // newly idle pulls ignore the home there. Pull order is not by this value
-    // either: with NUMA_PULL (on by default in both) move_tasks() and
-    // move_one_task() walk the busiest queue's offnode_tasks first, the
-    // tasks running away from their home, whichever node the puller is on.
-    // NUMA_PULL_BIAS, which makes an otherwise balanced domain pull an
-    // off-node task towards home, is not modelled.
+    // move nearer home is never NUMA-hot, even when it does not reach home.
+    //
+    // home=task on base=cfs runs the October 2012 posting's balancer
+    // instead (NumaPull::OffnodeFirst, cfs_numa_pull.cpp): task_numa_hot()
+    // by node distance, on busy CPUs' passes only; the off-node tasks
+    // walked first (NUMA_PULL); and a balanced NUMA level still pulling an
+    // off-node task (NUMA_PULL_BIAS). Its wakeups are plain 3.6: the
+    // posting leaves NUMA_TTWU_BIAS off.
+    NumaPull numa_pull() const override
+    {
+        if constexpr (std::is_base_of_v<CfsBalancer, Base>)
+            if (per_task())
+                return NumaPull::OffnodeFirst;
+        return NumaPull::AwayIsHot;
+    }
     int numa_preference(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const override
     {
         const int h = home_of(sim, t);
