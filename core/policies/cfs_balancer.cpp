@@ -668,7 +668,7 @@ bool CfsBalancer::load_balance(PolicyContext sim, int this_cpu, CfsDomain &sd, I
                             ", imbalance_pct " + std::to_string(sd.imbalance_pct) + "), imbalance " +
                             std::to_string(imbalance);
                 if (numa_pass)
-                    why_text += " (balanced, but an off-node task to bring home: NUMA_PULL_BIAS)";
+                    why_text += " (balanced, but a task runs off its home node: NUMA_PULL_BIAS)";
             }
             return why_text;
         };
