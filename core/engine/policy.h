@@ -75,8 +75,14 @@ public:
     // (kNoCpu for a new task). A fair-share policy places its vruntime here.
     virtual void on_enqueue(PolicyContext, TaskId, int /*from_cpu*/, int /*cpu*/, EnqueueKind) {}
     // Which queued task `cpu` runs next: an index into rq(cpu).queue (never
-    // empty when asked). The default runs them in arrival order.
+    // empty when asked; not asked when it holds one task). The default runs
+    // them in arrival order.
     virtual int pick_next(PolicyContext, int /*cpu*/) { return 0; }
+    // `t`, taken off `cpu`'s queue, is about to run there (every switch,
+    // whether pick_next was asked or not). Its last_ran_ns and
+    // slice_start_ns still describe its previous stint on a CPU (or
+    // last_ran_ns is -1 if it never ran). Default: nothing.
+    virtual void on_switch_in(PolicyContext, int /*cpu*/, TaskId /*t*/) {}
     // On the tick, with more than one task runnable on `cpu`: whether the
     // running one has had its slice. The default is the engine's fair
     // slicing (kSchedLatencyNs shared by the runnable tasks, at least

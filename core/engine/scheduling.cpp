@@ -108,6 +108,7 @@ void Simulation::switch_to_next(int cpu)
     const TaskId tid = *next;
     rq.queue.erase(next);
     count_queued(cpu, -1);
+    policy_->on_switch_in(*this, cpu, tid);
     Task &t = tasks_[tid];
     t.state = TaskState::Running;
     t.slice_start_ns = now_;

@@ -107,6 +107,7 @@ static_assert(std::is_same_v<decltype(&Policy::on_idle), void (Policy::*)(Policy
 static_assert(
     std::is_same_v<decltype(&Policy::on_enqueue), void (Policy::*)(PolicyContext, TaskId, int, int, EnqueueKind)>);
 static_assert(std::is_same_v<decltype(&Policy::pick_next), int (Policy::*)(PolicyContext, int)>);
+static_assert(std::is_same_v<decltype(&Policy::on_switch_in), void (Policy::*)(PolicyContext, int, TaskId)>);
 static_assert(std::is_same_v<decltype(&Policy::check_preempt_tick), bool (Policy::*)(PolicyContext, int)>);
 static_assert(std::is_same_v<decltype(&Policy::check_preempt_wakeup), bool (Policy::*)(PolicyContext, int, TaskId)>);
 static_assert(std::is_same_v<decltype(&Policy::on_hinting_fault), void (Policy::*)(PolicyContext, TaskId, int, int)>);
