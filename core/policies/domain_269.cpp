@@ -124,6 +124,14 @@ int DomainBalancer::pick_next(PolicyContext sim, int cpu)
     return whole_ ? o1_.pick(sim, cpu) : Policy::pick_next(sim, cpu);
 }
 
+void DomainBalancer::on_switch_in(PolicyContext sim, int /*cpu*/, TaskId t)
+{
+    // Linux 2.6.9 schedule(): the picked task's on-runqueue credit and
+    // timestamp, and the charge for its previous stint (o1_arrays_269.cpp).
+    if (whole_)
+        o1_.on_switch_in(sim, t);
+}
+
 bool DomainBalancer::check_preempt_tick(PolicyContext sim, int cpu)
 {
     if (!whole_)
@@ -141,8 +149,10 @@ bool DomainBalancer::check_preempt_wakeup(PolicyContext sim, int cpu, TaskId wok
         return Policy::check_preempt_wakeup(sim, cpu, woken);
     // Linux 2.6.9 kernel/sched.c: TASK_PREEMPTS_CURR(), asked by
     // try_to_wake_up() and pull_task(): a better priority (a lower number)
-    // than the running task's. With static priorities only, a nicer task
-    // never preempts, nor one of equal nice.
+    // than the running task's, both as the sleep average left them
+    // (effective_prio()). A task of equal priority never preempts.
+    // wake_up_new_task() asks too, for a child queued on another CPU than
+    // its parent's; the engine does not ask for a new task.
     const TaskId cur = sim.rq(cpu).current;
     const bool preempt = cur >= 0 && o1_.prio(woken) < o1_.prio(cur);
     // A slice end this tick belonged to the task now preempted.

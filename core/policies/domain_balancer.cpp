@@ -568,6 +568,15 @@ void DomainBalancer::check_next_balance(PolicyView sim, int cpu) const
 
 void DomainBalancer::on_idle(PolicyContext sim, int cpu)
 {
+    newidle_balance(sim, cpu);
+    // Linux 2.6.9 kernel/sched.c: schedule(): when idle_balance() found
+    // nothing and the idle task runs, rq->expired_timestamp is cleared.
+    if (whole_ && sim.rq(cpu).current < 0 && sim.rq(cpu).queue.empty())
+        o1_.on_idle(cpu);
+}
+
+void DomainBalancer::newidle_balance(PolicyContext sim, int cpu)
+{
     if (acting_)
         return;
     // A newly idle pass only pulls queued tasks and changes nothing else

@@ -51,6 +51,7 @@ public:
     // Scope::Whole: the O(1) arrays' order, slices and preemption; else the
     // engine's defaults.
     int pick_next(PolicyContext sim, int cpu) override;
+    void on_switch_in(PolicyContext sim, int cpu, TaskId t) override;
     bool check_preempt_tick(PolicyContext sim, int cpu) override;
     bool check_preempt_wakeup(PolicyContext sim, int cpu, TaskId woken) override;
     // The O(1) runqueues (Scope::Whole), else null.
@@ -185,6 +186,8 @@ private:
     // The tick's pass over the levels of `cpu`, out of line: most ticks
     // skip it, and its loop would weigh on them.
     [[gnu::noinline]] void rebalance_levels(PolicyContext sim, int cpu, IdleType idle);
+    // on_idle()'s new-idle pass (2.6.9 idle_balance()).
+    void newidle_balance(PolicyContext sim, int cpu);
     NextBalance earliest_balance(PolicyView sim, int cpu) const;
     void check_next_balance(PolicyView sim, int cpu) const;
     // The rest of a pass that found an imbalance, out of line: most passes

@@ -73,8 +73,10 @@ void O1Arrays::attach(int cpus, std::int64_t tick_ns, O1Rules rules)
     tick_ns_ = std::max<std::int64_t>(1, tick_ns);
     hz_ = static_cast<int>(std::max<std::int64_t>(1, 1'000'000'000 / tick_ns_));
     rules_ = rules;
-    if (rules_ == O1Rules::Linux2559)
-        expired_since_.assign(static_cast<size_t>(cpus), 0);
+    cpus_ = std::max(cpus, 1);
+    expired_since_.assign(static_cast<size_t>(cpus), 0);
+    if (rules_ == O1Rules::Linux269)
+        best_expired_.assign(static_cast<size_t>(cpus), kMaxPrio);
 }
 
 std::int64_t O1Arrays::jiffies(PolicyView sim) const { return sim.now() / tick_ns_; }
@@ -100,9 +102,13 @@ void O1Arrays::flip(PolicyView sim, int cpu)
 {
     std::uint8_t &active = active_[static_cast<size_t>(cpu)];
     active ^= 1;
-    // Linux 2.5.59 schedule(): the switch clears rq->expired_timestamp.
+    // Linux 2.5.59 and 2.6.9 schedule(): the switch clears
+    // rq->expired_timestamp; 2.6.9's also sets rq->best_expired_prio back
+    // to MAX_PRIO.
     if (!expired_since_.empty())
         expired_since_[static_cast<size_t>(cpu)] = 0;
+    if (!best_expired_.empty())
+        best_expired_[static_cast<size_t>(cpu)] = kMaxPrio;
     // A task woken onto the wake list (wakeup=queued) is activated only
     // when the IPI delivers it, on whichever array is active then.
     for (TaskId t : sim.rq(cpu).wake_list)
@@ -128,6 +134,8 @@ void O1Arrays::on_new(PolicyView sim, TaskId t, int cpu)
         // nothing.
         s.sleep_avg = max_sleep_avg_ticks(hz_) * kChildPenaltyPct / 100;
         s.prio = effective_prio_2559(nice, s.sleep_avg, hz_);
+    } else {
+        new_269(sim, t);
     }
     // wake_up_new_task(): __activate_task(), the active array.
     join(t, cpu, false);
@@ -136,6 +144,8 @@ void O1Arrays::on_new(PolicyView sim, TaskId t, int cpu)
 void O1Arrays::on_wakeup(PolicyView sim, TaskId t, int cpu)
 {
     switch_if_active_empty(sim, cpu);
+    if (rules_ == O1Rules::Linux269)
+        wakeup_269(sim, t);
     if (rules_ == O1Rules::Linux2559) {
         // Linux 2.5.59 kernel/sched.c: activate_task() adds the jiffies the
         // task slept (since schedule() stamped sleep_timestamp as it went
@@ -165,15 +175,11 @@ void O1Arrays::on_migrate(PolicyView sim, TaskId t, int from_cpu, int to_cpu)
 
 bool O1Arrays::expire(PolicyView sim, TaskId cur, int cpu)
 {
+    if (rules_ == O1Rules::Linux269)
+        return expire_269(sim, cur, cpu);
     TaskState &s = state_mut(cur);
     const int nice = sim.task(cur).nice;
     s.slice = slice_ticks(nice);
-    if (rules_ == O1Rules::Linux269) {
-        // Its slice ended: a new one, and the expired array (no
-        // TASK_INTERACTIVE reinsertion without a sleep average).
-        join(cur, cpu, true);
-        return true;
-    }
     // Linux 2.5.59 kernel/sched.c: scheduler_tick() at the end of a slice:
     // the priority from the sleep average, a new slice, and back on the
     // active array's tail if the task counts as interactive

@@ -159,25 +159,31 @@ TEST_CASE("lesson: wakeup storms show what its text says", "[lessons][claims]")
     const std::vector<RunResult> r = run_lesson("lesson-wakeup-storms.json");
     REQUIRE(r.size() == 2); // locked, queued
     const RunResult &locked = r[0], &queued = r[1];
-    // "Throughput is higher for queued, by about a sixth at this size.
+    // "Throughput is higher for queued, by about a fifth at this size.
     // Idle time is about the same in both panes"
-    CHECK(queued.throughput / locked.throughput == Approx(1.16).margin(0.03));
+    CHECK(queued.throughput / locked.throughput == Approx(1.22).margin(0.03));
     CHECK(queued.idle_pct == Approx(locked.idle_pct).margin(5.0));
     // "locked ... waits for locks the workers are holding; queued ... waits
     // for almost no lock" (lock_wait_s)
     CHECK(queued.lock_wait_s * 10 < locked.lock_wait_s);
-    // Step 5: with 1024 threads, "queued gains about 17 % when all of them
-    // are woken each round and about 15 % when half are. In both, the locked
-    // pane spends about 1.7 times the system time of the queued one, half of
-    // it waiting for runqueue locks"
-    for (const auto &[wake, gain] : {std::pair{"1024", 1.17}, std::pair{"512", 1.15}}) {
-        const std::vector<RunResult> w = run_lesson("lesson-wakeup-storms.json", {{"threads", "1024"}, {"wake", wake}});
+    // Step 5: with 1024 threads, "queued gains about 20 % when all of them
+    // are woken each round and only about 5 % when half are. The locked
+    // pane spends about 1.3 times the system time of the queued one when
+    // all are woken and about 1.7 times when half are, over 40 % of it
+    // waiting for runqueue locks"
+    const struct {
+        const char *wake;
+        double gain, sys_ratio;
+    } rounds[] = {{"1024", 1.20, 1.3}, {"512", 1.05, 1.7}};
+    for (const auto &round : rounds) {
+        const std::vector<RunResult> w = run_lesson("lesson-wakeup-storms.json",
+                                                    {{"threads", "1024"}, {"wake", round.wake}});
         REQUIRE(w.size() == 2);
-        INFO("wake " << wake);
-        CHECK(w[1].throughput / w[0].throughput == Approx(gain).margin(0.03));
-        CHECK(w[0].sys_s > 1.5 * w[1].sys_s);
-        CHECK(w[0].sys_s < 2.0 * w[1].sys_s);
-        CHECK(w[0].lock_wait_s == Approx(0.5 * w[0].sys_s).margin(0.1 * w[0].sys_s));
+        INFO("wake " << round.wake);
+        CHECK(w[1].throughput / w[0].throughput == Approx(round.gain).margin(0.03));
+        CHECK(w[0].sys_s / w[1].sys_s == Approx(round.sys_ratio).margin(0.1));
+        CHECK(w[0].lock_wait_s > 0.4 * w[0].sys_s);
+        CHECK(w[0].lock_wait_s < 0.5 * w[0].sys_s);
     }
 }
 

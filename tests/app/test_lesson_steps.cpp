@@ -306,10 +306,10 @@ TEST_CASE("lesson steps: 1, cache hotness, step by step", "[lessons][steps][wind
     CHECK(mean_of(idle, 3) > 10 * mean_of(idle, 2));
 
     // 4. "Compare Throughput: ... the 10 ms pane completes about 17 % more
-    // transactions per second than the 2.5 ms pane (about 432 against 368),
+    // transactions per second than the 2.5 ms pane (about 435 against 368),
     // 2.5 ms ... 0 ms (335), and 100 ms ... (469)."
     const ChartData work = walk.chart(ChartKind::Throughput);
-    const double said[] = {335, 368, 432, 469};
+    const double said[] = {335, 368, 435, 469};
     for (int pane = 0; pane < 4; ++pane) {
         INFO("pane " << pane << " header " << walk.figures(pane).throughput << ", chart mean " << mean_of(work, pane));
         CHECK(walk.figures(pane).throughput == Approx(said[pane]).epsilon(0.03));
@@ -770,10 +770,10 @@ TEST_CASE("lesson steps: 4, wakeup storms, step by step", "[lessons][steps][wind
     CHECK(flooded.size() >= 4);
     CHECK(nodes.size() == 1);
 
-    // 2. "In Charts, Throughput is higher for queued, by about a sixth at
+    // 2. "In Charts, Throughput is higher for queued, by about a fifth at
     // this size. Idle time is about the same in both panes."
     walk.playToEnd();
-    CHECK(walk.figures(queued).throughput / walk.figures(locked).throughput == Approx(1.16).margin(0.03));
+    CHECK(walk.figures(queued).throughput / walk.figures(locked).throughput == Approx(1.22).margin(0.03));
     const ChartData work = walk.chart(ChartKind::Throughput);
     CHECK(mean_of(work, queued) > 1.1 * mean_of(work, locked));
     CHECK(walk.figures(queued).idle_pct == Approx(walk.figures(locked).idle_pct).margin(5.0));
@@ -798,27 +798,31 @@ TEST_CASE("lesson steps: 4, wakeup storms, step by step", "[lessons][steps][wind
         if (edit->placeholderText() == QStringLiteral("any CPU"))
             cpu = edit;
     REQUIRE(cpu);
-    cpu->setText(QStringLiteral("5"));
+    // CPU 4: under 2.6.9's sleep average the queued pane's woken workers
+    // stay on their CPUs more (17 wakeups move a task in its second, against
+    // 162 with static priorities), and CPU 4 takes the most of them (CPU 5,
+    // this step's choice before, takes none).
+    cpu->setText(QStringLiteral("4"));
     const QStringList woken = explain_rows(e, {QStringLiteral("woken")});
     REQUIRE_FALSE(woken.isEmpty());
     for (const QString &row : woken.mid(0, 50)) {
         INFO(row.toStdString());
         CHECK(row.contains(QStringLiteral("woken")));
-        CHECK(row.contains(QStringLiteral("CPU 5")));
+        CHECK(row.contains(QStringLiteral("CPU 4")));
     }
     INFO(woken.mid(0, 5).join(QLatin1Char('\n')).toStdString());
     // Where they came from: each names its waker; some came from another CPU.
     CHECK(
         std::all_of(woken.begin(), woken.end(), [](const QString &r) { return r.contains(QStringLiteral("waker")); }));
     CHECK(std::any_of(woken.begin(), woken.end(), [](const QString &r) {
-        return r.contains(QRegularExpression(QStringLiteral("CPU (?!5\\b)\\d+ CPU 5")));
+        return r.contains(QRegularExpression(QStringLiteral("CPU (?!4\\b)\\d+ CPU 4")));
     }));
     cpu->clear();
 
     // 5. "Change threads and wake in the workload (save the scenario, edit,
-    // open it again) ... With 1024 threads, queued gains about 17 % when all
-    // of them are woken each round (wake 1024) ... In both, the locked pane
-    // spends about 1.7 times the system time of the queued one."
+    // open it again) ... With 1024 threads, queued gains about 20 % when all
+    // of them are woken each round (wake 1024) ... The locked pane spends
+    // about 1.3 times the system time of the queued one when all are woken."
     QTemporaryDir dir;
     save_edit_reopen(walk, dir, [](QJsonObject &json) {
         QJsonObject workload = json[QStringLiteral("workload")].toObject();
@@ -830,8 +834,7 @@ TEST_CASE("lesson steps: 4, wakeup storms, step by step", "[lessons][steps][wind
     });
     REQUIRE(walk.c()->setup()->scenario.workload.params.at("threads") == "1024");
     walk.playToEnd();
-    CHECK(walk.figures(queued).throughput / walk.figures(locked).throughput == Approx(1.17).margin(0.03));
-    CHECK(walk.figures(locked).sys_s > 1.5 * walk.figures(queued).sys_s);
-    CHECK(walk.figures(locked).sys_s < 2.0 * walk.figures(queued).sys_s);
+    CHECK(walk.figures(queued).throughput / walk.figures(locked).throughput == Approx(1.20).margin(0.03));
+    CHECK(walk.figures(locked).sys_s / walk.figures(queued).sys_s == Approx(1.3).margin(0.1));
     CHECK(walk.w.errors.isEmpty());
 }
