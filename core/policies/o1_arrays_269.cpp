@@ -245,8 +245,9 @@ void O1Arrays::set_gran_at(TaskState &s, int nice)
 
 void O1Arrays::charge_stint(TaskState &s, SimTime end_ns)
 {
-    // schedule() for a task leaving the CPU: the time since p->timestamp.
-    // A stint ending where the last charge was made is that same call.
+    // Linux 2.6.9 kernel/sched.c: schedule() for a task leaving the CPU:
+    // the time since p->timestamp is charged, and p->timestamp is now. A
+    // stint ending where the last charge was made is that same call.
     if (end_ns > s.timestamp) {
         charge_run(s.sleep, end_ns - s.timestamp, hz_);
         s.timestamp = end_ns;
@@ -335,9 +336,11 @@ void O1Arrays::on_switch_in(PolicyView sim, TaskId t)
 
 bool O1Arrays::others_first(PolicyView sim, TaskId cur, int cpu) const
 {
-    // schedule()'s pick against the running task, now on its array's tail:
-    // any task left on the active array while it is expired, or one of its
-    // own array at its priority or better.
+    // Linux 2.6.9 kernel/sched.c: schedule()'s pick (the first task of the
+    // best priority on the active array) against the running task, now on
+    // its array's tail: any task left on the active array while it is
+    // expired, or one of its own array at its priority or better. If none,
+    // schedule() picks the running task again and does not switch.
     const bool cur_expired = expired(cur, cpu);
     const int prio = state(cur).prio;
     for (TaskId q : sim.rq(cpu).queue) {
