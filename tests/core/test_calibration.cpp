@@ -818,18 +818,30 @@ TEST_CASE("published table stream-r910: the baseline 10-20 % behind pinning from
 }
 
 // Since the instances run 5 minutes as in 2012 (docs/CALIBRATION.md, eighth
-// round), sched/numa has the time to bring a runaway instance back, and the
-// quick size (one short pass, no runaway) gives the full runs' verdict on
-// both cases below (measured), so CI runs them quick.
-TEST_CASE("published table stream-r910: AutoNUMA and sched/numa within 5 % of pinning", "[calibration][published]")
+// round), AutoNUMA keeps every instance on its node, and the quick size
+// (one short pass, no runaway) gives the full runs' verdict, so CI runs it
+// quick.
+TEST_CASE("published table stream-r910: AutoNUMA within 5 % of pinning", "[calibration][published]")
 {
-    check_direction("stream-r910", Size::Nightly,
-                    [](const PublishedClaim &c) { return c.kind == PublishedClaim::Kind::Flat; });
+    check_direction("stream-r910", Size::Nightly, claims_of("AutoNUMA", PublishedClaim::Kind::Flat));
 }
 
-TEST_CASE("published table stream-r910: two thirds of the rows inside the published bands", "[calibration][published]")
+// Known failures at full size since sched/numa's October 2012 balancer
+// (docs/CALIBRATION.md, fifteenth round): its stopper path sends a lone
+// off-node thread to the pulling CPU's node, and at 8 instances threads
+// bounce between nodes (114 against pinning's 100). The quick size ends
+// before any of it happens and passes, so both run at full size in CI.
+// (Before that round the sched/numa case passed on the mean but not on
+// every seed: 16 instances, seed 3, 106.7.)
+TEST_CASE("published table stream-r910: sched/numa within 5 % of pinning", "[calibration][published][!shouldfail]")
 {
-    check_magnitude("stream-r910", Size::Nightly);
+    check_direction("stream-r910", Size::Full, claims_of("sched/numa", PublishedClaim::Kind::Flat));
+}
+
+TEST_CASE("published table stream-r910: two thirds of the rows inside the published bands",
+          "[calibration][published][!shouldfail]")
+{
+    check_magnitude("stream-r910", Size::Full);
 }
 
 // --- autonuma-8node (full size: 3 GiB numa01, the benchmark's loops; the
