@@ -7,14 +7,15 @@
 namespace schedscope {
 
 namespace {
-// Linux 2.6.9 kernel/sched.c: MAX_PRIO (140) and MAX_USER_PRIO / 2 (20),
-// the divisor of SCALE_PRIO().
-constexpr int kMaxPrio = 140;
-constexpr int kHalfUserPrio = 20;
-// DEF_TIMESLICE is 100 ms and MIN_TIMESLICE 5 ms (kernel/sched.c of 2.6.9),
-// in jiffies: 100 * HZ / 1000 and max(5 * HZ / 1000, 1).
-constexpr int kDefTimesliceMs = 100;
-constexpr int kMinTimesliceMs = 5;
+using o1::kDefTimesliceMs;
+using o1::kMaxPrio;
+using o1::kMaxRtPrio;
+using o1::kMaxUserPrio;
+using o1::kMinTimesliceMs;
+// Linux 2.6.9 kernel/sched.c: MAX_USER_PRIO / 2 (20), the divisor of
+// SCALE_PRIO(); DEF_TIMESLICE and MIN_TIMESLICE go to jiffies as
+// 100 * HZ / 1000 and max(5 * HZ / 1000, 1).
+constexpr int kHalfUserPrio = kMaxUserPrio / 2;
 
 // Linux 2.5.59 kernel/sched.c, the "tuning knobs": MIN_TIMESLICE 10 ms,
 // MAX_TIMESLICE 300 ms ("default timeslice is 150 msecs"), CHILD_PENALTY
@@ -31,8 +32,6 @@ constexpr int kPrioBonusRatioPct = 25;
 constexpr int kInteractiveDelta = 2;
 constexpr int kMaxSleepAvgSeconds = 2; // MAX_SLEEP_AVG (2*HZ), in ticks below
 constexpr int kStarvationSeconds = 2;  // STARVATION_LIMIT (2*HZ)
-constexpr int kMaxUserPrio = 40;       // MAX_USER_PRIO
-constexpr int kMaxRtPrio = 100;        // MAX_RT_PRIO
 
 // MAX_SLEEP_AVG in ticks at `hz`.
 constexpr int max_sleep_avg_ticks(int hz) { return kMaxSleepAvgSeconds * hz; }

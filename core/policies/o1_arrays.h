@@ -46,6 +46,18 @@
 
 namespace schedscope {
 
+// The priority range and 2.6.9's timeslice bounds, as Linux kernel/sched.c
+// (2.5.59 and 2.6.9 alike for the range) defines them: MAX_RT_PRIO 100,
+// MAX_PRIO 140, MAX_USER_PRIO 40; DEF_TIMESLICE 100 ms and MIN_TIMESLICE
+// 5 ms (2.6.9). Both rule sets' files read them from here.
+namespace o1 {
+inline constexpr int kMaxRtPrio = 100;
+inline constexpr int kMaxPrio = 140;
+inline constexpr int kMaxUserPrio = 40;
+inline constexpr int kDefTimesliceMs = 100;
+inline constexpr int kMinTimesliceMs = 5;
+} // namespace o1
+
 // Whose O(1) scheduler: the timeslices, and whether priorities follow the
 // sleep average (see the header comment).
 enum class O1Rules : std::uint8_t { Linux269, Linux2559 };

@@ -57,14 +57,14 @@ namespace {
 // ON_RUNQUEUE_WEIGHT 30, CHILD_PENALTY 95, CREDIT_LIMIT 100;
 // MAX_SLEEP_AVG = DEF_TIMESLICE * MAX_BONUS jiffies (1 s), STARVATION_LIMIT
 // = MAX_SLEEP_AVG, NS_MAX_SLEEP_AVG = MAX_SLEEP_AVG in ns.
-constexpr int kMaxRtPrio = 100;
-constexpr int kMaxPrio = 140;
-constexpr int kMaxUserPrio = 40;
+using o1::kMaxPrio;
+using o1::kMaxRtPrio;
+using o1::kMaxUserPrio;
 constexpr int kPrioBonusRatio = 25;
 constexpr int kMaxBonus = kMaxUserPrio * kPrioBonusRatio / 100;
 constexpr int kInteractiveDelta = 2;
-constexpr int kDefTimesliceMs = 100;
-constexpr int kMinTimesliceMs = 5;
+using o1::kDefTimesliceMs;
+using o1::kMinTimesliceMs;
 constexpr int kOnRunqueueWeight = 30;
 constexpr int kChildPenalty = 95;
 constexpr int kCreditLimit = 100;
