@@ -479,9 +479,7 @@ int CfsBalancer::move_tasks(PolicyContext sim, int this_cpu, int busiest, const 
         // still to move, its cfs_tasks (the tasks on their home node and
         // those with none), its loop count restarted; a walk that reaches
         // loop_max ends that list only.
-        offnode_first(sim, busiest, order);
-        const auto split = std::find_if(order.begin(), order.end(),
-                                        [&](TaskId t) { return !offnode(sim, t, busiest); });
+        const auto split = order.begin() + static_cast<std::ptrdiff_t>(offnode_first(sim, busiest, order));
         const std::vector<TaskId> off(order.begin(), split), rest(split, order.end());
         moved += move_tasks_pass(sim, this_cpu, busiest, sd, idle, imbalance, any_allowed, why, off, loop_max, false);
         moved += move_tasks_pass(sim, this_cpu, busiest, sd, idle, imbalance, any_allowed, why, rest, loop_max, false);
@@ -644,7 +642,7 @@ bool CfsBalancer::load_balance(PolicyContext sim, int this_cpu, CfsDomain &sd, I
         case BusiestGroup::OutBalanced:
             // sched/numa, 25 October 2012 posting: find_busiest_group()'s
             // out_balanced asks check_numa_busiest_group() first.
-            if (!check_numa_busiest_group(sim, sds, &imbalance))
+            if (!check_numa_busiest_group(sds, &imbalance))
                 return balanced();
             numa_pass = true;
             break;

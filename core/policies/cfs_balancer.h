@@ -198,8 +198,9 @@ private:
     // task_numa_hot(): the move brings the task no nearer its home.
     bool task_numa_hot(PolicyView sim, TaskId t, int from_cpu, int to_cpu) const;
     // `order` (a walk of a runqueue) with its off-node tasks first, each
-    // part in its own order (offnode_tasks, then cfs_tasks).
-    void offnode_first(PolicyView sim, int cpu, std::vector<TaskId> &order) const;
+    // part in its own order (offnode_tasks, then cfs_tasks); returns how
+    // many are off their node (where the second part starts).
+    size_t offnode_first(PolicyView sim, int cpu, std::vector<TaskId> &order) const;
     // update_sg_numa_stats() for one CPU: rq->offnode_running,
     // onnode_running, offnode_weight.
     struct NumaRq {
@@ -207,7 +208,7 @@ private:
     };
     NumaRq numa_rq(PolicyView sim, int cpu) const;
     void update_sd_numa_stats(PolicyView sim, const CfsDomain &sd, const CpuSet &excluded, DomainStats &sds) const;
-    bool check_numa_busiest_group(PolicyView sim, DomainStats &sds, long *imbalance);
+    bool check_numa_busiest_group(DomainStats &sds, long *imbalance);
     int find_busiest_numa_queue(PolicyView sim, const CfsDomain &sd, int group, const CpuSet &excluded);
     // pick_numa_rand(n): true with probability 1/n.
     bool pick_numa_rand(std::uint64_t n);

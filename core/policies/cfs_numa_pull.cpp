@@ -49,9 +49,11 @@ bool CfsBalancer::task_numa_hot(PolicyView sim, TaskId t, int from_cpu, int to_c
 // sched/numa, 25 October 2012 posting: the runqueue's two lists as
 // move_tasks() and move_one_task() walk them with NUMA_PULL: offnode_tasks,
 // then cfs_tasks. Each list keeps the order the model gives the runqueue.
-void CfsBalancer::offnode_first(PolicyView sim, int cpu, std::vector<TaskId> &order) const
+size_t CfsBalancer::offnode_first(PolicyView sim, int cpu, std::vector<TaskId> &order) const
 {
-    std::stable_partition(order.begin(), order.end(), [&](TaskId t) { return offnode(sim, t, cpu); });
+    const auto split = std::stable_partition(order.begin(), order.end(),
+                                             [&](TaskId t) { return offnode(sim, t, cpu); });
+    return static_cast<size_t>(split - order.begin());
 }
 
 // sched/numa, 25 October 2012 posting: a runqueue's onnode_running,
@@ -127,7 +129,7 @@ bool CfsBalancer::pick_numa_rand(u64 n) { return numa_rng_.below(n) == 0; }
 // first candidate, replaced by each later one with a 1-in-(span weight /
 // group weight) chance (update_sd_numa_stats()); the imbalance is that
 // group's mean off-node task load.
-bool CfsBalancer::check_numa_busiest_group(PolicyView, DomainStats &sds, long *imbalance)
+bool CfsBalancer::check_numa_busiest_group(DomainStats &sds, long *imbalance)
 {
     if (!sds.numa_level || sds.numa_groups.empty())
         return false;
