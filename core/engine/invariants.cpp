@@ -164,7 +164,8 @@ void check_queue_waits(const Simulation &sim, Problems &out)
 // now (it is given again until something it reads changes), and so is the
 // congestion a skipped update would keep; caches never hold more than they
 // can, and a cache's index of its shares (the presence bits and the ids
-// find() scans) says what its shares say.
+// find() scans) says what its shares say; lines waiting to settle are only
+// in shared caches, each marked for the next settle.
 void check_rates_and_caches(const Simulation &sim, Problems &out)
 {
     std::vector<int> pu_node(static_cast<size_t>(sim.topology().pu_count()));
@@ -186,6 +187,14 @@ void check_rates_and_caches(const Simulation &sim, Problems &out)
                           std::to_string(c.capacity_bytes));
         if (!c.index_matches())
             out.push_back("a cache's share index (presence bits, ids) differs from its shares");
+    }
+    for (size_t c = 0; c < sim.caches().size(); ++c) {
+        const CacheState &cs = sim.caches()[c];
+        const bool pending = std::any_of(cs.shares.begin(), cs.shares.end(),
+                                         [](const CacheShare &s) { return s.pending != 0; });
+        if (pending && (!cs.shared || !sim.memory().settle_marked(static_cast<int>(c))))
+            out.push_back("cache " + std::to_string(c) + " holds lines waiting to settle" +
+                          (cs.shared ? " but is not marked for the settle" : " but is above one PU only"));
     }
 }
 

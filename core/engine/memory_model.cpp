@@ -26,7 +26,9 @@ constexpr double kNoQueue = 1e-6;
 // keep them moving by parts per million to parts per billion on every
 // tick, which re-derived every rate of the machine each tick. Held, a
 // steady state stays steady and its rates are kept (memory_bound_rate);
-// the results move by parts per million (golden outputs, issue 36).
+// the results move by parts per million (golden outputs, issue 36). The
+// same tolerance holds a shared cache's share whose task's hit share would
+// move by less (settle_shared_caches).
 constexpr double kSettledShare = 1e-6;
 } // namespace
 
@@ -102,6 +104,9 @@ MemoryModel::MemoryModel(std::shared_ptr<const Topology> topo, const ModelParams
     kept_rate_.assign(static_cast<size_t>(npu), KeptRate{});
     demand_marked_.assign(static_cast<size_t>(npu), 0);
     warm_kept_.assign(static_cast<size_t>(npu), WarmKept{});
+    for (size_t c = 0; c < caches_.size(); ++c)
+        caches_[c].shared = cache_pu_first_[c + 1] - cache_pu_first_[c] > 1;
+    settle_marked_.assign(caches_.size(), 0);
 }
 
 // --- caches ---
@@ -153,6 +158,21 @@ void MemoryModel::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
         if (mine.bytes >= target)
             continue;
         all_full = false;
+        if (c.shared) {
+            // A cache above several PUs: the lines wait, and every task's
+            // settle together at the tick (settle_shared_caches), whatever
+            // order the PUs were brought up to date in. Misses are counted
+            // against the share as last settled; a task streaming through
+            // more than the cache brings in more than it can hold, and the
+            // settle keeps its share within its working set and the cache.
+            const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
+            const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
+            if (in > 0) {
+                mine.pending += in;
+                mark_settle(pc.cache);
+            }
+            continue;
+        }
         // Its share grows below, and others' may shrink.
         cache_changed(pc.cache);
         // A share just added holds nothing: its hit share is 0 without the
@@ -183,6 +203,81 @@ void MemoryModel::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
         kept = WarmKept{t.id, cache_changes_above(cpu)};
     else
         kept.task = -1;
+}
+
+void MemoryModel::settle_shared_caches(std::span<const Task> tasks)
+{
+    const double line = model_.cache_line_bytes;
+    std::size_t carried = 0;
+    for (const int ci : settle_list_) {
+        CacheState &c = caches_[static_cast<std::size_t>(ci)];
+        double in = 0;
+        for (const CacheShare &s : c.shares)
+            in += s.pending;
+        if (in <= 0) {
+            settle_marked_[static_cast<std::size_t>(ci)] = 0;
+            continue;
+        }
+        // The inflows first fill the room the cache has; what comes in past
+        // that replaces resident lines at random, each task's as often as it
+        // holds lines. Over an interval in which the tasks bring lines in at
+        // steady rates r_i (R in all), a share s goes to
+        //   s e^(-R T / C) + (r_i C / R) (1 - e^(-R T / C)),
+        // and r_i T is the task's inflow past the room: the shares move
+        // towards the tasks' shares of the inflow, C r_i / R, whatever order
+        // the inflows came in.
+        const double cap = c.capacity_bytes;
+        const double room = std::max(0.0, cap - c.used_bytes);
+        const double over = in - room;
+        const double fill = over > 0 ? room / in : 1.0;
+        const double keep = over > 0 ? std::exp(-over / cap) : 1.0;
+        const double gain = over > 0 ? cap / in * (1.0 - keep) : 0.0;
+        // A share moves when it gains or loses a line, and its task's hit
+        // share (bytes over working set, what the rates read) a part in a
+        // million (kSettledShare): a streaming task's inflow moves by
+        // the tick's system time, and with it, by a few lines out of
+        // gigabytes, the point its share goes to.
+        const auto settled = [&](const CacheShare &s, double ws) {
+            const double b = (s.bytes + s.pending * fill) * keep + s.pending * gain;
+            return s.pending > 0 ? std::min(b, std::min(ws, cap)) : b;
+        };
+        bool moved = false;
+        for (const CacheShare &s : c.shares) {
+            const double ws = tasks[static_cast<std::size_t>(s.task)].working_set_bytes;
+            const double b = settled(s, ws);
+            const double d = std::abs(b - s.bytes);
+            if ((d >= line && d >= kSettledShare * ws) || (b < kForgetBytes && s.pending <= 0)) {
+                moved = true;
+                break;
+            }
+        }
+        if (!moved) {
+            // Every share where it was, to a line or a part in a million of
+            // its task's working set: a steady state (the shares at the
+            // inflows' shares) or a slow drift. Nothing changes; the inflow
+            // waits for the next settle unless it came to the cache's whole
+            // size already, when the shares are at the point this mix of
+            // inflows leads to.
+            if (in < cap) {
+                settle_list_[carried++] = ci;
+                continue;
+            }
+            for (CacheShare &s : c.shares)
+                s.pending = 0;
+            settle_marked_[static_cast<std::size_t>(ci)] = 0;
+            continue;
+        }
+        for (CacheShare &s : c.shares)
+            s.bytes = settled(s, tasks[static_cast<std::size_t>(s.task)].working_set_bytes);
+        // Forgotten: shares under kForgetBytes of tasks that brought nothing in.
+        c.forget_if([](const CacheShare &s) { return s.bytes < kForgetBytes && s.pending <= 0; });
+        for (CacheShare &s : c.shares)
+            s.pending = 0;
+        c.recount();
+        cache_changed(ci);
+        settle_marked_[static_cast<std::size_t>(ci)] = 0;
+    }
+    settle_list_.resize(carried);
 }
 
 void MemoryModel::cool_by_stray_lines(const Task &t, int cpu, double user_ns, double work_ns)

@@ -81,6 +81,15 @@ public:
             return;
         warm_caches(t, cpu, user_ns, work_ns);
     }
+    // Settles the caches above several PUs: the lines each task brought in
+    // since the last settle go in together, evicting at random (the
+    // Simulation's tick, after every PU was brought up to date). A cache
+    // whose shares would each move by less than a line, or by less than a
+    // millionth of their task's working set, is left as it was.
+    // `tasks` by task id, for their working sets.
+    void settle_shared_caches(std::span<const Task> tasks);
+    // Whether cache `cache` is on the next settle's list (the invariant check).
+    bool settle_marked(int cache) const { return settle_marked_[static_cast<std::size_t>(cache)] != 0; }
     // The lines a running task's stray accesses (Task::stray_share) bring
     // into the caches above `cpu`, each evicting a resident line of another
     // task at random: what cools a sleeping task's cache while others run.
@@ -419,6 +428,18 @@ private:
         std::uint64_t caches = 0;
     };
     std::vector<WarmKept> warm_kept_;
+    // The shared caches holding lines that wait to settle, each once
+    // (settle_marked_, per cache).
+    std::vector<int> settle_list_;
+    std::vector<char> settle_marked_;
+    void mark_settle(int cache)
+    {
+        char &marked = settle_marked_[static_cast<std::size_t>(cache)];
+        if (!marked) {
+            marked = 1;
+            settle_list_.push_back(cache);
+        }
+    }
     // PU p's caches are [pu_cache_first_[p], pu_cache_first_[p + 1]) of pu_cache_list_.
     std::vector<PuCache> pu_cache_list_;
     std::vector<int> pu_cache_first_; // PU count + 1 entries

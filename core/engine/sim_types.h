@@ -249,6 +249,10 @@ struct alignas(64) Runqueue {
 struct CacheShare {
     TaskId task;
     double bytes;
+    // In a cache shared by several PUs: the lines the task brought in since
+    // the cache's shares were last settled (MemoryModel::settle_shared_caches),
+    // not yet in `bytes`.
+    double pending = 0;
 };
 
 // Aligned, with what warming a cache reads (shares, presence bits, used and
@@ -266,6 +270,8 @@ public:
     double capacity_bytes = 0;
     ObjId obj = kNoObj;
     int level = 0;
+    // Above more than one PU: its tasks' inflows settle together, once a tick.
+    bool shared = false;
     double latency_ns = 0;
     double used() const { return used_bytes; }
     // Index of the task's share, or -1. `hint` is where it was last time:
@@ -327,7 +333,8 @@ public:
         return n;
     }
     // Scales every other task's share by `keep`, forgets those that fall
-    // below `forget_bytes` and recounts used_bytes, in one pass: the same
+    // below `forget_bytes` (unless lines they brought in wait to settle) and
+    // recounts used_bytes, in one pass: the same
     // shares, order and sum as scaling, forget_if and recount one after the
     // other.
     void shrink_others(TaskId mine, double keep, double forget_bytes)
@@ -338,7 +345,7 @@ public:
         for (; s != last; ++s) {
             if (s->task != mine) {
                 s->bytes *= keep;
-                if (s->bytes < forget_bytes)
+                if (s->bytes < forget_bytes && s->pending <= 0)
                     break;
             }
             used += s->bytes;
@@ -351,7 +358,7 @@ public:
             if (c.task != mine) {
                 if (!scaled)
                     c.bytes *= keep;
-                if (c.bytes < forget_bytes) {
+                if (c.bytes < forget_bytes && c.pending <= 0) {
                     forget_bit(c.task);
                     continue;
                 }

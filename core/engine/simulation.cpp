@@ -422,6 +422,7 @@ void Simulation::handle(const Event &e)
 void Simulation::on_tick()
 {
     bool burst_done = advance_all_on_tick(noise_tick_cost_ns());
+    memory_.settle_shared_caches(tasks_);
     memory_.update_congestion_marked(rqs_, tasks_, pu_node_);
     // A task woken by the noise may run now, with its burst done.
     if (cfg_.model.os_noise > 0 && os_noise_tick())

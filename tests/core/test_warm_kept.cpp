@@ -31,27 +31,34 @@ TEST_CASE("memory model: a task whose share is full is warmed again once another
 {
     // 1 MB of L2 shared by two PUs, a task of 0.6 MB on each: together they
     // overflow it. The skip is kept per PU, so only the cache's change
-    // count tells PU 0 that PU 1's task evicted from its task's share.
+    // count tells PU 0 that PU 1's task evicted from its task's share. The
+    // cache is shared, so the lines brought in go in at the settle that
+    // ends each tick (settle_shared_caches).
     const auto topo = std::make_shared<const Topology>(import_synthetic("pack:1 l2:1(size=1MB) core:2 pu:1"));
     MemoryModel mm(topo, ModelParams{});
-    Task a = task_with_set(0, 0.6e6), b = task_with_set(1, 0.6e6);
+    std::vector<Task> ts{task_with_set(0, 0.6e6), task_with_set(1, 0.6e6)};
+    Task &a = ts[0], &b = ts[1];
+    const auto warm = [&](Task &t, int cpu) {
+        mm.warm(t, cpu, 1e6, 1e6);
+        mm.settle_shared_caches(ts);
+    };
     // Filled, then warmed twice more at its target: nothing moves (the
     // third pass is the one skipped).
     for (int i = 0; i < 3; ++i)
-        mm.warm(a, 0, 1e6, 1e6);
+        warm(a, 0);
     REQUIRE(mm.warmth_on(0, 0, 2) == Approx(0.6e6));
     REQUIRE(mm.caches().front().used_bytes == Approx(0.6e6));
     // b's warming on PU 1 evicts part of a's share.
-    mm.warm(b, 1, 1e6, 1e6);
+    warm(b, 1);
     const double evicted = mm.warmth_on(0, 0, 2);
     REQUIRE(evicted < 0.6e6);
     // a runs again on PU 0: it must refill (the cache changed since its
     // last pass there), and now b's share gives way.
-    mm.warm(a, 0, 1e6, 1e6);
+    warm(a, 0);
     CHECK(mm.warmth_on(0, 0, 2) == Approx(0.6e6));
     CHECK(mm.warmth_on(1, 0, 2) < 0.6e6);
     // And a full share stays full over passes with nothing between them.
-    mm.warm(a, 0, 1e6, 1e6);
-    mm.warm(a, 0, 1e6, 1e6);
+    warm(a, 0);
+    warm(a, 0);
     CHECK(mm.warmth_on(0, 0, 2) == Approx(0.6e6));
 }
