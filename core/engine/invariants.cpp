@@ -181,20 +181,18 @@ void check_rates_and_caches(const Simulation &sim, Problems &out)
             out.push_back("CPU " + std::to_string(c) + " keeps a rate for task " + std::to_string(t) +
                           " that its caches, memory and congestion no longer give");
     }
-    for (const CacheState &c : sim.caches()) {
+    for (size_t i = 0; i < sim.caches().size(); ++i) {
+        const CacheState &c = sim.caches()[i];
         if (c.used() > c.capacity_bytes * (1 + 1e-9) + 1)
             out.push_back("a cache holds " + std::to_string(c.used()) + " bytes of " +
                           std::to_string(c.capacity_bytes));
         if (!c.index_matches())
             out.push_back("a cache's share index (presence bits, ids) differs from its shares");
-    }
-    for (size_t c = 0; c < sim.caches().size(); ++c) {
-        const CacheState &cs = sim.caches()[c];
-        const bool pending = std::any_of(cs.shares.begin(), cs.shares.end(),
+        const bool pending = std::any_of(c.shares.begin(), c.shares.end(),
                                          [](const CacheShare &s) { return s.pending != 0; });
-        if (pending && (!cs.shared || !sim.memory().settle_marked(static_cast<int>(c))))
-            out.push_back("cache " + std::to_string(c) + " holds lines waiting to settle" +
-                          (cs.shared ? " but is not marked for the settle" : " but is above one PU only"));
+        if (pending && (!c.shared || !sim.memory().settle_marked(static_cast<int>(i))))
+            out.push_back("cache " + std::to_string(i) + " holds lines waiting to settle" +
+                          (c.shared ? " but is not marked for the settle" : " but is above one PU only"));
     }
 }
 

@@ -158,6 +158,11 @@ void MemoryModel::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
         if (mine.bytes >= target)
             continue;
         all_full = false;
+        // A share just added holds nothing: its hit share is 0 without the
+        // division (most L1 lookups in a storm), which then leaves the
+        // chain of dependent operations that ends in the eviction test.
+        const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
+        const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
         if (c.shared) {
             // A cache above several PUs: the lines wait, and every task's
             // settle together at the tick (settle_shared_caches), whatever
@@ -165,8 +170,6 @@ void MemoryModel::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
             // against the share as last settled; a task streaming through
             // more than the cache brings in more than it can hold, and the
             // settle keeps its share within its working set and the cache.
-            const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
-            const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
             if (in > 0) {
                 mine.pending += in;
                 mark_settle(pc.cache);
@@ -175,11 +178,6 @@ void MemoryModel::warm_caches(Task &t, int cpu, double user_ns, double work_ns)
         }
         // Its share grows below, and others' may shrink.
         cache_changed(pc.cache);
-        // A share just added holds nothing: its hit share is 0 without the
-        // division (most L1 lookups in a storm), which then leaves the
-        // chain of dependent operations that ends in the eviction test.
-        const double hit = mine.bytes > 0 ? std::min(1.0, mine.bytes / t.working_set_bytes) : 0.0;
-        const double in = std::min(fill_cap, accesses * (1.0 - hit) * line);
         const double added = std::min(in, target - mine.bytes);
         mine.bytes += added;
         c.used_bytes += added;

@@ -87,4 +87,15 @@ inline std::vector<Decision> decisions_to(const Simulation &sim, DecisionKind ki
     return out;
 }
 
+// The index of the level named `name` in a balancer's domain chain for
+// `cpu` (CfsBalancer::domains_of, DomainBalancer::domains_of), or -1.
+template <class Balancer> int level_index(const Balancer &balancer, int cpu, const std::string &name)
+{
+    const auto &chain = balancer.domains_of(cpu);
+    for (size_t k = 0; k < chain.size(); ++k)
+        if (chain[k].level == name)
+            return static_cast<int>(k);
+    return -1;
+}
+
 } // namespace schedscope::hand_built

@@ -45,15 +45,6 @@ TaskId run_to_switch(Simulation &sim, int cpu)
     return was;
 }
 
-int level_index(const CfsBalancer &pol, int cpu, const std::string &name)
-{
-    const auto &chain = pol.domains_of(cpu);
-    for (size_t k = 0; k < chain.size(); ++k)
-        if (chain[k].level == name)
-            return static_cast<int>(k);
-    return -1;
-}
-
 } // namespace
 
 TEST_CASE("cfs builds 3.6's levels with their initialisers' tunables", "[policy][cfs]")

@@ -78,15 +78,6 @@ std::vector<TaskId> settle(Simulation &sim, const std::vector<int> &per_cpu)
     return all;
 }
 
-int level_index(const CfsBalancer &p, int cpu, const std::string &name)
-{
-    const auto &chain = p.domains_of(cpu);
-    for (size_t k = 0; k < chain.size(); ++k)
-        if (chain[k].level == name)
-            return static_cast<int>(k);
-    return -1;
-}
-
 // The tasks pulled, in order, by the decisions recorded after `from`.
 std::vector<TaskId> pulls_since(const Simulation &sim, size_t from)
 {
