@@ -33,7 +33,7 @@ static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs 
 
 extern "C" void on_sigint(int) { g_cancel.store(true); }
 
-// Installs the Ctrl-C handler for the duration of a run. Further Ctrl-Cs
+// Installs the Ctrl-C handler for a run and the writing of its outputs. Further Ctrl-Cs
 // are absorbed too (no SA_RESETHAND): the run checks the flag before every
 // sample, so it stops within one sample anyway, and a signal sent twice (by
 // `timeout`, to the child and to its group) must not kill it half-way.
@@ -124,9 +124,10 @@ int run_profile(const ProfileArgs &args)
     MigrationProfiler profiler(topology, options);
 
     g_cancel.store(false);
+    // Held until the outputs are written, not only for the measurement.
+    SigintGuard guard;
     MigrationProfile profile;
     {
-        SigintGuard guard;
         ProgressPrinter printer(::isatty(STDERR_FILENO) != 0);
         const bool show_progress = options.mode == ProfileMode::Measure;
         profile = profiler.run(&g_cancel, [&](int done, int total) {

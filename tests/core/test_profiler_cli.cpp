@@ -92,6 +92,28 @@ TEST_CASE("cli profile: Ctrl-C stops a measurement and prints what it has", "[pr
     CHECK_FALSE(fs::exists(saved));
 }
 
+TEST_CASE("cli profile: more Ctrl-Cs after the first still leave the partial JSON", "[profiler][cli][measure]")
+{
+    // timeout(1) signals the child and then its process group, so the first
+    // test's run gets SIGINT twice; a user may press Ctrl-C twice. Here the
+    // signals keep coming, back to back, until the process is gone: none of
+    // them may land between the end of the measurement and the write. `set
+    // -m` keeps bash from starting the background job with SIGINT ignored.
+    TempDir dir;
+    const fs::path json = dir.path / "partial.json";
+    const fs::path script = dir.path / "spray.sh";
+    std::ofstream(script) << "set -m\n'" << SCHEDSCOPE_CLI_PATH << "' profile --factor 0.5 --reps 10000 --json '"
+                          << json.string() << "' >'" << (dir.path / "out.txt").string() << "' 2>'"
+                          << (dir.path / "err.txt").string() << "' &\n"
+                          << "pid=$!\nsleep 1\nwhile kill -INT $pid 2>/dev/null; do :; done\nwait $pid\n";
+    const int status = std::system(("bash '" + script.string() + "' 2>/dev/null").c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK(read_file(dir.path / "err.txt").find("interrupted") != std::string::npos);
+    auto doc = nlohmann::json::parse(read_file(json));
+    CHECK(doc["complete"] == false);
+}
+
 TEST_CASE("cli profile: a PU outside the process's affinity is skipped and reported", "[profiler][cli][measure]")
 {
     if (std::system("taskset -c 0 true >/dev/null 2>&1") != 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
