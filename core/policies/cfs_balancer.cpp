@@ -108,7 +108,19 @@ void CfsBalancer::on_tick(PolicyContext sim, int cpu)
     if (acting_)
         return;
     const NextBalance &next = next_balance_[c];
-    if (sim.checks_each_event() || sim.now() >= next.at(sim.cpu_idle(cpu)))
+    const bool idle = sim.cpu_idle(cpu);
+    if (sim.checks_each_event())
+        return balance_on_tick(sim, cpu);
+    if (nohz_) {
+        // An idle CPU's tick is stopped (balance_on_tick() marks it once);
+        // a busy one's leaves the nohz set, or checks for a kick when
+        // nohz.next_balance has come, besides its own due levels.
+        if (idle ? !nohz_idle_[c]
+                 : nohz_idle_[c] || (nohz_nr_cpus_ > 0 && sim.now() >= nohz_next_balance_) || sim.now() >= next.busy)
+            return balance_on_tick(sim, cpu);
+        return;
+    }
+    if (sim.now() >= next.at(idle))
         return balance_on_tick(sim, cpu);
 }
 
@@ -134,11 +146,23 @@ void CfsBalancer::balance_on_tick(PolicyContext sim, int cpu)
     // change nothing (and the softirq would not have been raised).
     if (sim.checks_each_event()) [[unlikely]]
         check_next_balance(sim, cpu);
+    // CONFIG_NO_HZ: an idle CPU has no tick (the tick stopped when it went
+    // idle); it is balanced only by a kicked idle CPU, below.
+    if (nohz_ && idle)
+        return nohz_enter_idle(cpu);
     const NextBalance &next = next_balance_[static_cast<size_t>(cpu)];
-    if (sim.now() < next.at(idle))
-        return;
-    const bool due = rebalance_domains(sim, cpu, idle ? IdleType::Idle : IdleType::NotIdle);
-    balanced_busy_on_last_tick_ = due && !idle;
+    if (sim.now() >= next.at(idle)) {
+        const bool due = rebalance_domains(sim, cpu, idle ? IdleType::Idle : IdleType::NotIdle);
+        balanced_busy_on_last_tick_ = due && !idle;
+    }
+    // trigger_load_balance(): after raising its own softirq, a busy CPU
+    // kicks an idle one when nohz_kick_needed() says so; that function
+    // first takes the CPU out of the nohz set on its first busy tick.
+    if (nohz_) {
+        nohz_exit_idle(cpu);
+        if (nohz_kick_needed(sim, cpu))
+            nohz_balancer_kick(sim);
+    }
 }
 
 void CfsBalancer::on_idle(PolicyContext sim, int cpu)
@@ -146,6 +170,103 @@ void CfsBalancer::on_idle(PolicyContext sim, int cpu)
     if (acting_)
         return;
     idle_balance(sim, cpu);
+    // On the way into the idle loop, when new-idle balancing found nothing,
+    // the tick stops (kernel/time/tick-sched.c, not read here) and the CPU
+    // enters the nohz set, leaving the busy counts.
+    if (nohz_ && sim.cpu_idle(cpu))
+        nohz_enter_idle(cpu);
+}
+
+// CONFIG_NO_HZ, Linux 3.6 kernel/sched/fair.c, the scheme 3.3 brought in
+// ("sched, nohz: Implement sched group, domain aware nohz idle load
+// balancing"); the functions below were read in a 3.4-based vendor tree,
+// as 3.6's own text is not in our sources: nohz_balance_enter_idle() and
+// set_cpu_sd_state_idle() mark a CPU entering idle with its tick stopped;
+// nohz_balance_exit_idle() and set_cpu_sd_state_busy(), from
+// nohz_kick_needed() on its first busy tick, unmark it. The model keeps one
+// mark for both: nohz.idle_cpus_mask and the CPU's place in nr_busy_cpus.
+void CfsBalancer::nohz_enter_idle(int cpu)
+{
+    char &mark = nohz_idle_[static_cast<size_t>(cpu)];
+    if (mark)
+        return;
+    mark = 1;
+    ++nohz_nr_cpus_;
+}
+
+void CfsBalancer::nohz_exit_idle(int cpu)
+{
+    char &mark = nohz_idle_[static_cast<size_t>(cpu)];
+    if (!mark)
+        return;
+    mark = 0;
+    --nohz_nr_cpus_;
+}
+
+// Linux 3.6 kernel/sched/fair.c: nohz_kick_needed(), on a busy CPU's tick:
+// none while no CPU is tickless or before nohz.next_balance; a kick when
+// this CPU runs two tasks or more, or when, at a level sharing the package
+// (SD_SHARE_PKG_RESOURCES: SMT siblings, cores under one cache), this CPU's
+// own group has more than one busy CPU; the walk stops at the first level
+// that shares nothing. (SD_ASYM_PACKING, POWER7 only, is not modelled.)
+// The CPU itself is out of the nohz set by now (balance_on_tick()).
+bool CfsBalancer::nohz_kick_needed(PolicyView sim, int cpu) const
+{
+    if (nohz_nr_cpus_ == 0 || sim.now() < nohz_next_balance_)
+        return false;
+    if (sim.nr_running(cpu) >= 2)
+        return true;
+    for (const CfsDomain &sd : domains_[static_cast<size_t>(cpu)]) {
+        if (!sd.has(kCfsSharePkgResources))
+            break;
+        const SchedDomain::Groups &groups = *sd.groups;
+        const auto g = static_cast<size_t>(sd.own_group);
+        int nr_busy = 0;
+        for (int m = groups.begin[g]; m < groups.begin[g + 1]; ++m)
+            nr_busy += nohz_idle_[static_cast<size_t>(groups.members[static_cast<size_t>(m)])] ? 0 : 1;
+        if (nr_busy > 1)
+            return true;
+    }
+    return false;
+}
+
+// Linux 3.6 kernel/sched/fair.c: nohz_balancer_kick(): nohz.next_balance
+// moves on a jiffy (a tick here), and find_new_ilb() names the first CPU of
+// nohz.idle_cpus_mask (the power-savings search is off by default), if it
+// is idle; the IPI makes it run the balancing softirq as idle at once.
+void CfsBalancer::nohz_balancer_kick(PolicyContext sim)
+{
+    nohz_next_balance_ += sim.model().tick_ns;
+    const auto first = std::find(nohz_idle_.begin(), nohz_idle_.end(), 1);
+    if (first == nohz_idle_.end())
+        return;
+    const int ilb = static_cast<int>(first - nohz_idle_.begin());
+    if (idle_cpu(sim, ilb))
+        nohz_idle_balance(sim, ilb);
+}
+
+// Linux 3.6 kernel/sched/fair.c: run_rebalance_domains() at the kicked CPU:
+// rebalance_domains() for itself as idle, then nohz_idle_balance(): the
+// same for every other CPU of nohz.idle_cpus_mask that is idle, in CPU
+// order, until the kicked CPU has work of its own (need_resched());
+// nohz.next_balance becomes the earliest next balance among them. (The
+// 3.6 update_idle_cpu_load() of each is not needed: cpu_load[] of an idle
+// CPU decays on every tick here, where 3.6 decays the missed ticks at once
+// by the same rule.)
+void CfsBalancer::nohz_idle_balance(PolicyContext sim, int ilb)
+{
+    const auto next_of = [&](int cpu) { return next_balance_[static_cast<size_t>(cpu)].at(sim.cpu_idle(cpu)); };
+    rebalance_domains(sim, ilb, IdleType::Idle);
+    SimTime next = next_of(ilb);
+    for (int cpu = 0; cpu < static_cast<int>(nohz_idle_.size()); ++cpu) {
+        if (!nohz_idle_[static_cast<size_t>(cpu)] || cpu == ilb || !idle_cpu(sim, cpu))
+            continue;
+        if (!sim.cpu_idle(ilb))
+            break;
+        rebalance_domains(sim, cpu, IdleType::Idle);
+        next = std::min(next, next_of(cpu));
+    }
+    nohz_next_balance_ = next;
 }
 
 bool CfsBalancer::balance_level(PolicyContext sim, int cpu, int level, bool idle)

@@ -139,6 +139,15 @@ private:
     NextBalance earliest_balance(PolicyView sim, int cpu) const;
     void check_next_balance(PolicyView sim, int cpu) const;
     void idle_balance(PolicyContext sim, int cpu);
+    // CONFIG_NO_HZ (CfsParams::nohz, cfs_balancer.cpp): an idle CPU's tick
+    // is stopped and it leaves the busy counts; its first busy tick puts it
+    // back. A busy CPU's tick may kick the first idle CPU, which balances
+    // itself and then every other idle CPU.
+    void nohz_enter_idle(int cpu);
+    void nohz_exit_idle(int cpu);
+    bool nohz_kick_needed(PolicyView sim, int cpu) const;
+    void nohz_balancer_kick(PolicyContext sim);
+    void nohz_idle_balance(PolicyContext sim, int ilb);
     // Linux 3.6 load_balance(): whether load moved; *balance = 0 when
     // another CPU of the local group balances this level. Its pieces below
     // carry the names of the 3.6 functions they follow.
@@ -233,6 +242,13 @@ private:
     // and change nothing (rq->next_balance in Linux 3.6, which
     // trigger_load_balance() compares).
     std::vector<NextBalance> next_balance_;
+    // CONFIG_NO_HZ, when CfsParams::nohz is on. [cpu]: the tick stopped on
+    // entering idle (NOHZ_TICK_STOPPED, in nohz.idle_cpus_mask, and not
+    // counted in its groups' nr_busy_cpus) until its first busy tick.
+    bool nohz_ = false;
+    std::vector<char> nohz_idle_;
+    int nohz_nr_cpus_ = 0;          // nohz.nr_cpus
+    SimTime nohz_next_balance_ = 0; // nohz.next_balance
     bool all_nice0_ = true;
     bool acting_ = false;
     // get_random_int() of sched/numa's October 2012 balancer

@@ -54,6 +54,13 @@ void CfsBalancer::attach(PolicyContext sim)
     avg_idle_.assign(static_cast<size_t>(npu), 2 * cp_.sched_migration_cost_ns);
     idle_stamp_.assign(static_cast<size_t>(npu), -1);
     next_balance_.assign(static_cast<size_t>(npu), NextBalance{});
+    // Linux 3.6 kernel/sched/core.c: init_sched_groups_power() starts every
+    // group with all its CPUs busy; each leaves the count on its first
+    // entry into idle (cfs_balancer.cpp).
+    nohz_ = cp_.nohz == "on";
+    nohz_idle_.assign(static_cast<size_t>(npu), 0);
+    nohz_nr_cpus_ = 0;
+    nohz_next_balance_ = 0;
     // sched/numa's October 2012 balancer (cfs_numa_pull.cpp) draws from a
     // stream of its own, a function of the run's seed: no other draw of
     // the run moves.

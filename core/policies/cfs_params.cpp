@@ -25,6 +25,9 @@ const ParamTable<CfsParams> &CfsParams::table()
                  "scaling of the three times above by CPU count (max 8): none, log (1+log2), linear");
         t.integer("sched_nr_migrate", &CfsParams::sched_nr_migrate, 1, 1'000'000, "tasks",
                   "tasks a balancing pass looks at, at most");
+        t.choice("nohz", &CfsParams::nohz, {"on", "off"},
+                 "CONFIG_NO_HZ: idle CPUs stop their tick and are balanced by one of them when a busy CPU "
+                 "kicks it (on), or every CPU ticks and balances for itself (off)");
         // Kept for the messages of checks made at attach.
         t.check([](CfsParams &c, const ParamMap &, const std::string &source) { c.source = source; });
         return t;

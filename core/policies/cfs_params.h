@@ -37,6 +37,10 @@ struct CfsParams {
     SimTime sched_migration_cost_ns = kCfsMigrationCostNs;
     std::string sched_tunable_scaling = "log"; // none | log | linear
     int sched_nr_migrate = kCfsNrMigrate;
+    // CONFIG_NO_HZ: an idle CPU stops its tick, and one idle CPU balances
+    // for the others when a busy one kicks it (cfs_balancer.cpp). On, as
+    // x86_64_defconfig sets it.
+    std::string nohz = "on"; // on | off
     std::string source;
 
     // The knobs, declared once: parsing, params(), list and docs read it.

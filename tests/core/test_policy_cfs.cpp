@@ -296,6 +296,51 @@ TEST_CASE("cfs spreads new tasks over the machine by fork balancing", "[policy][
     CHECK(check_invariants(sim).empty());
 }
 
+TEST_CASE("cfs under NO_HZ: idle CPUs balance only when a busy CPU kicks the first of them", "[policy][cfs]")
+{
+    // Four cores under one L3, no SMT. Tasks run alone on CPUs 0 and 1: no
+    // CPU runs two, no core has two busy threads, so with nohz=on no busy
+    // tick kicks and the idle CPUs 2 and 3, their ticks stopped, never
+    // balance (their level's last pass stays where it was at 1 ms); with
+    // nohz=off each balances on its own tick, every few ms.
+    for (const bool nohz : {true, false}) {
+        INFO("nohz=" << (nohz ? "on" : "off"));
+        Simulation sim = make("pack:1 l3:1(size=8MiB) core:4 pu:1", nohz ? "cfs:nohz=on" : "cfs:nohz=off");
+        add_spin(sim, cpus({0}));
+        add_spin(sim, cpus({1}));
+        // Below: a third task, queued behind CPU 0's from 100 ms on.
+        const TaskId third = add_spin(sim, cpus({0}), 10'000, 0, 100'000'000);
+        sim.run_until(1'000'000);
+        CfsBalancer &pol = cfs(sim);
+        const int lvl = level_index(pol, 2, "MC");
+        REQUIRE(lvl >= 0);
+        const auto last_pass = [&](int cpu) { return pol.domains_of(cpu)[static_cast<size_t>(lvl)].last_balance_ns; };
+        const SimTime at_1ms_2 = last_pass(2), at_1ms_3 = last_pass(3);
+        sim.run_until(99'500'000);
+        if (nohz) {
+            CHECK(last_pass(2) == at_1ms_2);
+            CHECK(last_pass(3) == at_1ms_3);
+        } else {
+            CHECK(last_pass(2) >= 90'000'000);
+            CHECK(last_pass(3) >= 90'000'000);
+        }
+        if (!nohz)
+            continue;
+        // The third task queued behind CPU 0's, pinned there: CPU 0's tick
+        // at 100 ms, its first with two tasks, kicks CPU 2, the first
+        // tickless CPU, which finds nothing it may pull and balances CPU 3
+        // after itself. Once the task may move, a later kick has CPU 2 pull
+        // it for itself.
+        sim.run_until(100'500'000);
+        CHECK(last_pass(2) == 100'000'000);
+        CHECK(last_pass(3) == 100'000'000);
+        EngineTestAccess::task(sim, third).cpus_allowed = cpus({0, 1, 2, 3});
+        sim.run_until(150'000'000);
+        CHECK(sim.task(third).cpu == 2);
+        CHECK(check_invariants(sim).empty());
+    }
+}
+
 TEST_CASE("cfs params() gives the effective values and reads back the same", "[policy][cfs]")
 {
     auto pol = make_policy("cfs", {{"sched_migration_cost_ns", "250000"}, {"wakeup", "queued"}}, "test");
@@ -303,6 +348,8 @@ TEST_CASE("cfs params() gives the effective values and reads back the same", "[p
     CHECK(m.at("sched_migration_cost_ns") == "250000");
     CHECK(m.at("sched_latency_ns") == "6000000");
     CHECK(m.at("wakeup") == "queued");
+    CHECK(m.at("nohz") == "on");
     CHECK(make_policy("cfs", m, "test")->params() == m);
     CHECK_THROWS(make_policy("cfs", {{"sched_tunable_scaling", "cubic"}}, "test"));
+    CHECK_THROWS(make_policy("cfs", {{"nohz", "yes"}}, "test"));
 }

@@ -186,10 +186,19 @@ namespace {
 
 // Linux 3.6's balancer with a NUMA policy's two hooks fixed by hand: every
 // task is chosen for node 0 and forks onto CPU 0, so what the other CPUs
-// pull, and when, is the NumaPull rule's doing alone.
+// pull, and when, is the NumaPull rule's doing alone. Every CPU ticks
+// (nohz off), so each idle CPU balances on its own tick, not when a kicked
+// one gets to it.
+CfsParams ticking()
+{
+    CfsParams p;
+    p.nohz = "off";
+    return p;
+}
+
 class ChosenNode0 final : public CfsBalancer {
 public:
-    explicit ChosenNode0(NumaPull rule) : CfsBalancer(CfsParams{}), rule_(rule) {}
+    explicit ChosenNode0(NumaPull rule) : CfsBalancer(ticking()), rule_(rule) {}
     std::unique_ptr<Policy> clone() const override { return std::make_unique<ChosenNode0>(*this); }
     std::string name() const override { return "test-chosen-node-0"; }
     ParamMap params() const override { return base_params(); }
