@@ -56,8 +56,9 @@ u64 CfsBalancer::target_load(PolicyView sim, int cpu, int type) const
 
 // Linux 3.6 kernel/sched/core.c: __update_cpu_load() from
 // update_cpu_load_active() on every tick: cpu_load[i] = (old * (2^i - 1) +
-// new) / 2^i, rounded up while the load rises. Every PU ticks here (no
-// NO_HZ), so no missed updates decay.
+// new) / 2^i, rounded up while the load rises. Every PU updates it on
+// every tick here, a tickless idle one (NO_HZ) too, where 3.6 applies the
+// missed ticks' decay at once when the CPU is next balanced or woken.
 void CfsBalancer::update_cpu_load(PolicyView sim, int cpu)
 {
     auto &load = cpu_load_[static_cast<size_t>(cpu)];
