@@ -151,25 +151,34 @@ void CfsBalancer::balance_on_tick(PolicyContext sim, int cpu)
     // idle); it is balanced only by a kicked idle CPU, below.
     if (nohz_ && idle)
         return nohz_enter_idle(cpu);
+    // trigger_load_balance(): the tick raises the CPU's own softirq if a
+    // level is due, then asks nohz_kick_needed() (which first takes the CPU
+    // out of the nohz set on its first busy tick) on the runqueue as the
+    // tick found it; both softirqs run after the tick, the CPU's own first
+    // here.
+    bool kick = false;
+    if (nohz_) {
+        nohz_exit_idle(cpu);
+        kick = nohz_kick_needed(sim, cpu);
+    }
     const NextBalance &next = next_balance_[static_cast<size_t>(cpu)];
     if (sim.now() >= next.at(idle)) {
         const bool due = rebalance_domains(sim, cpu, idle ? IdleType::Idle : IdleType::NotIdle);
         balanced_busy_on_last_tick_ = due && !idle;
     }
-    // trigger_load_balance(): after raising its own softirq, a busy CPU
-    // kicks an idle one when nohz_kick_needed() says so; that function
-    // first takes the CPU out of the nohz set on its first busy tick.
-    if (nohz_) {
-        nohz_exit_idle(cpu);
-        if (nohz_kick_needed(sim, cpu))
-            nohz_balancer_kick(sim);
-    }
+    if (kick)
+        nohz_balancer_kick(sim);
 }
 
 void CfsBalancer::on_idle(PolicyContext sim, int cpu)
 {
-    if (acting_)
+    if (acting_) {
+        // Emptied by a move this balancer is making: no new-idle pass from
+        // inside it, but the CPU goes idle, and tickless, all the same.
+        if (nohz_ && sim.cpu_idle(cpu))
+            nohz_enter_idle(cpu);
         return;
+    }
     idle_balance(sim, cpu);
     // On the way into the idle loop, when new-idle balancing found nothing,
     // the tick stops (kernel/time/tick-sched.c, not read here) and the CPU
@@ -250,22 +259,24 @@ void CfsBalancer::nohz_balancer_kick(PolicyContext sim)
 // rebalance_domains() for itself as idle, then nohz_idle_balance(): the
 // same for every other CPU of nohz.idle_cpus_mask that is idle, in CPU
 // order, until the kicked CPU has work of its own (need_resched());
-// nohz.next_balance becomes the earliest next balance among them. (The
-// 3.6 update_idle_cpu_load() of each is not needed: cpu_load[] of an idle
-// CPU decays on every tick here, where 3.6 decays the missed ticks at once
-// by the same rule.)
+// nohz.next_balance becomes the earliest rq->next_balance among them. The
+// cpu_load[] of each is not brought up to date here: an idle CPU's decays
+// on every tick in the model (update_cpu_load()), where the 3.4 text has
+// the kicked CPU update only its own and 3.6 is assumed to decay a
+// tickless CPU's missed ticks at once, by a table close to the per-tick
+// rule; other CPUs may read a staler load in 3.6 than here.
 void CfsBalancer::nohz_idle_balance(PolicyContext sim, int ilb)
 {
-    const auto next_of = [&](int cpu) { return next_balance_[static_cast<size_t>(cpu)].at(sim.cpu_idle(cpu)); };
-    rebalance_domains(sim, ilb, IdleType::Idle);
-    SimTime next = next_of(ilb);
+    SimTime next = 0;
+    rebalance_domains(sim, ilb, IdleType::Idle, &next);
     for (int cpu = 0; cpu < static_cast<int>(nohz_idle_.size()); ++cpu) {
         if (!nohz_idle_[static_cast<size_t>(cpu)] || cpu == ilb || !idle_cpu(sim, cpu))
             continue;
         if (!sim.cpu_idle(ilb))
             break;
-        rebalance_domains(sim, cpu, IdleType::Idle);
-        next = std::min(next, next_of(cpu));
+        SimTime theirs = 0;
+        rebalance_domains(sim, cpu, IdleType::Idle, &theirs);
+        next = std::min(next, theirs);
     }
     nohz_next_balance_ = next;
 }
@@ -281,20 +292,28 @@ bool CfsBalancer::balance_level(PolicyContext sim, int cpu, int level, bool idle
 // interval is due (balance_interval, times busy_factor unless idle, clamped
 // to max_load_balance_interval); once a level pulled, the CPU counts as
 // busy; a level where another CPU of our group balances stops the walk.
-bool CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle)
+bool CfsBalancer::rebalance_domains(PolicyContext sim, int cpu, IdleType idle, SimTime *rq_next_balance)
 {
     bool balance = true, due = false;
+    // rq->next_balance as 3.6 sets it: each level walked, at the interval
+    // of the idle type it was walked with (worked out before its pass), up
+    // to the level where the walk stopped.
+    SimTime next = std::numeric_limits<SimTime>::max();
     for (CfsDomain &sd : domains_mut(cpu)) {
-        if (sim.now() - sd.last_balance_ns >= balance_interval_ns(sim, sd, idle)) {
+        const SimTime interval = balance_interval_ns(sim, sd, idle);
+        if (sim.now() - sd.last_balance_ns >= interval) {
             due = true;
             if (load_balance(sim, cpu, sd, idle, &balance))
                 idle = IdleType::NotIdle;
             sd.last_balance_ns = sim.now();
         }
+        next = std::min(next, sd.last_balance_ns + interval);
         if (!balance)
             break;
     }
     next_balance_[static_cast<size_t>(cpu)] = earliest_balance(sim, cpu);
+    if (rq_next_balance)
+        *rq_next_balance = next;
     return due;
 }
 

@@ -128,8 +128,10 @@ private:
     // the common case saves no registers.
     [[gnu::noinline]] void on_tick_in_full(PolicyContext sim, int cpu);
     [[gnu::noinline]] void balance_on_tick(PolicyContext sim, int cpu);
-    // Whether any level was due (the softirq had work).
-    bool rebalance_domains(PolicyContext sim, int cpu, IdleType idle);
+    // Whether any level was due (the softirq had work); with
+    // `rq_next_balance`, rq->next_balance as 3.6 sets it (the levels walked,
+    // each at the interval of the idle type it was walked with).
+    bool rebalance_domains(PolicyContext sim, int cpu, IdleType idle, SimTime *rq_next_balance = nullptr);
     // rebalance_domains()' interval of a level, in ns, for a CPU idle or not.
     SimTime balance_interval_ns(PolicyView sim, const CfsDomain &sd, IdleType idle) const;
     // The earliest time a level of `cpu` is due if the CPU is then idle (or

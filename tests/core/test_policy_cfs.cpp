@@ -341,6 +341,47 @@ TEST_CASE("cfs under NO_HZ: idle CPUs balance only when a busy CPU kicks the fir
     }
 }
 
+TEST_CASE("cfs under NO_HZ: a kicked CPU that pulls work sets the next kick at its idle interval", "[policy][cfs]")
+{
+    // Three tasks pinned to CPU 0 of four cores under one L3, free to move
+    // from 50 ms. While they were pinned, every idle CPU's passes at the MC
+    // level failed with all tasks pinned, doubling its balance_interval to
+    // 32 ms. With nohz=off CPUs 1 and 2 each pull one on their own tick,
+    // within a few ms of each other. With nohz=on a kick has CPU 1, the
+    // first tickless CPU, pull one for itself and stop there; 3.6 works out
+    // rq->next_balance, and so nohz.next_balance, from the interval the
+    // level had before its pass, idle: CPU 2's turn comes 32 ms later, not
+    // at the busy interval (64 times the idle one).
+    for (const bool nohz : {true, false}) {
+        INFO("nohz=" << (nohz ? "on" : "off"));
+        Simulation sim = make("pack:1 l3:1(size=8MiB) core:4 pu:1", nohz ? "cfs:nohz=on" : "cfs:nohz=off");
+        std::vector<TaskId> queued;
+        for (int i = 0; i < 3; ++i)
+            queued.push_back(add_spin(sim, cpus({0})));
+        sim.run_until(50'000'000);
+        for (TaskId t : queued)
+            EngineTestAccess::task(sim, t).cpus_allowed = cpus({0, 1, 2, 3});
+        SimTime first_busy[4] = {-1, -1, -1, -1};
+        for (SimTime t = 50'000'000; t <= 200'000'000; t += 250'000) {
+            sim.run_until(t);
+            for (int c = 1; c < 4; ++c)
+                if (first_busy[c] < 0 && !sim.cpu_idle(c))
+                    first_busy[c] = t;
+        }
+        INFO("CPU 1 busy from " << first_busy[1] << " ns, CPU 2 from " << first_busy[2]);
+        REQUIRE(first_busy[1] >= 0);
+        REQUIRE(first_busy[2] >= 0);
+        const SimTime gap = first_busy[2] - first_busy[1];
+        if (nohz) {
+            CHECK(gap >= 30'000'000);
+            CHECK(gap <= 34'000'000);
+        } else {
+            CHECK(std::abs(gap) <= 2'000'000);
+        }
+        CHECK(check_invariants(sim).empty());
+    }
+}
+
 TEST_CASE("cfs params() gives the effective values and reads back the same", "[policy][cfs]")
 {
     auto pol = make_policy("cfs", {{"sched_migration_cost_ns", "250000"}, {"wakeup", "queued"}}, "test");
