@@ -172,14 +172,10 @@ void CfsBalancer::balance_on_tick(PolicyContext sim, int cpu)
 
 void CfsBalancer::on_idle(PolicyContext sim, int cpu)
 {
-    if (acting_) {
-        // Emptied by a move this balancer is making: no new-idle pass from
-        // inside it, but the CPU goes idle, and tickless, all the same.
-        if (nohz_ && sim.cpu_idle(cpu))
-            nohz_enter_idle(cpu);
-        return;
-    }
-    idle_balance(sim, cpu);
+    // Emptied by a move this balancer is making (acting_): no new-idle pass
+    // from inside it, but the CPU goes idle all the same.
+    if (!acting_)
+        idle_balance(sim, cpu);
     // On the way into the idle loop, when new-idle balancing found nothing,
     // the tick stops (kernel/time/tick-sched.c, not read here) and the CPU
     // enters the nohz set, leaving the busy counts.
